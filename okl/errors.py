@@ -1,0 +1,124 @@
+"""Diagnostics and the exception hierarchy.
+
+Every problem okl finds in user input becomes a :class:`Diagnostic` that knows the original
+``file:line:col`` (through macro expansion and ``#include``), renders like a C compiler's
+message (the line, a caret, notes), and travels inside an :class:`OKLError` so that the
+Python API and ``oklc`` report the same text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class SourceLoc:
+    """A position in an original source file (1-based line and column)."""
+
+    file: str
+    line: int
+    col: int
+    text: str = ""  # the whole source line, for the caret display
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+@dataclass
+class Diagnostic:
+    """One error, warning or note, with optional notes pointing at related places."""
+
+    severity: str  # "error" | "warning" | "note"
+    message: str
+    loc: SourceLoc | None = None
+    notes: list[Diagnostic] = field(default_factory=list)
+    hint: str = ""  # what to do about it, printed after the caret
+
+    def render(self) -> str:
+        head = f"{self.loc}: " if self.loc else ""
+        out = [f"{head}{self.severity}: {self.message}"]
+        if self.loc and self.loc.text:
+            line = self.loc.text.rstrip("\n").expandtabs(1)
+            out.append(f"  {line}")
+            out.append("  " + " " * max(self.loc.col - 1, 0) + "^")
+        if self.hint:
+            out.append(f"  hint: {self.hint}")
+        out.extend(n.render() for n in self.notes)
+        return "\n".join(out)
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+class OKLError(Exception):
+    """Base of every error okl raises on purpose; carries diagnostics when it has them."""
+
+    def __init__(self, message: str = "", diagnostics: list[Diagnostic] | None = None):
+        self.diagnostics = list(diagnostics or [])
+        if not message and self.diagnostics:
+            message = "\n".join(d.render() for d in self.diagnostics)
+        super().__init__(message)
+
+
+class TranslationError(OKLError):
+    """The OKL source is invalid (syntax, attribute use, loop structure) or cannot be lowered."""
+
+
+class BuildError(OKLError):
+    """A backend compiler rejected generated code; carries the command, exit code and log."""
+
+    def __init__(self, message: str, *, command=None, returncode=None, log: str = "",
+                 source_path: str | None = None):
+        self.command = command
+        self.returncode = returncode
+        self.log = log
+        self.source_path = source_path
+        super().__init__(message)
+
+
+class ArgumentError(OKLError, TypeError):
+    """A kernel launch argument does not match its parameter (checked before launch)."""
+
+
+class BackendUnavailableError(OKLError):
+    """The requested mode cannot run here; the message says why and how to fix it."""
+
+
+class LaunchError(OKLError):
+    """The runtime failed to launch a kernel."""
+
+
+class Diagnostics:
+    """Collects diagnostics across a whole file so all errors are reported in one run."""
+
+    def __init__(self) -> None:
+        self.items: list[Diagnostic] = []
+
+    def error(self, message: str, loc: SourceLoc | None = None, *, notes=(), hint: str = ""):
+        self.items.append(Diagnostic("error", message, loc, list(notes), hint))
+
+    def warning(self, message: str, loc: SourceLoc | None = None, *, notes=(), hint: str = ""):
+        self.items.append(Diagnostic("warning", message, loc, list(notes), hint))
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.items if d.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return [d for d in self.items if d.severity == "warning"]
+
+    def raise_if_errors(self) -> None:
+        if self.errors:
+            ordered = sorted(self.items, key=_order)
+            raise TranslationError(diagnostics=ordered)
+
+
+def note(message: str, loc: SourceLoc | None) -> Diagnostic:
+    return Diagnostic("note", message, loc)
+
+
+def _order(d: Diagnostic):
+    if d.loc is None:
+        return ("", 0, 0)
+    return (d.loc.file, d.loc.line, d.loc.col)

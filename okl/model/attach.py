@@ -1,0 +1,138 @@
+"""Join recorded attributes to the AST nodes they belong to, by source position.
+
+Prefix attributes belong to the first statement or declaration that starts at or after the
+attribute's anchor (outermost first); all declarators of one declaration share it
+(``@exclusive int a, b;``).  Suffix attributes belong to the declaration whose declarator
+name sits at the anchor; 4th-clause attributes to the ``for`` at the anchor.
+"""
+
+from __future__ import annotations
+
+import bisect
+
+from pycparser import c_ast
+
+from ..parser.attributes import Attribute
+from ..parser.cparse import PRELUDE
+
+
+class AttributeMap:
+    """id(node) -> attributes; also remembers which node each attribute landed on."""
+
+    def __init__(self) -> None:
+        self._by_node: dict[int, list[Attribute]] = {}
+        self.nodes: dict[int, c_ast.Node] = {}
+
+    def add(self, node: c_ast.Node, attr: Attribute) -> None:
+        self._by_node.setdefault(id(node), []).append(attr)
+        self.nodes[id(node)] = node
+        attr.used = True
+
+    def of(self, node: c_ast.Node) -> list[Attribute]:
+        return self._by_node.get(id(node), [])
+
+    def get(self, node: c_ast.Node, name: str) -> Attribute | None:
+        return next((a for a in self.of(node) if a.name == name), None)
+
+    def has(self, node: c_ast.Node, name: str) -> bool:
+        return self.get(node, name) is not None
+
+    def remove(self, node: c_ast.Node, name: str) -> None:
+        self._by_node[id(node)] = [a for a in self.of(node) if a.name != name]
+
+    def move(self, old: c_ast.Node, new: c_ast.Node) -> None:
+        for a in self._by_node.pop(id(old), []):
+            self.add(new, a)
+
+
+def start_of(node: c_ast.Node) -> tuple[int, int]:
+    """Smallest (line, col) of any coord in the subtree: where the construct starts."""
+    best = (1 << 30, 0)
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        c = n.coord
+        if c is not None and c.line and (c.line, c.column or 0) < best and c.file != PRELUDE:
+            best = (c.line, c.column or 0)
+        stack.extend(child for _, child in n.children())
+    return best
+
+
+def _attachables(ast: c_ast.FileAST):
+    """(start, preorder index, node, parent list id) for every statement/declaration."""
+    out = []
+    declarators: dict[tuple[int, int], c_ast.Node] = {}
+    fors: dict[tuple[int, int], c_ast.Node] = {}
+
+    def visit(node, group):
+        if node is None:
+            return
+        if node.coord is not None and node.coord.file == PRELUDE:
+            return
+        if group is not None:
+            out.append((start_of(node), len(out), node, group))
+        if isinstance(node, (c_ast.Decl, c_ast.Typedef)):
+            name_node = _declarator(node.type)
+            if name_node is not None and name_node.coord is not None:
+                declarators[(name_node.coord.line, name_node.coord.column)] = node
+        if isinstance(node, c_ast.For) and node.coord is not None:
+            fors[(node.coord.line, node.coord.column)] = node
+        for name, child in node.children():
+            child_group = None
+            if isinstance(node, (c_ast.Compound, c_ast.FileAST, c_ast.ParamList,
+                                 c_ast.DeclList, c_ast.Case, c_ast.Default)):
+                child_group = id(node)
+            elif isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile)) and name == "stmt":
+                child_group = id(child)
+            elif isinstance(node, c_ast.If) and name in ("iftrue", "iffalse"):
+                child_group = id(child)
+            elif isinstance(node, c_ast.Label) and name == "stmt":
+                child_group = id(child)
+            elif isinstance(node, c_ast.FuncDef) and name == "decl":
+                child_group = id(node)
+            elif isinstance(node, c_ast.Struct):
+                child_group = id(node)
+            visit(child, child_group)
+
+    for ext in ast.ext:
+        visit(ext, id(ast))
+    out.sort(key=lambda item: (item[0], item[1]))
+    return out, declarators, fors
+
+
+def _declarator(t):
+    while isinstance(t, (c_ast.PtrDecl, c_ast.ArrayDecl, c_ast.FuncDecl)):
+        t = t.type
+    return t if isinstance(t, c_ast.TypeDecl) else None
+
+
+def attach(ast: c_ast.FileAST, attrs: list[Attribute]) -> AttributeMap:
+    """Attach every attribute it can; the caller reports those left with ``used`` False."""
+    amap = AttributeMap()
+    items, declarators, fors = _attachables(ast)
+    starts = [item[0] for item in items]
+    for attr in attrs:
+        if attr.placement == "for":
+            node = fors.get(attr.anchor)
+            if node is not None:
+                amap.add(node, attr)
+            continue
+        if attr.placement == "suffix":
+            node = declarators.get(attr.anchor)
+            if node is not None:
+                amap.add(node, attr)
+            continue
+        k = bisect.bisect_left(starts, attr.anchor)
+        if k >= len(items):
+            continue
+        start, _, first, group = items[k]
+        for s, _, node, g in items[k:]:
+            if s != start:
+                break
+            if g == group and (node is first or _same_declaration(first, node)):
+                amap.add(node, attr)
+    return amap
+
+
+def _same_declaration(a: c_ast.Node, b: c_ast.Node) -> bool:
+    return isinstance(a, c_ast.Decl) and isinstance(b, c_ast.Decl)

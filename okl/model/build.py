@@ -1,0 +1,638 @@
+"""Build the kernel model from the attributed AST and check every OKL rule on the way.
+
+All problems are collected (never the first only) so a user sees every error of a file at
+once.  Wording follows OCCA's messages (notes §2.1) where OCCA has one, so that people who
+search for an OCCA error find ours too; each error says what to do.
+"""
+
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from ..errors import Diagnostics, SourceLoc, note
+from ..parser.attributes import Attribute
+from ..parser.cparse import PRELUDE
+from ..parser.preprocess import Expanded
+from ..transforms.astutil import ids_in, walk
+from .attach import AttributeMap
+from .consteval import evaluate
+from .kernel import Atomic, Barrier, HostVar, Kernel, Loop, Param, Program, Variable
+from .loops import LoopFormError, canonical_form
+from .types import TypeTable
+
+NO_ARGS = {"kernel", "shared", "exclusive", "nobarrier", "restrict", "atomic", "globalPtr"}
+KNOWN = NO_ARGS | {"outer", "inner", "tile", "barrier", "max_inner_dims", "simd_length", "dim",
+                   "dimOrder", "directive"}
+LOOP_ONLY = {"outer", "inner", "tile", "nobarrier", "max_inner_dims", "simd_length"}
+MAX_NESTING = 3
+
+
+def describe(node: c_ast.Node) -> str:
+    """How a node is named in 'Cannot apply attribute to a [...]' messages."""
+    names = {c_ast.For: "for", c_ast.While: "while", c_ast.DoWhile: "do-while",
+             c_ast.If: "if", c_ast.Compound: "block", c_ast.Decl: "declaration",
+             c_ast.Typedef: "typedef", c_ast.FuncDef: "function", c_ast.Return: "return",
+             c_ast.EmptyStatement: "empty", c_ast.Switch: "switch"}
+    for cls, name in names.items():
+        if isinstance(node, cls):
+            return name
+    return "expression"
+
+
+class ModelBuilder:
+    def __init__(self, ast: c_ast.FileAST, amap: AttributeMap, types: TypeTable,
+                 expanded: Expanded, diags: Diagnostics):
+        self.ast = ast
+        self.amap = amap
+        self.types = types
+        self.expanded = expanded
+        self.diags = diags
+
+    # -- positions -------------------------------------------------------------------------
+    def loc(self, node: c_ast.Node | None) -> SourceLoc | None:
+        if node is None:
+            return None
+        coord = node.coord
+        if coord is None or not coord.line:
+            for n in walk(node):
+                if n.coord is not None and n.coord.line:
+                    coord = n.coord
+                    break
+        if coord is None:
+            return None
+        return self.expanded.locate(coord.line, coord.column or 1)
+
+    def aloc(self, attr: Attribute) -> SourceLoc:
+        return self.expanded.locate(attr.line, attr.col)
+
+    def error(self, message: str, where, **kw) -> None:
+        loc = self.aloc(where) if isinstance(where, Attribute) else (
+            where if isinstance(where, SourceLoc) or where is None else self.loc(where))
+        self.diags.error(message, loc, **kw)
+
+    # -- whole file ------------------------------------------------------------------------
+    def build(self, attrs: list[Attribute]) -> Program:
+        kernels, functions, constants = [], [], []
+        for a in attrs:
+            if not a.used:
+                self.error(f"[@{a.name}] does not apply to anything here", a,
+                           hint="put the attribute before a statement or declaration, or as "
+                                "the 4th clause of a for-header")
+        self._check_placement()
+        for ext in self.ast.ext:
+            if ext.coord is not None and ext.coord.file == PRELUDE:
+                continue
+            if isinstance(ext, c_ast.FuncDef):
+                if self.amap.has(ext, "kernel"):
+                    kernels.append(self._kernel(ext))
+                else:
+                    functions.append(ext)
+                    self._no_okl_loops(ext)
+            elif isinstance(ext, c_ast.Decl) and not isinstance(ext.type, c_ast.FuncDecl) \
+                    and ext.name:
+                constants.append(ext)
+        if not kernels and not self.diags.errors:
+            self.error("No [@kernel] functions found", SourceLoc(self._main_file(), 1, 1),
+                       hint="mark the kernel: @kernel void name(...) { ... }")
+        return Program(self.ast, self.amap, self.types, self.expanded, kernels, functions,
+                       constants, [])
+
+    def _main_file(self) -> str:
+        return self.expanded.origins[0][0] if self.expanded.origins else "<input>"
+
+    def _check_placement(self) -> None:
+        for key, node in self.amap.nodes.items():
+            seen: set[str] = set()
+            for a in self.amap.of(node):
+                if a.name in seen and a.name not in ("tile",):
+                    self.error(f"[@{a.name}] is given twice", a)
+                seen.add(a.name)
+                self._check_attribute(a, node)
+            if "outer" in seen and "inner" in seen:
+                self.error("Cannot have @inner and @outer on the same loop",
+                           self.amap.get(node, "inner"))
+
+    def _check_attribute(self, a: Attribute, node: c_ast.Node) -> None:
+        if a.name not in KNOWN:
+            self.error(f"Unknown attribute [@{a.name}]", a,
+                       hint="OKL attributes: " + ", ".join(sorted(f"@{k}" for k in KNOWN)))
+            return
+        if a.name == "directive":
+            self.error("@directive expects a string argument which starts with #", a,
+                       hint='write @directive("#define N 8")')
+            return
+        if a.name in NO_ARGS and (a.args or a.kwargs):
+            self.error(f"[@{a.name}] does not take arguments", a)
+        elif a.kwargs and a.name not in ("tile",):
+            self.error(f"[@{a.name}] does not take kwargs", a)
+        ok = {
+            "kernel": isinstance(node, c_ast.FuncDef) or (
+                isinstance(node, c_ast.Decl) and isinstance(node.type, c_ast.FuncDecl)),
+            "shared": isinstance(node, c_ast.Decl) and not isinstance(node.type,
+                                                                       c_ast.FuncDecl),
+            "barrier": isinstance(node, c_ast.EmptyStatement),
+            "atomic": isinstance(node, (c_ast.Assignment, c_ast.UnaryOp, c_ast.Compound)),
+            "dim": isinstance(node, (c_ast.Decl, c_ast.Typedef)),
+            "restrict": isinstance(node, (c_ast.Decl, c_ast.Typedef)),
+            "globalPtr": isinstance(node, c_ast.Decl),
+        }
+        ok["exclusive"] = ok["shared"]
+        ok["dimOrder"] = ok["dim"]
+        for name in LOOP_ONLY:
+            ok[name] = isinstance(node, c_ast.For)
+        if not ok[a.name]:
+            target = {"barrier": "an empty statement: @barrier;",
+                      "atomic": "an update statement (x += v;) or a { block }",
+                      "kernel": "a function definition"}.get(a.name, "")
+            self.error(f"Cannot apply attribute [@{a.name}] to a [{describe(node)}] "
+                       "statement", a, hint=f"@{a.name} applies to {target}" if target else "")
+            return
+        if a.name == "atomic" and isinstance(node, c_ast.UnaryOp) and \
+                node.op not in ("++", "--", "p++", "p--"):
+            self.error("[@atomic] applies to an update statement (x += v;, x++;) or a "
+                       "{ block }", a)
+        if a.name == "barrier":
+            self._check_barrier_args(a)
+        if a.name in ("outer", "inner"):
+            self._axis(a)
+        if a.name == "max_inner_dims":
+            self._max_inner_dims(a)
+        if a.name == "simd_length":
+            value = evaluate(_expr(a.args[0].text)) if len(a.args) == 1 else None
+            if value is None or value < 0:
+                self.error("[@simd_length] takes one non-negative compile-time integer", a)
+        if a.name == "restrict" and isinstance(node, c_ast.Decl) and \
+                not isinstance(node.type, (c_ast.PtrDecl, c_ast.ArrayDecl)):
+            self.error("[@restrict] can only be applied to pointer function arguments", a)
+
+    def _check_barrier_args(self, a: Attribute) -> str:
+        if len(a.args) > 1:
+            self.error("[@barrier] takes at most one argument", a)
+            return ""
+        if not a.args:
+            return ""
+        arg = a.args[0]
+        if arg.kind != "string":
+            self.error("[@barrier] must have no arguments or have one string argument", a,
+                       hint='write @barrier or @barrier("warp")')
+            return ""
+        value = arg.string_value
+        if value in ("local", "global"):
+            self.diags.warning(f'@barrier("{value}") is accepted as a block-wide barrier; '
+                               'OKL only knows @barrier and @barrier("warp")', self.aloc(a))
+            return ""
+        if value != "warp":
+            self.error(f"[@barrier] has an invalid barrier type: {value}", a,
+                       hint='use @barrier or @barrier("warp")')
+            return ""
+        return value
+
+    def _axis(self, a: Attribute) -> int | None:
+        if not a.args:
+            return None
+        if len(a.args) > 1:
+            self.error(f"[@{a.name}] takes at most one index", a)
+            return None
+        value = evaluate(_expr(a.args[0].text)) if a.args[0].kind == "expr" else None
+        if value not in (0, 1, 2):
+            self.error(f"[@{a.name}] argument must be 0, 1, or 2", a,
+                       hint="0 is x (fastest), 1 is y, 2 is z")
+            return None
+        return value
+
+    def _max_inner_dims(self, a: Attribute) -> tuple[int, ...] | None:
+        if not a.args or len(a.args) > 3:
+            self.error("[@max_inner_dims] takes 1 to 3 arguments", a)
+            return None
+        values = [evaluate(_expr(arg.text)) for arg in a.args]
+        if any(v is None or v <= 0 for v in values):
+            self.error("[@max_inner_dims] arguments must be positive compile-time integers", a)
+            return None
+        return tuple(values)
+
+    def _no_okl_loops(self, fn: c_ast.FuncDef) -> None:
+        for node in walk(fn):
+            for a in self.amap.of(node):
+                if a.name in ("outer", "inner", "shared", "exclusive", "barrier"):
+                    self.error(f"[@{a.name}] used outside a [@kernel] function", a,
+                               hint=f"'{fn.decl.name}' is a device function; only @kernel "
+                                    "functions may contain @outer/@inner loops")
+
+    # -- one kernel ------------------------------------------------------------------------
+    def _kernel(self, fn: c_ast.FuncDef) -> Kernel:
+        decl = fn.decl
+        kernel = Kernel(decl.name, fn, self.loc(decl))
+        ret = decl.type.type
+        if not (isinstance(ret, c_ast.TypeDecl) and isinstance(ret.type, c_ast.IdentifierType)
+                and ret.type.names == ["void"]):
+            self.error("[@kernel] functions must have a [void] return type", decl,
+                       hint=f"declare it as @kernel void {decl.name}(...)")
+        kernel.params = self._params(decl.type)
+        self.host_vars: dict[str, c_ast.Node] = {}
+        self.broken = False
+        self._visit(fn.body, kernel, _Context())
+        if not kernel.outers:
+            if not self.broken:
+                self.error("[@kernel] requires at least one [@outer] for-loop", decl,
+                           hint="for (int b = 0; b < nb; ++b; @outer) { ... }")
+        elif not self.broken and not any(loop.kind == "inner" for loop in kernel.loops()):
+            self.error("[@kernel] requires at least one [@inner] for-loop", decl)
+        if not self.broken:
+            for outer in kernel.outers:
+                self._structure(outer)
+            self._extents(kernel)
+            self._exclusive_slots(kernel)
+        self._uses_outside_inner(kernel)
+        self._captures(kernel)
+        return kernel
+
+    def _params(self, ftype: c_ast.FuncDecl) -> list[Param]:
+        params = []
+        for p in (ftype.args.params if ftype.args else []):
+            if isinstance(p, c_ast.EllipsisParam):
+                self.error("kernels cannot take variable arguments (...)", p)
+                continue
+            if isinstance(p, c_ast.Typename):  # f(void)
+                continue
+            ctype = self.types.resolve(p.type)
+            if ctype.pointer and isinstance(getattr(p.type, "type", None), c_ast.PtrDecl):
+                self.error(f"kernel argument '{p.name}' is a pointer to a pointer; pass a "
+                           "flat array instead", p)
+            elif not ctype.pointer and ctype.dtype is None:
+                self.error(f"kernel argument '{p.name}' has type '{ctype.text}', which cannot "
+                           "be passed from Python", p,
+                           hint="use a scalar type (int, float, ...), a struct of scalars, "
+                                "or a pointer")
+            restrict = self.amap.has(p, "restrict") or "restrict" in _quals(p.type)
+            params.append(Param(p.name, ctype, p, self.loc(p), restrict))
+        return params
+
+    def _visit(self, node: c_ast.Node | None, kernel: Kernel, ctx: _Context) -> None:
+        if node is None:
+            return
+        if isinstance(node, c_ast.For):
+            self._for(node, kernel, ctx)
+        elif isinstance(node, (c_ast.While, c_ast.DoWhile)):
+            self._visit(node.stmt, kernel, ctx.plain_loop())
+        elif isinstance(node, c_ast.Switch):
+            self._visit(node.stmt, kernel, ctx.switch())
+        elif isinstance(node, (c_ast.Break, c_ast.Continue)):
+            allowed = ctx.loop_ok or (isinstance(node, c_ast.Break) and ctx.switch_ok)
+            if ctx.stack and not allowed:
+                loop = ctx.stack[-1]
+                self.error(f"Statement cannot be directly inside an [@{loop.kind}] loop", node,
+                           notes=[note(f"[@{loop.kind}] loop is here", loop.loc)],
+                           hint="device threads cannot leave an @outer/@inner loop; use if "
+                                "to skip the work instead")
+        elif isinstance(node, c_ast.Return):
+            if ctx.stack:
+                self.error(f"return inside an [@{ctx.stack[-1].kind}] loop", node,
+                           notes=[note(f"[@{ctx.stack[-1].kind}] loop is here",
+                                       ctx.stack[-1].loc)],
+                           hint="a return ends one thread on a GPU but the whole kernel on a "
+                                "CPU; guard the work with if instead")
+        elif isinstance(node, c_ast.Decl):
+            self._decl(node, kernel, ctx)
+        elif isinstance(node, c_ast.EmptyStatement):
+            barrier = self.amap.get(node, "barrier")
+            if barrier is not None:
+                if not ctx.outers:
+                    self.error("[@barrier] must be inside an [@outer] loop", barrier)
+                kind = self._barrier_kind(barrier)
+                kernel.barriers.append(Barrier(node, kind, self.aloc(barrier)))
+        elif isinstance(node, c_ast.Compound):
+            atomic = self.amap.get(node, "atomic")
+            if atomic is not None:
+                self._atomic(node, atomic, kernel, ctx)
+            for item in node.block_items or []:
+                self._visit(item, kernel, ctx)
+        elif isinstance(node, c_ast.If):
+            self._visit(node.iftrue, kernel, ctx)
+            self._visit(node.iffalse, kernel, ctx)
+        elif isinstance(node, (c_ast.Label, c_ast.Case, c_ast.Default)):
+            for child in ([node.stmt] if isinstance(node, c_ast.Label) else node.stmts or []):
+                self._visit(child, kernel, ctx)
+        elif isinstance(node, (c_ast.Assignment, c_ast.UnaryOp)):
+            atomic = self.amap.get(node, "atomic")
+            if atomic is not None:
+                self._atomic(node, atomic, kernel, ctx)
+        elif isinstance(node, c_ast.DeclList):
+            for d in node.decls:
+                self._decl(d, kernel, ctx)
+
+    def _barrier_kind(self, a: Attribute) -> str:
+        if a.args and a.args[0].kind == "string":
+            return a.args[0].string_value
+        return ""
+
+    def _atomic(self, node, atomic: Attribute, kernel: Kernel, ctx: _Context) -> None:
+        if not ctx.inners:
+            self.error("[@atomic] must be inside an [@inner] loop", atomic)
+        kernel.atomics.append(Atomic(node, self.aloc(atomic)))
+
+    def _for(self, node: c_ast.For, kernel: Kernel, ctx: _Context) -> None:
+        kinds = [a for a in self.amap.of(node) if a.name in ("outer", "inner")]
+        if not kinds:
+            if not ctx.stack and node.init is not None:
+                self._visit(node.init, kernel, ctx)
+            self._visit(node.stmt, kernel, ctx.plain_loop())
+            return
+        attr = kinds[0]
+        kind = attr.name
+        try:
+            form = canonical_form(node, self.types, f"@{kind}")
+        except LoopFormError as e:
+            self.error(str(e), e.node if e.node.coord else node, hint=e.hint)
+            self.broken = True
+            self._visit(node.stmt, kernel, ctx.plain_loop())
+            return
+        loop = Loop(kind, node, form, self.loc(node), in_regular=ctx.regular)
+        axis = self._axis(attr) if attr.args else None
+        if axis is not None:
+            loop.axis, loop.explicit_axis = axis, True
+        if kind == "inner" and not ctx.outers:
+            self.error("Cannot have [@inner] loop outside of an [@outer] loop", attr)
+            self.broken = True
+        elif kind == "outer" and ctx.inners:
+            self.error("Cannot have [@outer] loop inside an [@inner] loop", attr,
+                       notes=[note("[@inner] loop is here", ctx.inners[-1].loc)])
+            self.broken = True
+        else:
+            if ctx.stack:
+                loop.parent = ctx.stack[-1]
+                ctx.stack[-1].children.append(loop)
+            else:
+                kernel.outers.append(loop)
+        nobarrier = self.amap.get(node, "nobarrier")
+        if nobarrier is not None:
+            if kind != "inner":
+                self.error("[@nobarrier] applies to @inner loops", nobarrier)
+            loop.nobarrier = True
+        for name in ("max_inner_dims", "simd_length"):
+            a = self.amap.get(node, name)
+            if a is not None and (kind != "outer" or ctx.stack):
+                self.error(f"[@{name}] applies to the outer-most @outer loop", a)
+        mid = self.amap.get(node, "max_inner_dims")
+        if mid is not None:
+            loop.max_inner_dims = self._max_inner_dims(mid)
+        self._visit(node.stmt, kernel, ctx.enter(loop))
+
+    def _decl(self, node: c_ast.Decl, kernel: Kernel, ctx: _Context) -> None:
+        kinds = [a for a in self.amap.of(node) if a.name in ("shared", "exclusive")]
+        if not ctx.stack and node.name:
+            self.host_vars[node.name] = node
+        if not kinds:
+            return
+        if len(kinds) > 1:
+            self.error("a variable cannot be both @shared and @exclusive", kinds[1])
+            return
+        a = kinds[0]
+        if not ctx.outers:
+            self.error(f"Must define [@{a.name}] variables between [@outer] and [@inner] "
+                       "loops", a)
+            return
+        if ctx.inners:
+            self.error(f"Cannot define [@{a.name}] variables inside an [@inner] loop", a,
+                       notes=[note("[@inner] loop is here", ctx.inners[-1].loc)],
+                       hint="declare it in the @outer loop body, before the @inner loop")
+            return
+        sizes = []
+        t = node.type
+        while isinstance(t, c_ast.ArrayDecl):
+            sizes.append(evaluate(t.dim))
+            t = t.type
+        var = Variable(a.name, node.name, node, self.aloc(a), ctx.outers[-1], sizes)
+        if a.name == "shared":
+            if not sizes:
+                self.error("[@shared] variables must be arrays", node,
+                           hint=f"declare it as an array, e.g. {node.name}[1]")
+                return
+            if any(s is None or s <= 0 for s in sizes):
+                self.error("[@shared] variables must have sizes known at compile-time", node,
+                           hint="use literal sizes or macros, e.g. -D p_N=16 with s[p_N]")
+                return
+            if node.init is not None:
+                self.error("[@shared] variables cannot have an initializer", node.init,
+                           hint="fill it inside an @inner loop")
+            kernel.shared.append(var)
+        else:
+            kernel.exclusive.append(var)
+
+    # -- checks over the loop tree ---------------------------------------------------------
+    def _structure(self, outer: Loop) -> None:
+        leaves = [loop for loop in outer.walk() if not loop.children]
+        shapes = []
+        for leaf in leaves:
+            chain = []
+            loop = leaf
+            while loop is not None:
+                chain.append(loop)
+                loop = loop.parent
+            n_outer = sum(1 for lp in chain if lp.kind == "outer")
+            n_inner = len(chain) - n_outer
+            shapes.append((n_outer, n_inner))
+            if n_inner == 0:
+                self.error("Missing an [@inner] loop", leaf.node,
+                           hint="every @outer loop needs an @inner loop inside it")
+            for kind, count in (("outer", n_outer), ("inner", n_inner)):
+                if count > MAX_NESTING:
+                    self.error(f"More than {MAX_NESTING} nested [@{kind}] loops", leaf.node,
+                               hint="GPUs have 3 axes (x, y, z); merge two loops into one")
+        for leaf, shape in zip(leaves, shapes):
+            if shape != shapes[0] and shape[1] and shapes[0][1]:
+                kind = "inner" if shape[0] == shapes[0][0] else "outer"
+                self.error(f"Mismatch of [@{kind}] loops: this path has {shape[1]} @inner "
+                           f"and {shape[0]} @outer loops, the first has {shapes[0][1]} and "
+                           f"{shapes[0][0]}", leaf.node,
+                           notes=[note("first path ends here", leaves[0].loc)],
+                           hint="every @inner block of one @outer loop must nest equally deep")
+                break
+        self._assign_axes(outer)
+
+    def _assign_axes(self, outer: Loop) -> None:
+        def below(loop: Loop, kind: str) -> int:
+            return max((below(c, kind) + (c.kind == kind) for c in loop.children), default=0)
+
+        for loop in outer.walk():
+            if not loop.explicit_axis:
+                loop.axis = below(loop, loop.kind)
+        for leaf in (lp for lp in outer.walk() if not lp.children):
+            seen: dict[tuple[str, int], Loop] = {}
+            loop = leaf
+            while loop is not None:
+                key = (loop.kind, loop.axis)
+                if key in seen:
+                    self.error(f"two [@{loop.kind}] loops on one path use axis {loop.axis}",
+                               seen[key].node,
+                               notes=[note(f"the other @{loop.kind}({loop.axis}) is here",
+                                           loop.loc)],
+                               hint="give nested loops different indices, e.g. @inner(1) "
+                                    "around @inner(0)")
+                    break
+                seen[key] = loop
+                loop = loop.parent
+
+    def _extents(self, kernel: Kernel) -> None:
+        for loop in kernel.loops():
+            blocks = [c for c in loop.children if c.kind == "inner"]
+            if loop.kind != "outer" or len(blocks) < 2:
+                continue
+            first = _extent(blocks[0])
+            for block in blocks[1:]:
+                other = _extent(block)
+                if first is not None and other is not None and first != other:
+                    self.error("@inner blocks of one @outer loop must have the same extent: "
+                               f"this block runs {_show(other)}, the first "
+                               f"{_show(first)}", block.node,
+                               notes=[note(f"first @inner block ({_show(first)}) is here",
+                                           blocks[0].loc)],
+                               hint="use the same bounds and guard with if (i < n) inside")
+
+    def _exclusive_slots(self, kernel: Kernel) -> None:
+        for var in kernel.exclusive:
+            outer = var.outer
+            top = outer
+            while top.parent is not None:
+                top = top.parent
+            blocks = [c for c in outer.children if c.kind == "inner"]
+            extent = _extent(blocks[0]) if blocks else None
+            product = None if extent is None else _product(extent.values())
+            limit = _product(top.max_inner_dims) if top.max_inner_dims else None
+            if product is not None and limit is not None and product > limit:
+                self.error("[@inner] loop dimensions larger than allowed by [@max_inner_dims] "
+                           f"({product} > {limit})", blocks[0].node)
+            var.slots = product if product is not None else limit
+            if var.slots is None:
+                self.error(f"cannot size @exclusive '{var.name}' for CPU backends: the @inner "
+                           "loops of this @outer loop have no compile-time extent", var.loc,
+                           hint="make the @inner bounds compile-time constants (e.g. -D "
+                                "p_N=16) or add @max_inner_dims(x, y, z) to the outer-most "
+                                "@outer loop")
+
+    def _uses_outside_inner(self, kernel: Kernel) -> None:
+        names = {v.name: v for v in kernel.shared + kernel.exclusive}
+        if not names:
+            return
+        for outer in kernel.outers:
+            for ident in _ids_outside_inner(outer.node.stmt, self.amap):
+                var = names.get(ident.name)
+                if var is not None:
+                    self.error(f"Cannot use [@{var.kind}] variables outside an [@inner] loop",
+                               ident, notes=[note(f"'{var.name}' is declared here", var.loc)],
+                               hint="read and write it inside an @inner loop")
+
+    def _captures(self, kernel: Kernel) -> None:
+        for outer in kernel.outers:
+            inside = {n.name for n in walk(outer.node) if isinstance(n, c_ast.Decl)}
+            found: list[HostVar] = []
+            for ident in ids_in(outer.node):
+                name = ident.name
+                if name in inside or name not in self.host_vars or \
+                        any(h.name == name for h in found):
+                    continue
+                decl = self.host_vars[name]
+                ctype = self.types.resolve(decl.type)
+                if ctype.pointer or ctype.dtype is None:
+                    self.error(f"host variable '{name}' ({ctype.text}) is used inside an "
+                               "[@outer] loop; only scalars computed on the host can be "
+                               "passed to device code", ident,
+                               notes=[note(f"'{name}' is declared here", self.loc(decl))],
+                               hint="pass it as a kernel argument instead")
+                    continue
+                found.append(HostVar(name, ctype, decl))
+            for n in walk(outer.node):
+                target = n.lvalue if isinstance(n, c_ast.Assignment) else (
+                    n.expr if isinstance(n, c_ast.UnaryOp) and n.op in
+                    ("++", "--", "p++", "p--") else None)
+                if isinstance(target, c_ast.ID) and any(h.name == target.name for h in found):
+                    self.error(f"cannot assign host variable '{target.name}' inside an "
+                               "[@outer] loop: device code cannot write host variables", n,
+                               hint="declare a separate variable inside the loop")
+            if found:
+                kernel.captures[id(outer.node)] = found
+
+
+class _Context:
+    """Where the walker is: attributed loops above, and what break/continue may leave."""
+
+    def __init__(self, stack=(), regular=False, loop_ok=False, switch_ok=False):
+        self.stack: list[Loop] = list(stack)
+        self.regular = regular
+        self.loop_ok = loop_ok
+        self.switch_ok = switch_ok
+
+    @property
+    def outers(self) -> list[Loop]:
+        return [lp for lp in self.stack if lp.kind == "outer"]
+
+    @property
+    def inners(self) -> list[Loop]:
+        return [lp for lp in self.stack if lp.kind == "inner"]
+
+    def enter(self, loop: Loop) -> _Context:
+        return _Context(self.stack + [loop])
+
+    def plain_loop(self) -> _Context:
+        return _Context(self.stack, bool(self.stack), True, True)
+
+    def switch(self) -> _Context:
+        return _Context(self.stack, self.regular, self.loop_ok, True)
+
+
+def _ids_outside_inner(node, amap: AttributeMap):
+    """Identifier uses in an @outer body that are not inside an @inner loop or a declaration
+    of a @shared/@exclusive variable."""
+    if node is None:
+        return
+    if isinstance(node, c_ast.For) and (amap.has(node, "inner")):
+        return
+    if isinstance(node, c_ast.For) and amap.has(node, "outer"):
+        yield from _ids_outside_inner(node.stmt, amap)
+        return
+    if isinstance(node, c_ast.Decl) and (amap.has(node, "shared") or amap.has(node,
+                                                                                "exclusive")):
+        return
+    if isinstance(node, c_ast.ID):
+        yield node
+        return
+    if isinstance(node, c_ast.StructRef):
+        yield from _ids_outside_inner(node.name, amap)
+        return
+    for _, child in node.children():
+        yield from _ids_outside_inner(child, amap)
+
+
+def _extent(block: Loop) -> dict[int, int] | None:
+    """{axis: trip count} along a block's first deepest path of @inner loops, if constant."""
+    out = {}
+    for loop in block.path():
+        value = loop.trip_value
+        if value is None:
+            return None
+        out[loop.axis] = value
+    return out
+
+
+def _show(extent: dict[int, int]) -> str:
+    return " x ".join(str(extent[k]) for k in sorted(extent))
+
+
+def _product(values) -> int:
+    p = 1
+    for v in values:
+        p *= v
+    return p
+
+
+def _quals(t) -> list[str]:
+    while isinstance(t, (c_ast.ArrayDecl,)):
+        t = t.type
+    return list(getattr(t, "quals", []) or [])
+
+
+def _expr(text: str):
+    from ..parser.cparse import parse_expression
+    try:
+        return parse_expression(text)
+    except Exception:
+        return None

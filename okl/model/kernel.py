@@ -1,0 +1,159 @@
+"""The kernel model: what the user wrote, as facts the transforms and the runtime consume."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from pycparser import c_ast
+
+from ..errors import Diagnostic, SourceLoc
+from ..parser.preprocess import Expanded
+from .attach import AttributeMap
+from .loops import LoopForm
+from .types import CType, TypeTable
+
+
+@dataclass
+class Param:
+    name: str
+    ctype: CType
+    node: c_ast.Decl
+    loc: SourceLoc
+    restrict: bool = False
+
+    @property
+    def dtype(self) -> np.dtype | None:
+        return self.ctype.dtype
+
+    @property
+    def is_pointer(self) -> bool:
+        return self.ctype.pointer
+
+    @property
+    def is_const(self) -> bool:
+        return self.ctype.const
+
+    @property
+    def c_type(self) -> str:
+        return self.ctype.text
+
+
+@dataclass
+class Loop:
+    """An @outer or @inner loop and the attributed loops nested in it."""
+
+    kind: str  # "outer" | "inner"
+    node: c_ast.For
+    form: LoopForm
+    loc: SourceLoc
+    parent: Loop | None = None
+    children: list[Loop] = field(default_factory=list)
+    axis: int = 0
+    explicit_axis: bool = False
+    in_regular: bool = False  # a plain loop sits between this loop and its attributed parent
+    nobarrier: bool = False
+    max_inner_dims: tuple[int, ...] | None = None
+
+    @property
+    def iterator(self) -> str:
+        return self.form.iterator
+
+    def trip_count(self) -> c_ast.Node:
+        return self.form.trip_count()
+
+    @property
+    def trip_value(self) -> int | None:
+        return self.form.trip_value()
+
+    def path(self) -> list[Loop]:
+        """This loop and its first descendants down to a leaf (OCCA's 'first deepest path')."""
+        out, loop = [self], self
+        while loop.children:
+            loop = max(loop.children, key=lambda c: c.depth())
+            out.append(loop)
+        return out
+
+    def depth(self) -> int:
+        return 1 + max((c.depth() for c in self.children), default=0)
+
+    def walk(self):
+        yield self
+        for c in self.children:
+            yield from c.walk()
+
+
+@dataclass
+class Variable:
+    """A @shared or @exclusive declaration."""
+
+    kind: str  # "shared" | "exclusive"
+    name: str
+    node: c_ast.Decl
+    loc: SourceLoc
+    outer: Loop  # the innermost @outer loop it lives in
+    sizes: list[int | None] = field(default_factory=list)  # declared array sizes
+    slots: int | None = None  # exclusive: threads per block = copies needed on CPU backends
+
+
+@dataclass
+class Barrier:
+    node: c_ast.Node
+    kind: str  # "" (block), "warp", or the legacy "local"/"global"
+    loc: SourceLoc
+
+
+@dataclass
+class Atomic:
+    node: c_ast.Node
+    loc: SourceLoc
+
+
+@dataclass
+class HostVar:
+    """A variable computed on the host before an @outer loop and used inside it."""
+
+    name: str
+    ctype: CType
+    node: c_ast.Node
+
+
+@dataclass
+class Kernel:
+    name: str
+    node: c_ast.FuncDef
+    loc: SourceLoc
+    params: list[Param] = field(default_factory=list)
+    outers: list[Loop] = field(default_factory=list)  # top-level @outer loops, source order
+    shared: list[Variable] = field(default_factory=list)
+    exclusive: list[Variable] = field(default_factory=list)
+    barriers: list[Barrier] = field(default_factory=list)
+    atomics: list[Atomic] = field(default_factory=list)
+    captures: dict[int, list[HostVar]] = field(default_factory=dict)  # id(outer.node) -> vars
+
+    def loops(self):
+        for o in self.outers:
+            yield from o.walk()
+
+    def captured(self, outer: Loop) -> list[HostVar]:
+        return self.captures.get(id(outer.node), [])
+
+
+@dataclass
+class Program:
+    """One translation unit after the front end: AST, attributes and kernels."""
+
+    ast: c_ast.FileAST
+    attrs: AttributeMap
+    types: TypeTable
+    expanded: Expanded
+    kernels: list[Kernel]
+    functions: list[c_ast.FuncDef]  # non-kernel functions (device functions)
+    constants: list[c_ast.Decl]  # file-scope variables (const globals)
+    warnings: list[Diagnostic]
+
+    def kernel(self, name: str) -> Kernel:
+        for k in self.kernels:
+            if k.name == name:
+                return k
+        raise KeyError(name)

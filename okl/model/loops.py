@@ -1,0 +1,135 @@
+"""Canonical facts of an attributed for-loop: iterator, start, bound, step, trip count.
+
+Accepts exactly OCCA's loop forms (notes §1.3): one declared, initialised integer
+iterator; a ``<``/``<=``/``>``/``>=`` comparison with the iterator alone on either side; an
+update by ``++``, ``--``, ``+=`` or ``-=``.  The trip count uses OCCA's formula
+(``hi - lo``, ``+1`` when inclusive, ``(count + step - 1) / step`` with a step) so launch
+sizes agree with OCCA's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pycparser import c_ast
+
+from .consteval import evaluate
+from .types import INTEGER_TYPES, TypeTable
+
+_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+class LoopFormError(Exception):
+    """A loop header OKL cannot map onto threads; ``node`` is where to point the caret."""
+
+    def __init__(self, message: str, node: c_ast.Node, hint: str = ""):
+        super().__init__(message)
+        self.node = node
+        self.hint = hint
+
+
+@dataclass
+class LoopForm:
+    iterator: str
+    iter_type: str  # canonical C type of the iterator, e.g. "int", "long", "unsigned int"
+    type_node: c_ast.Node  # the iterator's declared type (for re-declaring it)
+    start: c_ast.Node
+    bound: c_ast.Node
+    cmp: str  # with the iterator on the left: '<', '<=', '>', '>='
+    step: c_ast.Node | None  # None for ++/--
+    increasing: bool
+
+    @property
+    def inclusive(self) -> bool:
+        return self.cmp in ("<=", ">=")
+
+    def trip_count(self) -> c_ast.Node:
+        """OCCA's iteration-count expression as an AST (fresh nodes every call)."""
+        hi, lo = (self.bound, self.start) if self.increasing else (self.start, self.bound)
+        count: c_ast.Node = hi if evaluate(lo) == 0 else c_ast.BinaryOp("-", hi, lo)
+        if self.inclusive:
+            count = c_ast.BinaryOp("+", count, c_ast.Constant("int", "1"))
+        if self.step is not None:
+            step = self.step
+            count = c_ast.BinaryOp(
+                "/", c_ast.BinaryOp("-", c_ast.BinaryOp("+", count, step),
+                                    c_ast.Constant("int", "1")), step)
+        return count
+
+    def trip_value(self) -> int | None:
+        return evaluate(self.trip_count())
+
+    def step_value(self) -> int | None:
+        return 1 if self.step is None else evaluate(self.step)
+
+
+def canonical_form(loop: c_ast.For, types: TypeTable, label: str) -> LoopForm:
+    """Return the loop's facts or raise LoopFormError with OCCA's wording, prefixed by label."""
+    init = loop.init
+    if init is None:
+        raise LoopFormError(f"[{label}] OKL for loop init-statement cannot be a null statement",
+                            loop, hint="declare the iterator: for (int i = 0; ...)")
+    if not isinstance(init, c_ast.DeclList):
+        raise LoopFormError(f"[{label}] OKL for loop init-statement must be a simple "
+                            "declaration with initializer", init,
+                            hint="declare the iterator in the loop: for (int i = 0; ...)")
+    if len(init.decls) != 1:
+        raise LoopFormError(f"[{label}] OKL for loops can only have 1 iterator variable",
+                            init.decls[1])
+    decl = init.decls[0]
+    if decl.init is None:
+        raise LoopFormError(f"[{label}] OKL for loop variable is not initialized", decl,
+                            hint=f"write {decl.name} = <start>")
+    ctype = types.resolve(decl.type)
+    if ctype.pointer or ctype.base not in INTEGER_TYPES:
+        raise LoopFormError(f"[{label}] Iterator variable needs to be of an integer type "
+                            f"[char, short, int, long, ptrdiff_t, size_t], not '{ctype.text}'",
+                            decl)
+    name = decl.name
+    cmp, bound = _condition(loop, name, label)
+    increasing, step = _update(loop, name, label)
+    if increasing != (cmp in ("<", "<=")):
+        raise LoopFormError(f"[{label}] OKL for loop range is empty or infinite: [{name}] "
+                            f"{'increases' if increasing else 'decreases'} but is compared "
+                            f"with '{cmp}'", loop.next)
+    form = LoopForm(name, ctype.base, decl.type, decl.init, bound, cmp, step, increasing)
+    step_value = form.step_value()
+    if step_value is not None and step_value <= 0:
+        raise LoopFormError(f"[{label}] OKL for loop step must be positive", loop.next)
+    trips = form.trip_value()
+    if trips is not None and trips <= 0:
+        raise LoopFormError(f"[{label}] OKL for loop range is empty or infinite "
+                            f"(it runs {trips} times)", loop.cond)
+    return form
+
+
+def _condition(loop: c_ast.For, name: str, label: str) -> tuple[str, c_ast.Node]:
+    cond = loop.cond
+    if not isinstance(cond, c_ast.BinaryOp) or cond.op not in _FLIP:
+        raise LoopFormError(f"[{label}] Expected to compare [{name}] with one of these "
+                            "operators [<, <=, >=, >]", cond if cond is not None else loop)
+    if _is_id(cond.left, name):
+        return cond.op, cond.right
+    if _is_id(cond.right, name):
+        return _FLIP[cond.op], cond.left
+    raise LoopFormError(f"[{label}] Expected comparing [{name}] with some bound", cond)
+
+
+def _update(loop: c_ast.For, name: str, label: str) -> tuple[bool, c_ast.Node | None]:
+    nxt = loop.next
+    message = f"[{label}] Expected update [{name}] with one of these operators [++, --, +=, -=]"
+    if isinstance(nxt, c_ast.UnaryOp) and _is_id(nxt.expr, name):
+        if nxt.op in ("++", "p++"):
+            return True, None
+        if nxt.op in ("--", "p--"):
+            return False, None
+    if isinstance(nxt, c_ast.Assignment) and _is_id(nxt.lvalue, name):
+        if nxt.op == "+=":
+            return True, nxt.rvalue
+        if nxt.op == "-=":
+            return False, nxt.rvalue
+    raise LoopFormError(message, nxt if nxt is not None else loop)
+
+
+def _is_id(node, name: str) -> bool:
+    return isinstance(node, c_ast.ID) and node.name == name

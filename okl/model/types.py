@@ -1,0 +1,150 @@
+"""C types of kernel parameters as numpy dtypes, including the layout of typedef'd structs.
+
+The runtime checks every launch argument against these dtypes, so they must agree with the
+C compiler's idea of each type: LP64 widths (``long`` is 8 bytes on Linux hosts, in CUDA/HIP
+device code and in OpenCL C) and natural C alignment for struct members, which numpy's
+``align=True`` reproduces.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from pycparser import c_ast, c_generator
+
+from ..parser.cparse import PRELUDE_TYPES
+
+_BASE = {
+    "char": np.int8, "signed char": np.int8, "unsigned char": np.uint8,
+    "short": np.int16, "unsigned short": np.uint16, "int": np.int32, "unsigned int": np.uint32,
+    "long": np.int64, "unsigned long": np.uint64, "long long": np.int64,
+    "unsigned long long": np.uint64, "float": np.float32, "double": np.float64,
+    "_Bool": np.bool_, "void": None,
+}
+INTEGER_TYPES = {k for k, v in _BASE.items() if v is not None and np.issubdtype(v, np.integer)}
+
+
+def canonical_base(names: list[str]) -> str:
+    """`['long', 'int']` -> 'long', `['unsigned']` -> 'unsigned int', ...; else the joined names."""
+    words = [w for w in names if w != "int"] if len(names) > 1 else list(names)
+    if words and words[0] == "signed" and words != ["signed", "char"]:
+        words = words[1:] or ["int"]
+    if words == ["unsigned"]:
+        words = ["unsigned", "int"]
+    text = " ".join(words)
+    return text
+
+
+@dataclass
+class CType:
+    """What the runtime needs to know about one declared type."""
+
+    text: str  # C spelling, e.g. "const float *"
+    base: str  # canonical base type name after typedef resolution, e.g. "float"
+    dtype: np.dtype | None  # value dtype (pointee dtype for pointers); None for void
+    pointer: bool = False
+    const: bool = False  # for pointers: the pointee is const
+    struct: str | None = None  # struct name when the base is a struct
+
+
+class TypeTable:
+    """Typedefs and structs of one file, to resolve declared types into CTypes."""
+
+    def __init__(self) -> None:
+        self.typedefs: dict[str, c_ast.Node] = {}
+        self.structs: dict[str, c_ast.Struct] = {}
+        for name, spelled in PRELUDE_TYPES.items():
+            self.typedefs[name] = c_ast.TypeDecl(name, [], None,
+                                                 c_ast.IdentifierType(spelled.split()))
+
+    def add_typedef(self, node: c_ast.Typedef) -> None:
+        self.typedefs[node.name] = node.type
+        self._note_struct(node.type)
+
+    def add_decl(self, node: c_ast.Decl) -> None:
+        self._note_struct(node.type)
+
+    def _note_struct(self, t: c_ast.Node) -> None:
+        while isinstance(t, (c_ast.TypeDecl, c_ast.PtrDecl, c_ast.ArrayDecl)):
+            t = t.type
+        if isinstance(t, c_ast.Struct) and t.name and t.decls is not None:
+            self.structs[t.name] = t
+
+    def resolve(self, t: c_ast.Node) -> CType:
+        text = type_text(t)
+        pointer = isinstance(t, (c_ast.PtrDecl, c_ast.ArrayDecl))
+        const = False
+        if pointer:
+            inner = t.type
+            while isinstance(inner, (c_ast.PtrDecl, c_ast.ArrayDecl)):
+                inner = inner.type
+            const = isinstance(inner, c_ast.TypeDecl) and "const" in inner.quals
+            t = inner
+        base, dtype, struct = self._base(t)
+        return CType(text, base, dtype, pointer, const, struct)
+
+    def _base(self, t: c_ast.Node, depth: int = 0) -> tuple[str, np.dtype | None, str | None]:
+        if depth > 32:
+            return "?", None, None
+        if isinstance(t, c_ast.TypeDecl):
+            t = t.type
+        if isinstance(t, c_ast.IdentifierType):
+            name = canonical_base(t.names)
+            if name in _BASE:
+                dt = _BASE[name]
+                return name, (np.dtype(dt) if dt is not None else None), None
+            if name in self.typedefs:
+                target = self.typedefs[name]
+                if isinstance(target, (c_ast.PtrDecl, c_ast.ArrayDecl)):
+                    return name, np.dtype(np.uint64), None
+                return self._base(target, depth + 1)
+            return name, None, None
+        if isinstance(t, c_ast.Struct):
+            decl = self.structs.get(t.name) if t.decls is None else t
+            if decl is None:
+                return f"struct {t.name}", None, t.name
+            return f"struct {t.name}", self.struct_dtype(decl, depth), t.name
+        if isinstance(t, c_ast.Enum):
+            return "int", np.dtype(np.int32), None
+        return "?", None, None
+
+    def struct_dtype(self, s: c_ast.Struct, depth: int = 0) -> np.dtype | None:
+        fields = []
+        for d in s.decls or []:
+            t = d.type
+            shape = []
+            while isinstance(t, c_ast.ArrayDecl):
+                size = _const_int(t.dim)
+                if size is None:
+                    return None
+                shape.append(size)
+                t = t.type
+            if isinstance(t, c_ast.PtrDecl):
+                dt = np.dtype(np.uint64)
+            else:
+                _, dt, _ = self._base(t, depth + 1)
+            if dt is None:
+                return None
+            fields.append((d.name, (dt, tuple(shape)) if shape else dt))
+        if not fields:
+            return None
+        return np.dtype(fields, align=True)
+
+
+def type_text(t: c_ast.Node) -> str:
+    """C spelling of a declaration's type without its name: 'const float *'."""
+    gen = c_generator.CGenerator()
+    t = _strip_name(t)
+    text = gen._generate_type(t, emit_declname=False).strip()
+    return text.replace(" *", " *").replace("*", " *").replace("  ", " ").strip()
+
+
+def _strip_name(t: c_ast.Node) -> c_ast.Node:
+    return t
+
+
+def _const_int(node) -> int | None:
+    from .consteval import evaluate
+    value = evaluate(node)
+    return int(value) if isinstance(value, int) else None

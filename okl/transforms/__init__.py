@@ -1,0 +1,1 @@
+"""AST passes, one per module: tile, dim (run by the front end), then the backend lowering."""

@@ -1,0 +1,60 @@
+"""Small helpers for rewriting pycparser trees in place."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pycparser import c_ast
+
+
+def rewrite(node: c_ast.Node, fn: Callable[[c_ast.Node], c_ast.Node | None]) -> c_ast.Node:
+    """Post-order rewrite: ``fn(child)`` returns a replacement or None to keep the child."""
+    for slot in node.__slots__:
+        if slot in ("coord", "__weakref__"):
+            continue
+        value = getattr(node, slot, None)
+        if isinstance(value, c_ast.Node):
+            rewrite(value, fn)
+            new = fn(value)
+            if new is not None:
+                setattr(node, slot, new)
+        elif isinstance(value, list):
+            for k, item in enumerate(value):
+                if isinstance(item, c_ast.Node):
+                    rewrite(item, fn)
+                    new = fn(item)
+                    if new is not None:
+                        value[k] = new
+    return node
+
+
+def walk(node: c_ast.Node):
+    """Pre-order iteration over a subtree."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(reversed([c for _, c in n.children()]))
+
+
+def ids_in(node: c_ast.Node) -> list[c_ast.ID]:
+    """Every identifier *use* in the subtree (struct member names excluded)."""
+    out: list[c_ast.ID] = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, c_ast.ID):
+            out.append(n)
+            continue
+        if isinstance(n, c_ast.StructRef):
+            stack.append(n.name)
+            continue
+        stack.extend(c for _, c in n.children())
+    return out
+
+
+def with_coord(node: c_ast.Node, coord) -> c_ast.Node:
+    for n in walk(node):
+        if n.coord is None:
+            n.coord = coord
+    return node

@@ -1,0 +1,137 @@
+"""``@tile(S, @A, @B, check=true)``: split one loop into a loop over tiles and a loop in a tile.
+
+``for (T i = s; i < e; i += d; @tile(S, @outer, @inner))`` becomes::
+
+    for (T _okl_tiled_i = s; _okl_tiled_i < e; _okl_tiled_i += (S) * d; @outer)
+      for (T i = _okl_tiled_i; i < _okl_tiled_i + (S) * d; i += d; @inner)
+        if (i < e) { body }        // omitted with check=false
+
+so the in-tile loop runs exactly S times (OCCA's inner bound ignores the step: a bug when
+d > 1).  Decreasing loops mirror this with ``-``/``>``; ``<=`` bounds keep ``<=`` on the tile
+loop, a strict comparison inside the tile and the original comparison in the check.
+Runs before the model is built, like OCCA, so tiled loops are validated as ordinary ones.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from pycparser import c_ast
+
+from ..errors import Diagnostics
+from ..model.attach import AttributeMap
+from ..model.consteval import evaluate
+from ..model.loops import LoopFormError, canonical_form
+from ..model.types import TypeTable
+from ..parser.attributes import Attribute
+from ..parser.cparse import parse_expression
+from ..parser.preprocess import Expanded
+from .astutil import walk, with_coord
+
+
+def expand_tiles(ast: c_ast.FileAST, amap: AttributeMap, types: TypeTable,
+                 expanded: Expanded, diags: Diagnostics) -> None:
+    for node in list(walk(ast)):
+        if isinstance(node, c_ast.For) and amap.has(node, "tile"):
+            _expand(node, amap, types, expanded, diags)
+
+
+def _expand(loop: c_ast.For, amap: AttributeMap, types: TypeTable, expanded: Expanded,
+            diags: Diagnostics) -> None:
+    tile = amap.get(loop, "tile")
+    amap.remove(loop, "tile")
+    here = expanded.locate(tile.line, tile.col)
+    parts = _tile_args(tile, expanded, diags)
+    if parts is None:
+        return
+    size_text, outer_attrs, inner_attrs, check = parts
+    for other in ("outer", "inner"):
+        if amap.has(loop, other):
+            diags.error(f"[@tile] cannot be combined with @{other} on the same loop", here,
+                        hint=f"write @tile(S, @outer, @inner) instead of @{other}")
+            return
+    try:
+        form = canonical_form(loop, types, "@tile")
+    except LoopFormError as e:
+        coord = e.node.coord
+        diags.error(str(e), expanded.locate(coord.line, coord.column) if coord else here,
+                    hint=e.hint)
+        return
+    try:
+        size = parse_expression(size_text, types.typedefs)
+    except Exception:
+        diags.error(f"[@tile] size '{size_text}' is not an expression", here)
+        return
+    value = evaluate(size)
+    if value is not None and value <= 0:
+        diags.error(f"[@tile] size must be positive, got {value}", here)
+        return
+    coord = loop.coord
+    tiled = f"_okl_tiled_{form.iterator}"
+    width = size if form.step is None else c_ast.BinaryOp("*", size, copy.deepcopy(form.step))
+    sign = "+" if form.increasing else "-"
+    body = loop.stmt
+    if check:
+        guard = c_ast.BinaryOp(form.cmp, c_ast.ID(form.iterator), copy.deepcopy(form.bound))
+        body = c_ast.If(guard, body, None, coord=coord)
+    inner = c_ast.For(
+        c_ast.DeclList([_decl(form.iterator, form.type_node, c_ast.ID(tiled))]),
+        c_ast.BinaryOp("<" if form.increasing else ">", c_ast.ID(form.iterator),
+                       c_ast.BinaryOp(sign, c_ast.ID(tiled), copy.deepcopy(width))),
+        loop.next, body, coord=coord)
+    loop.init = c_ast.DeclList([_decl(tiled, form.type_node, form.start)])
+    loop.cond = c_ast.BinaryOp(form.cmp, c_ast.ID(tiled), form.bound)
+    loop.next = c_ast.Assignment(f"{sign}=", c_ast.ID(tiled), width)
+    loop.stmt = c_ast.Compound([inner], coord=coord)
+    with_coord(loop, coord)
+    for a in outer_attrs:
+        amap.add(loop, a)
+    for a in inner_attrs:
+        amap.add(inner, a)
+    if amap.has(inner, "tile"):
+        _expand(inner, amap, types, expanded, diags)
+
+
+def _decl(name: str, type_node: c_ast.Node, init: c_ast.Node) -> c_ast.Decl:
+    t = copy.deepcopy(type_node)
+    inner = t
+    while not isinstance(inner, c_ast.TypeDecl):
+        inner = inner.type
+    inner.declname = name
+    return c_ast.Decl(name, [], [], [], [], t, init, None)
+
+
+def _tile_args(tile: Attribute, expanded: Expanded, diags: Diagnostics):
+    here = expanded.locate(tile.line, tile.col)
+    if not tile.args:
+        diags.error("[@tile] expects at least one argument", here,
+                    hint="write @tile(16, @outer, @inner)")
+        return None
+    if len(tile.args) > 3:
+        diags.error("[@tile] takes 1-3 arguments, the last 2 being attributes for the block "
+                    "and in-block loops respectively", here)
+        return None
+    if tile.args[0].kind != "expr":
+        diags.error("[@tile] the first argument must be the tile size", here)
+        return None
+    lists = []
+    for arg in tile.args[1:]:
+        if arg.kind != "attr" or arg.attr.name not in ("outer", "inner"):
+            diags.error("[@tile] can only take attributes for the 2nd and 3rd arguments "
+                        "(@outer or @inner)", expanded.locate(arg.line, arg.col))
+            return None
+        lists.append([arg.attr])
+    while len(lists) < 2:
+        lists.append([])
+    check = True
+    for key, value in tile.kwargs.items():
+        if key != "check":
+            diags.error(f"[@tile] does not take this kwarg: {key}",
+                        expanded.locate(value.line, value.col), hint="only check=true|false")
+            return None
+        if value.text not in ("true", "false", "1", "0"):
+            diags.error("[@tile] 'check' argument must be true or false",
+                        expanded.locate(value.line, value.col))
+            return None
+        check = value.text in ("true", "1")
+    return tile.args[0].text, lists[0], lists[1], check
