@@ -1,0 +1,258 @@
+"""The two-level on-disk cache: OKL -> backend source ("translation"), source -> binary ("build").
+
+Layout: ``<root>/v1/<level>/<key[:2]>/<key>/`` holds the entry's named files plus ``meta.json``
+(the key document, the size and SHA-256 of every file, the creation time).
+
+Design rules, each answering a failure users of peer projects have reported:
+
+- The key is the SHA-256 of a canonical JSON document, so everything that can change the output
+  (source, includes, flags, compiler identity, our version) goes into one hash; dict order
+  never matters and nothing is combined by XOR.
+- Writes need no lock (locks break on NFS and under MPI): every file goes to a unique temp file
+  in the entry directory and is moved into place with ``os.replace``; ``meta.json`` is moved last,
+  so its presence marks a complete entry. Processes that build the same key at once merely do
+  redundant work.
+- Reads trust nothing: every file is checked against the size and SHA-256 in ``meta.json``, so a
+  torn write, a crash before data reached the disk, a truncated or edited file, or a concurrent
+  writer all show up as a miss, never as wrong or partial content. That is also why no ``fsync``
+  is needed.
+- The cache is an optimisation and must never fail a build: any ``OSError`` or damage on read is
+  a miss, and a failed write (read-only directory, disk full, quota) logs a warning and returns
+  None.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import re
+import secrets
+import shutil
+import time
+from contextlib import suppress
+from pathlib import Path
+
+import platformdirs
+
+log = logging.getLogger(__name__)
+
+SCHEMA = "v1"
+LEVELS = ("translation", "build")
+META = "meta.json"
+
+_KEY = re.compile(r"[0-9a-f]{64}")
+_FALSE = ("", "0", "false", "no", "off")
+
+
+def _env_flag(name: str) -> bool:
+    """Read the switch at every call, so that setting it in a running program takes effect."""
+    return os.environ.get(name, "").strip().lower() not in _FALSE
+
+
+class Cache:
+    """One cache root. Cheap to create; holds no open files and no state besides the root."""
+
+    def __init__(self, root: str | os.PathLike | None = None):
+        if root is None:
+            root = os.environ.get("OKL_CACHE_DIR") or platformdirs.user_cache_dir("okl")
+        self.root = Path(root).expanduser()
+
+    def __repr__(self) -> str:
+        return f"Cache({str(self.root)!r})"
+
+    @property
+    def base(self) -> Path:
+        """Everything this schema version writes lives here; ``clear`` touches nothing else."""
+        return self.root / SCHEMA
+
+    @staticmethod
+    def key(document: dict) -> str:
+        """SHA-256 hex of the canonical JSON of ``document`` (raises TypeError if not JSON data).
+
+        Unserialisable values are an error rather than being ``str()``-ed, because a repr that
+        hides part of the value (or contains an address) would give wrong hits or no hits.
+        """
+        text = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    def entry_path(self, level: str, key: str) -> Path:
+        """Directory of an entry (it may not exist). Backends that must load a binary from a file
+        (``ctypes.CDLL``) use ``entry_path(...) / name`` after ``get`` has verified it."""
+        if level not in LEVELS:
+            raise ValueError(f"unknown cache level {level!r}; expected one of {LEVELS}")
+        if not isinstance(key, str) or not _KEY.fullmatch(key):
+            raise ValueError(f"cache key must be 64 lowercase hex digits, got {key!r}")
+        return self.base / level / key[:2] / key
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def get(self, level: str, key: str) -> dict[str, bytes] | None:
+        """All files of a complete, intact entry, or None. Never raises for damage or I/O."""
+        path = self.entry_path(level, key)
+        if _env_flag("OKL_NO_CACHE"):
+            return None
+        try:
+            raw = (path / META).read_bytes()
+        except OSError:
+            log.debug("cache miss %s/%s", level, key)
+            return None  # absent, or a writer has not finished: not broken, leave it alone
+        try:
+            files = _verified(path, raw, key)
+        except Exception as exc:  # any damage at all (bad JSON, wrong shape) is a miss
+            log.info("discarding broken cache entry %s: %s", path, exc)
+            self._discard(path)
+            return None
+        log.debug("cache hit %s/%s", level, key)
+        return files
+
+    def _discard(self, path: Path) -> None:
+        """Remove a broken entry, best effort. ``meta.json`` goes first so the entry stops being
+        complete at once; a concurrent writer's temp files are left alone (rmdir only succeeds
+        on an empty directory), so its put can still finish."""
+        if _env_flag("OKL_CACHE_READONLY"):
+            return
+        with suppress(OSError):
+            (path / META).unlink()
+        with suppress(OSError):
+            for child in path.iterdir():
+                if not child.name.startswith("."):
+                    with suppress(OSError):
+                        child.unlink()
+        with suppress(OSError):
+            path.rmdir()
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def put(self, level: str, key: str, files: dict[str, bytes], document: dict) -> Path | None:
+        """Store ``files`` under ``key``; return the entry directory, or None if nothing was
+        written (cache disabled or read-only, or the write failed, which is logged)."""
+        path = self.entry_path(level, key)
+        for name, data in files.items():
+            _check_name(name)
+            if not isinstance(data, (bytes, bytearray, memoryview)):
+                raise TypeError(f"cache file {name!r} must be bytes, got {type(data).__name__}")
+        if _env_flag("OKL_NO_CACHE") or _env_flag("OKL_CACHE_READONLY"):
+            return None
+        meta = {
+            "schema": SCHEMA,
+            "level": level,
+            "key": key,
+            "created": time.time(),
+            "document": document,
+            "files": {name: {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+                      for name, data in files.items()},
+        }
+        meta_bytes = json.dumps(meta, indent=1, sort_keys=True, ensure_ascii=False).encode()
+        try:
+            for name, data in files.items():
+                _write_atomic(path / name, bytes(data))
+            _write_atomic(path / META, meta_bytes)
+        except OSError as exc:
+            log.warning("could not write cache entry %s (carrying on without it): %s", path, exc)
+            return None
+        log.debug("cache put %s/%s (%d files)", level, key, len(files))
+        return path
+
+    # -- maintenance -----------------------------------------------------------------------
+
+    def info(self) -> dict:
+        """``{"root": str, "levels": {level: {"entries": n, "bytes": b}}}`` for ``okl cache info``.
+        Entries are counted whether complete or not; bytes include meta.json."""
+        levels = {}
+        for level in LEVELS:
+            entries = size = 0
+            for entry in _entries(self.base / level):
+                entries += 1
+                if entry.is_symlink():
+                    continue
+                with suppress(OSError):
+                    for f in os.scandir(entry):
+                        if f.is_file(follow_symlinks=False):
+                            size += f.stat(follow_symlinks=False).st_size
+            levels[level] = {"entries": entries, "bytes": size}
+        return {"root": str(self.root), "levels": levels}
+
+    def clear(self) -> int:
+        """Remove every entry under ``<root>/v1`` and return how many were removed.
+
+        Symbolic links are unlinked, never followed, so nothing outside the root is touched.
+        Honours ``OKL_CACHE_READONLY`` (a shared cache must not be emptied by one user).
+        """
+        if _env_flag("OKL_CACHE_READONLY"):
+            log.warning("OKL_CACHE_READONLY is set; not clearing %s", self.base)
+            return 0
+        removed = 0
+        for level in LEVELS:
+            for entry in _entries(self.base / level):
+                try:
+                    if entry.is_dir() and not entry.is_symlink():
+                        shutil.rmtree(entry)
+                    else:
+                        entry.unlink()
+                    removed += 1
+                except OSError as exc:
+                    log.warning("could not remove cache entry %s: %s", entry, exc)
+            with suppress(OSError):
+                for prefix in os.scandir(self.base / level):
+                    with suppress(OSError):
+                        os.rmdir(prefix.path)  # only empty prefix directories
+        return removed
+
+
+def _entries(level_dir: Path):
+    """Entry directories ``<level>/<xx>/<key>`` (and stray links there), not following links
+    above the entry itself."""
+    try:
+        prefixes = [p for p in os.scandir(level_dir) if p.is_dir(follow_symlinks=False)]
+    except OSError:
+        return
+    for prefix in prefixes:
+        try:
+            names = [e.name for e in os.scandir(prefix.path)]
+        except OSError:
+            continue
+        for name in names:
+            yield Path(prefix.path) / name
+
+
+def _verified(path: Path, raw: bytes, key: str) -> dict[str, bytes]:
+    """The entry's files, each checked against meta.json; raises on any damage."""
+    meta = json.loads(raw)
+    if meta["key"] != key:
+        raise ValueError(f"meta.json belongs to key {meta['key']!r}")
+    files = {}
+    for name, expect in meta["files"].items():
+        _check_name(name)
+        data = (path / name).read_bytes()
+        if len(data) != expect["size"]:
+            raise ValueError(f"{name}: {len(data)} bytes, expected {expect['size']}")
+        if hashlib.sha256(data).hexdigest() != expect["sha256"]:
+            raise ValueError(f"{name}: checksum mismatch")
+        files[name] = data
+    return files
+
+
+def _check_name(name: str) -> None:
+    """Entry files are plain names; leading dots are reserved for temp files."""
+    if (not isinstance(name, str) or not name or name.startswith(".") or name == META
+            or "/" in name or "\\" in name or "\0" in name):
+        raise ValueError(f"invalid cache file name {name!r}")
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to a unique temp file beside ``path`` and move it into place, so readers
+    see the old file or the new one, never a mix. Mode 0o666 minus umask (unlike ``mkstemp``'s
+    0o600), so that a cache prepared for others stays readable to them."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+    try:
+        with open(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        with suppress(OSError):
+            os.unlink(tmp)
+        raise
