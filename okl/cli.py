@@ -63,3 +63,41 @@ def _print_diagnostics(e: OKLError) -> None:
         click.echo(f"{n} error(s)", err=True)
     else:
         click.echo(f"error: {e}", err=True)
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--mode", "-m", type=click.Choice(MODES, case_sensitive=False), required=True,
+              help="Backend to translate for.")
+@click.option("-D", "--define", "defines", multiple=True, metavar="N=V",
+              help="Define a macro (repeatable).")
+@click.option("-I", "--include", "includes", multiple=True, metavar="DIR",
+              help="Add an include directory (repeatable).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="Write the translation here instead of stdout.")
+@click.option("--launcher", is_flag=True,
+              help="Also print the launch plan of every kernel (device kernels, their outer "
+                   "and inner sizes per axis, arguments, host code).")
+@click.option("--no-line", is_flag=True, help="Leave out #line directives.")
+def translate(file: str, mode: str, defines, includes, output, launcher: bool,
+              no_line: bool) -> None:
+    """Translate FILE to MODE's source code; exit 1 with diagnostics on bad input."""
+    from .translate import translate as run_translate
+
+    source = _read(file)
+    try:
+        result = run_translate(source, mode, defines=_defines(defines), include_dirs=includes,
+                               filename=file, line_directives=not no_line)
+    except OKLError as e:
+        _print_diagnostics(e)
+        sys.exit(1)
+    for w in result.diagnostics:
+        click.echo(w.render(), err=True)
+    text = result.source
+    if launcher:
+        text += "\n/* launch plan\n" + result.launcher() + "*/\n"
+    if output:
+        with open(output, "w", encoding="utf-8") as f:
+            f.write(text)
+    else:
+        click.echo(text, nl=False)

@@ -46,7 +46,7 @@ class LoopForm:
     def trip_count(self) -> c_ast.Node:
         """OCCA's iteration-count expression as an AST (fresh nodes every call)."""
         hi, lo = (self.bound, self.start) if self.increasing else (self.start, self.bound)
-        count: c_ast.Node = hi if evaluate(lo) == 0 else c_ast.BinaryOp("-", hi, lo)
+        count: c_ast.Node = _difference(hi, lo)
         if self.inclusive:
             count = c_ast.BinaryOp("+", count, c_ast.Constant("int", "1"))
         if self.step is not None:
@@ -133,3 +133,21 @@ def _update(loop: c_ast.For, name: str, label: str) -> tuple[bool, c_ast.Node | 
 
 def _is_id(node, name: str) -> bool:
     return isinstance(node, c_ast.ID) and node.name == name
+
+
+def _difference(hi: c_ast.Node, lo: c_ast.Node) -> c_ast.Node:
+    """``hi - lo`` with two simplifications that keep extents constant where they are:
+    ``x - 0`` is ``x`` and ``(a + b) - a`` is ``b`` (the in-tile loop of @tile)."""
+    if evaluate(lo) == 0:
+        return hi
+    if isinstance(hi, c_ast.BinaryOp) and hi.op == "+" and same_expr(hi.left, lo):
+        return hi.right
+    if isinstance(lo, c_ast.BinaryOp) and lo.op == "-" and same_expr(lo.left, hi):
+        return lo.right
+    return c_ast.BinaryOp("-", hi, lo)
+
+
+def same_expr(a: c_ast.Node, b: c_ast.Node) -> bool:
+    from pycparser import c_generator
+    gen = c_generator.CGenerator()
+    return gen.visit(a) == gen.visit(b)

@@ -8,11 +8,10 @@ a header (device compilers know them); its nodes carry the file name ``PRELUDE``
 
 from __future__ import annotations
 
-import re
-
 from pycparser import c_ast, c_parser
 
-from ..errors import Diagnostics, TranslationError
+from ..errors import Diagnostics, TranslationError, note
+from .attributes import Token, tokenize
 from .preprocess import Expanded
 
 PRELUDE = "<okl-prelude>"
@@ -20,45 +19,180 @@ PRELUDE_TYPES = {
     "size_t": "unsigned long", "ptrdiff_t": "long", "intptr_t": "long",
     "uintptr_t": "unsigned long", "int8_t": "signed char", "uint8_t": "unsigned char",
     "int16_t": "short", "uint16_t": "unsigned short", "int32_t": "int",
-    "uint32_t": "unsigned int", "int64_t": "long long", "uint64_t": "unsigned long long",
+    "uint32_t": "unsigned int", "int64_t": "long", "uint64_t": "unsigned long",
     "bool": "_Bool", "uint": "unsigned int", "half": "unsigned short",
 }
 _PRELUDE_TEXT = "".join(f"typedef {c} {n};" for n, c in PRELUDE_TYPES.items())
-_ERROR = re.compile(r"^(?:[^:]*):(\d+):(\d+): (.*)$", re.S)
 
 _parser: c_parser.CParser | None = None
+MAX_RECOVERIES = 20  # missing ';' repaired per file before giving up on further errors
+
+
+class SyntaxProblem(c_parser.ParseError):
+    """A parse error with its position in the parsed text (line 1 = first line of ``text``)."""
+
+    def __init__(self, message: str, line: int, col: int, token: str | None):
+        super().__init__(f"{line}:{col}: {message}")
+        self.message, self.line, self.col, self.token = message, line, col, token
+
+
+class _Parser(c_parser.CParser):
+    """pycparser with errors that always carry a position (pycparser 3 reports some errors
+    with the file name only) and an unmatched ``}`` reported instead of an assertion."""
+
+    def _parse_error(self, msg, coord):
+        if isinstance(coord, c_parser.Coord) and coord.line:
+            token = msg[8:] if msg.startswith("before: ") else self._token_at(coord)
+            raise SyntaxProblem(msg, coord.line, coord.column or 1, token)
+        tok = self._current()
+        if tok is None:
+            raise SyntaxProblem(msg, 0, 0, None)
+        raise SyntaxProblem(msg, tok.lineno, tok.column, tok.value)
+
+    def _pop_scope(self):
+        if len(self._scope_stack) <= 1:
+            lex = self.clex
+            line = getattr(lex, "_lineno", 0)
+            col = getattr(lex, "_pos", 1) - getattr(lex, "_line_start", 0)
+            raise SyntaxProblem("unmatched '}'", line, col, "}")
+        super()._pop_scope()
+
+    def _current(self):
+        try:
+            return self._tokens.peek(1)
+        except c_parser.ParseError:
+            return None
+
+    def _token_at(self, coord) -> str | None:
+        tok = self._current()
+        if tok is not None and (tok.lineno, tok.column) == (coord.line, coord.column):
+            return tok.value
+        return None
 
 
 def parser() -> c_parser.CParser:
     """One shared parser: building pycparser's tables is the slow part."""
     global _parser
     if _parser is None:
-        _parser = c_parser.CParser()
+        _parser = _Parser()
     return _parser
 
 
-def parse(text: str, expanded: Expanded, diags: Diagnostics) -> c_ast.FileAST:
+def _parse_text(text: str) -> c_ast.FileAST:
     source = f'# 1 "{PRELUDE}"\n{_PRELUDE_TEXT}\n# 1 "okl"\n{text}'
     try:
         return parser().parse(source, filename="okl")
-    except c_parser.ParseError as e:
-        _report(str(e), expanded, diags)
     except RecursionError:
-        diags.error("source nests too deeply for the parser", expanded.locate(1, 1))
+        raise SyntaxProblem("source nests too deeply for the parser", 1, 1, None) from None
+
+
+def parse(text: str, expanded: Expanded, diags: Diagnostics) -> c_ast.FileAST:
+    """Parse attribute-free C; on errors record all of them (a missing ';' is repaired so
+    that the errors after it are found too) and raise TranslationError."""
+    tokens = tokenize(text)
+    for _ in range(MAX_RECOVERIES):
+        try:
+            ast = _parse_text(text)
+        except SyntaxProblem as e:
+            repaired = _missing_semicolon(text, tokens, e)
+            if repaired is None:
+                _report(e, tokens, expanded, diags)
+                break
+            before, text = repaired
+            diags.error(f"syntax error: expected ';' before '{e.token}'",
+                        expanded.locate(before.line, before.col + len(before.text)),
+                        hint="end the statement with ';'")
+            tokens = tokenize(text)
+            continue
+        if not diags.errors:
+            return ast
+        break
     diags.raise_if_errors()
-    raise TranslationError("parse failed")  # unreachable: _report always records an error
+    raise TranslationError("parse failed")  # unreachable: every failure records an error
 
 
-def _report(message: str, expanded: Expanded, diags: Diagnostics) -> None:
-    m = _ERROR.match(message)
-    if not m:
-        diags.error(f"syntax error: {message}", expanded.locate(1, 1))
+def _missing_semicolon(text: str, tokens: list[Token], e: SyntaxProblem):
+    """If inserting ';' after the token before the error lets the parser get past the error,
+    return (that token, repaired text)."""
+    if not e.line or e.token is None or e.token == "}" and e.message == "unmatched '}'":
+        return None
+    k = next((k for k, t in enumerate(tokens) if (t.line, t.col) >= (e.line, e.col)), None)
+    if not k or tokens[k - 1].text in (";", "{") or tokens[k - 1].kind == "pragma":
+        return None
+    before = tokens[k - 1]
+    repaired = text[:before.end] + ";" + text[before.end:]
+    after = (e.line, e.col + (1 if e.line == before.line else 0))
+    try:
+        _parse_text(repaired)
+    except SyntaxProblem as again:
+        if not again.line or (again.line, again.col) <= after:
+            return None
+    return before, repaired
+
+
+def _report(e: SyntaxProblem, tokens: list[Token], expanded: Expanded,
+            diags: Diagnostics) -> None:
+    braces, by_indent = _unbalanced_brace(tokens)
+    why = " (its '}' is indented differently)" if by_indent else ""
+    if not e.line:  # end of input
+        last = tokens[-1] if tokens else None
+        loc = expanded.locate(last.line, last.col) if last else expanded.locate(1, 1)
+        if braces is not None and braces.text == "{":
+            diags.error("syntax error: expected '}' at end of input", loc,
+                        notes=[note(f"this '{{' is probably the one left open{why}",
+                                    expanded.locate(braces.line, braces.col))],
+                        hint="close every '{' with a '}'")
+        else:
+            diags.error(f"syntax error: unexpected end of input ({e.message})", loc,
+                        hint="the file ends in the middle of a declaration or statement")
         return
-    line, col, what = int(m.group(1)), int(m.group(2)), m.group(3)
-    what = what.replace("before: ", "before '", 1) + "'" if what.startswith("before: ") else what
-    diags.error(f"syntax error {what}".replace("syntax error before", "syntax error before", 1),
-                expanded.locate(line, col),
-                hint="check for a missing ';', ')' or '}' just before this point")
+    loc = expanded.locate(e.line, e.col)
+    if e.message == "unmatched '}'":
+        notes = []
+        if by_indent and braces.text == "}" and braces.line != e.line:
+            notes.append(note("this '}' is probably the extra one (it is indented "
+                              "differently from its '{')",
+                              expanded.locate(braces.line, braces.col)))
+        diags.error("syntax error: unmatched '}'", loc, notes=notes,
+                    hint="remove it, or add the '{' it should close")
+    elif e.message.startswith("before: "):
+        diags.error(f"syntax error before '{e.token or e.message[8:]}'", loc,
+                    hint="check for a missing ';', ')' or '}' just before this point")
+    elif e.token is not None:
+        what = e.message[:1].lower() + e.message[1:]
+        diags.error(f"syntax error: {what} at '{e.token}'", loc,
+                    hint="check the expression or declaration that ends here")
+    else:
+        diags.error(f"syntax error: {e.message}", loc)
+
+
+def _unbalanced_brace(tokens: list[Token]) -> tuple[Token | None, bool]:
+    """The brace most likely at fault when braces do not balance, and whether indentation
+    picked it: of the first pair whose '}' is indented differently from the line of its '{',
+    the '{' (when one is left open) or the '}' (when one is extra); else the last '{' left
+    open or the unmatched '}'."""
+    stack: list[Token] = []
+    suspect: tuple[Token, Token] | None = None
+    unmatched: Token | None = None
+    first_on_line: dict[int, Token] = {}
+    for t in tokens:
+        first_on_line.setdefault(t.line, t)
+    for t in tokens:
+        if t.text == "{":
+            stack.append(t)
+        elif t.text == "}":
+            if not stack:
+                unmatched = unmatched or t
+                continue
+            opened = stack.pop()
+            if suspect is None and first_on_line[t.line] is t and \
+                    t.col != first_on_line[opened.line].col:
+                suspect = (opened, t)
+    if unmatched is not None:
+        return (suspect[1], True) if suspect else (unmatched, False)
+    if stack:
+        return (suspect[0], True) if suspect else (stack[-1], False)
+    return None, False
 
 
 def parse_expression(text: str, typedefs=()) -> c_ast.Node:

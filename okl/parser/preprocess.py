@@ -34,6 +34,10 @@ from ..errors import Diagnostics, OKLError, SourceLoc, TranslationError
 MODE_NAMES = {"serial": "Serial", "openmp": "OpenMP", "opencl": "OpenCL", "cuda": "CUDA",
               "hip": "HIP"}
 GPU_MODES = {"opencl", "cuda", "hip"}
+#: Compiler spellings of C99 keywords that pycparser does not know, mapped to the keyword.
+C_SPELLINGS = {"__restrict__": "restrict", "__restrict": "restrict", "__inline__": "inline",
+               "__inline": "inline", "__forceinline__": "inline", "__volatile__": "volatile",
+               "__const": "const", "__signed__": "signed", "__extension__": ""}
 
 _TOKEN = re.compile(r"""[A-Za-z_]\w*|\d[\w.]*(?:[eEpP][+-]\d+)?\w*|"(?:\\.|[^"\\])*"|"""
                     r"""'(?:\\.|[^'\\])*'|->|\+\+|--|<<=?|>>=?|[<>=!&|^+\-*/%]=|&&|\|\||\S""")
@@ -53,6 +57,8 @@ class Expanded:
     files: dict[str, list[str]] = field(default_factory=dict)  # original lines per file
     system_includes: list[str] = field(default_factory=list)  # "<math.h>", ... in order
     dependencies: list[str] = field(default_factory=list)  # files read, for cache keys
+    #: macro name -> (file, line) of its last #define ("<command-line>" for -D)
+    macros: dict[str, tuple[str, int]] = field(default_factory=dict)
 
     def source_line(self, file: str, line: int) -> str:
         lines = self.files.get(file)
@@ -69,7 +75,18 @@ class Expanded:
         file, oline = self.origins[line - 1]
         original = self.source_line(file, oline)
         expanded = self.text_lines[line - 1]
-        return SourceLoc(file, oline, _map_column(expanded, original, col), original)
+        ocol, macro = _map_column(expanded, original, col, self.macros)
+        return SourceLoc(file, oline, ocol, original,
+                         (macro, self.macro_definition(macro)) if macro else None)
+
+    def macro_definition(self, name: str) -> SourceLoc | None:
+        """Where macro ``name`` is defined (None for -D macros and unknown names)."""
+        file, line = self.macros.get(name, ("<", 0))
+        if file.startswith("<"):
+            return None
+        text = self.source_line(file, line)
+        m = re.match(r"\s*#\s*define\s+", text)
+        return SourceLoc(file, line, m.end() + 1 if m else 1, text)
 
     @property
     def text_lines(self) -> list[str]:
@@ -92,15 +109,19 @@ def preprocess(source: str, filename: str = "<input>", *, mode: str = "serial",
             f'-DOKL_MODE="{MODE_NAMES.get(mode, mode)}"', "-H"]
     if mode in GPU_MODES:
         args += ["-DOKL_USING_GPU=1", "-DOCCA_USING_GPU=1"]
-    base = os.path.dirname(os.path.abspath(filename)) if filename[:1] != "<" else os.getcwd()
-    args += ["-iquote", base]
+    args += [f"-D{k}={v}" for k, v in C_SPELLINGS.items()]
     for d in include_dirs:
-        args += ["-I", os.fspath(d)]
+        args += ["-I", os.path.abspath(os.fspath(d))]
     for name, value in (defines or {}).items():
         args.append(f"-D{name}={_define_value(value)}")
-    proc = subprocess.run(args + ["-"], input=prepared, capture_output=True, text=True)
+    # cpp reads stdin, whose directory is its working directory: running it in the kernel's
+    # folder makes #include "x.h" look next to the kernel first, as for a file on disk.
+    base = os.path.dirname(os.path.abspath(filename)) if filename[:1] != "<" else os.getcwd()
+    proc = subprocess.run(args + ["-"], input=prepared, capture_output=True, text=True,
+                          cwd=base)
     original = {filename: source.split("\n")}
-    messages, deps = _parse_stderr(proc.stderr)
+    names = _FileNames(filename, base)
+    messages, deps = _parse_stderr(proc.stderr, names)
     if proc.returncode != 0 or messages.errors:
         for d in messages.items:
             if d.loc and d.loc.file in original:
@@ -109,11 +130,31 @@ def preprocess(source: str, filename: str = "<input>", *, mode: str = "serial",
         if not messages.errors:
             messages.error(f"preprocessor failed (exit {proc.returncode})")
         raise TranslationError(diagnostics=messages.items)
-    expanded = _collect(proc.stdout, filename)
+    expanded = _collect(proc.stdout, filename, names)
     expanded.files.update(original)
     expanded.system_includes = system_includes
     expanded.dependencies = deps
     return expanded
+
+
+class _FileNames:
+    """Names of included files as the user sees them: relative to the working directory when
+    the kernel was named by a relative path, absolute otherwise (cpp ran in ``base``)."""
+
+    def __init__(self, filename: str, base: str) -> None:
+        self.filename = filename
+        self.base = base
+        self.relative = not os.path.isabs(filename)
+
+    def __call__(self, name: str) -> str:
+        if name == self.filename or name.startswith("<"):
+            return name
+        path = os.path.normpath(os.path.join(self.base, name))
+        if self.relative:
+            rel = os.path.relpath(path)
+            if not rel.startswith(".."):
+                return rel
+        return path
 
 
 def _define_value(value) -> str:
@@ -142,17 +183,18 @@ def _prepare(source: str, filename: str) -> tuple[str, list[str]]:
     return f'#line 1 "{escaped}"\n{text}', includes
 
 
-def _parse_stderr(stderr: str) -> tuple[Diagnostics, list[str]]:
+def _parse_stderr(stderr: str, names: _FileNames) -> tuple[Diagnostics, list[str]]:
     diags = Diagnostics()
     deps: list[str] = []
     for raw in stderr.splitlines():
         if raw.startswith(".") and " " in raw:  # -H output: ". path", ".. path"
-            deps.append(raw.split(" ", 1)[1])
+            deps.append(os.path.join(names.base, raw.split(" ", 1)[1]))
             continue
         m = _CPP_MESSAGE.match(raw)
         if not m:
             continue
         file, line, col, sev, msg = m.groups()
+        file = names(file)
         loc = SourceLoc(file, int(line), int(col), _line_of(_read_lines(file), int(line)))
         if sev == "warning":
             diags.warning(msg, loc)
@@ -163,31 +205,36 @@ def _parse_stderr(stderr: str) -> tuple[Diagnostics, list[str]]:
     return diags, deps
 
 
-def _collect(output: str, filename: str) -> Expanded:
+def _collect(output: str, filename: str, names=lambda name: name) -> Expanded:
     """Strip line markers and #define/#undef lines; expand macros in #pragma arguments."""
     lines: list[str] = []
     origins: list[tuple[str, int]] = []
     macros: dict[str, str] = {}
+    definitions: dict[str, tuple[str, int]] = {}
     file, line = filename, 1
     for raw in output.split("\n"):
         m = _MARKER.match(raw)
         if m:
-            line, file = int(m.group(1)), m.group(2)
+            line, file = int(m.group(1)), names(m.group(2))
             continue
         stripped = raw.lstrip()
         if stripped.startswith("#define ") or stripped.startswith("#undef "):
             _track_macro(stripped, macros)
+            if stripped.startswith("#define "):
+                name = re.match(r"#define\s+(\w+)", stripped)
+                if name:
+                    definitions[name.group(1)] = (file, line)
             raw = ""
         elif stripped.startswith("#pragma"):
             if _PASSTHROUGH in stripped:
                 raw = ""
             else:
                 raw = _expand_pragma(raw, macros)
-        if not file.startswith("<"):
+        if file == filename or not file.startswith("<"):
             lines.append(raw)
             origins.append((file, line))
         line += 1
-    return Expanded("\n".join(lines), origins)
+    return Expanded("\n".join(lines), origins, macros=definitions)
 
 
 def _track_macro(directive: str, macros: dict[str, str]) -> None:
@@ -221,26 +268,51 @@ def _expand_pragma(line: str, macros: dict[str, str]) -> str:
     return line
 
 
-def _map_column(expanded: str, original: str, col: int) -> int:
-    """Column in ``original`` of the token that covers ``col`` in ``expanded``."""
+def _map_column(expanded: str, original: str, col: int,
+                macros: dict | None = None) -> tuple[int, str | None]:
+    """Column in ``original`` of the token that covers ``col`` in ``expanded``, and the name of
+    the macro it came from when it is not a token of the original line (then the column is
+    that of the macro's name)."""
     if expanded == original:
-        return col
+        return col, None
     exp_toks = [(m.start() + 1, m.group(0)) for m in _TOKEN.finditer(expanded)]
     org_toks = [(m.start() + 1, m.group(0)) for m in _TOKEN.finditer(original)]
     if not exp_toks or not org_toks:
-        return col
+        return col, None
     index = 0
     for i, (start, _) in enumerate(exp_toks):
         if start <= col:
             index = i
     matcher = difflib.SequenceMatcher(None, [t for _, t in exp_toks], [t for _, t in org_toks],
                                       autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if i1 <= index < i2 or (i1 == i2 == index):
-            if tag == "equal":
-                return org_toks[j1 + index - i1][0] + (col - exp_toks[index][0])
-            return org_toks[min(j1, len(org_toks) - 1)][0]
-    return org_toks[-1][0]
+    tag, i1, _, j1, j2 = next((op for op in matcher.get_opcodes()
+                               if op[1] <= index < op[2] or op[1] == op[2] == index),
+                              ("replace", index, index, len(org_toks) - 1, len(org_toks)))
+    if tag == "equal":
+        return org_toks[j1 + index - i1][0] + (col - exp_toks[index][0]), None
+    guess = max(min(j1 - (j1 == j2), len(org_toks) - 1), 0)
+    names = [t for _, t in org_toks]
+    uses = [k for k, t in enumerate(names) if macros and t in macros]
+    if not uses:
+        return org_toks[guess][0], None
+    if j2 - j1 == 1 and j1 in uses:  # exactly one (object-like) macro was replaced
+        k = j1
+    else:  # the outermost macro call whose parentheses hold the spot, else the one before it
+        calls = [k for k in uses if _call_end(names, k) >= guess >= k]
+        k = calls[0] if calls else max((u for u in uses if u <= guess), default=uses[0])
+    return org_toks[k][0], names[k]
+
+
+def _call_end(names: list[str], k: int) -> int:
+    """Index of the ')' closing a macro call ``NAME(...)`` at k (k itself if no call)."""
+    if k + 1 >= len(names) or names[k + 1] != "(":
+        return k
+    depth = 0
+    for j in range(k + 1, len(names)):
+        depth += {"(": 1, ")": -1}.get(names[j], 0)
+        if depth == 0:
+            return j
+    return len(names) - 1
 
 
 def _read_lines(path: str) -> list[str]:

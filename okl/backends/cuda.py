@@ -1,0 +1,95 @@
+"""CUDA: ``extern "C" __global__`` device kernels, blockIdx/threadIdx, __syncthreads.
+
+@atomic maps onto CUDA's atomic functions: ``+=`` atomicAdd, ``-=`` atomicSub (integers) or
+atomicAdd of the negation (floating point, which has no atomicSub), ``&= |= ^=``
+atomicAnd/Or/Xor, ``=`` atomicExch, ``++``/``--`` atomicAdd/atomicSub of 1 (OCCA's
+``atomicInc(&x)`` is a different, wrapping operation).  64-bit signed integers go through the
+``unsigned long long`` overloads, which give the same two's-complement result.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from pycparser import c_ast
+
+from .base import Target
+
+AXES = "xyz"
+_OPS = {"+=": "atomicAdd", "-=": "atomicSub", "&=": "atomicAnd", "|=": "atomicOr",
+        "^=": "atomicXor", "=": "atomicExch"}
+_NATIVE = {"int", "unsigned int", "unsigned long long", "float", "double"}
+_AS_ULL = {"long", "unsigned long", "long long"}
+_FLOATS = {"float", "double"}
+
+
+class CudaTarget(Target):
+    mode = "cuda"
+    gpu = True
+    restrict = "__restrict__"
+    shared_storage = "__shared__"
+    constant_storage = "__constant__"
+    device_function_storage = ("__device__",)
+
+    def prologue(self, uses: set[str]) -> str:
+        return self.typedefs_for(uses)
+
+    def native_types(self) -> set[str]:
+        return {"size_t", "bool"}
+
+    def kernel_storage(self, inner_dims, max_threads):
+        storage = ['extern "C"', "__global__"]
+        threads = max_threads
+        if threads is None and inner_dims:
+            threads = 1
+            for d in inner_dims:
+                threads *= d
+        if threads:
+            storage.append(f"__launch_bounds__({threads})")
+        return storage
+
+    def index(self, kind: str, axis: int) -> c_ast.Node:
+        base = "blockIdx" if kind == "outer" else "threadIdx"
+        return c_ast.StructRef(c_ast.ID(base), ".", c_ast.ID(AXES[axis]))
+
+    def barrier(self, kind: str) -> c_ast.Node:
+        name = "__syncwarp" if kind == "warp" else "__syncthreads"
+        return c_ast.FuncCall(c_ast.ID(name), None)
+
+    def atomic(self, node, base, space, diags, loc):
+        if isinstance(node, c_ast.Compound):
+            diags.error("@atomic blocks cannot run on GPU backends", loc,
+                        hint="update one location per statement: @atomic x += v;")
+            return node
+        if isinstance(node, c_ast.UnaryOp):
+            op = "+=" if node.op in ("++", "p++") else "-="
+            target, value = node.expr, c_ast.Constant("int", "1")
+        else:
+            op, target, value = node.op, node.lvalue, node.rvalue
+        if op not in _OPS:
+            diags.error(f"Atomic does not support this operation on GPU backends: '{op}'", loc,
+                        hint="supported: +=, -=, &=, |=, ^=, =, ++, --")
+            return node
+        if base not in _NATIVE | _AS_ULL:
+            diags.error(f"@atomic on a '{base}' is not supported on {self.mode}", loc,
+                        hint="use int, unsigned int, long, unsigned long, float or double")
+            return node
+        if base in _FLOATS and op in ("&=", "|=", "^="):
+            diags.error(f"'{op}' is not an operation on '{base}'", loc)
+            return node
+        func = _OPS[op]
+        if op == "-=" and (base in _FLOATS or base in _AS_ULL or base ==
+                           "unsigned long long"):
+            func, value = "atomicAdd", c_ast.UnaryOp("-", value)
+        if op == "=" and base == "double":
+            diags.error("@atomic assignment of a double is not supported on GPU backends", loc)
+            return node
+        address = c_ast.UnaryOp("&", target)
+        if base in _AS_ULL:
+            ull = c_ast.IdentifierType(["unsigned", "long", "long"])
+            address = c_ast.Cast(c_ast.Typename(None, [], None, c_ast.PtrDecl(
+                [], c_ast.TypeDecl(None, [], None, ull))), address)
+            value = c_ast.Cast(c_ast.Typename(None, [], None, c_ast.TypeDecl(
+                None, [], None, copy.deepcopy(ull))), value)
+        return c_ast.FuncCall(c_ast.ID(func), c_ast.ExprList([address, value]),
+                              coord=node.coord)

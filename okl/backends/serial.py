@@ -1,0 +1,20 @@
+"""Serial C: the kernel as one C99 function; @atomic is a no-op with a single thread."""
+
+from __future__ import annotations
+
+from .base import Target
+
+
+class SerialTarget(Target):
+    mode = "serial"
+
+    def prologue(self, uses: set[str]) -> str:
+        return ("#include <math.h>\n#include <stdint.h>\n#include <stddef.h>\n"
+                "#include <stdbool.h>\n")
+
+    def native_types(self) -> set[str]:
+        return {"size_t", "ptrdiff_t", "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t",
+                "uint32_t", "int64_t", "uint64_t", "intptr_t", "uintptr_t", "bool"}
+
+    def outer_pragma(self, kernel, outer) -> str | None:
+        return None

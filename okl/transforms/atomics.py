@@ -1,0 +1,125 @@
+"""@atomic: find each atomic statement's target type and memory space, let the target lower it.
+
+The backend needs the C type of the updated location (``atomicAdd`` on ``double`` vs a
+compare-and-swap loop on OpenCL) and whether it lives in global or @shared memory (OpenCL
+address spaces), so this pass resolves the lvalue's root variable in the kernel's scope.
+"""
+
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from ..errors import Diagnostics
+from ..model.kernel import Kernel, Program
+from ..model.types import canonical_base
+from .astutil import walk
+from .barriers import parent_map
+
+ASSIGN_OPS = {"+=", "-=", "&=", "|=", "^=", "=", "*=", "/=", "%=", "<<=", ">>="}
+
+
+def lower_atomics(program: Program, kernel: Kernel, target, diags: Diagnostics) -> None:
+    if not kernel.atomics:
+        return
+    scope = _scope(kernel)
+    shared = {v.name for v in kernel.shared}
+    parents = parent_map(kernel.node)
+    for atomic in kernel.atomics:
+        node = atomic.node
+        if isinstance(node, c_ast.Compound):
+            base, space = "", "global"
+        else:
+            lvalue = node.lvalue if isinstance(node, c_ast.Assignment) else node.expr
+            base = lvalue_type(lvalue, scope, program)
+            root = _root(lvalue)
+            space = "shared" if root in shared else "global"
+            if base is None:
+                diags.error("cannot tell the type of this @atomic target", atomic.loc,
+                            hint="update an element of a kernel argument, a @shared array or "
+                                 "a local variable")
+                continue
+        new = target.atomic(node, base, space, diags, atomic.loc)
+        if new is not node:
+            parent, slot = parents[id(node)]
+            _replace(parent, slot, node, new)
+
+
+def _replace(parent, slot, old, new) -> None:
+    value = getattr(parent, slot)
+    if isinstance(value, list):
+        value[next(i for i, x in enumerate(value) if x is old)] = new
+    else:
+        setattr(parent, slot, new)
+
+
+def _scope(kernel: Kernel) -> dict[str, c_ast.Node]:
+    out = {p.name: p.node.type for p in kernel.params}
+    for n in walk(kernel.node.body):
+        if isinstance(n, c_ast.Decl) and n.name:
+            out.setdefault(n.name, n.type)
+    return out
+
+
+def _root(expr) -> str | None:
+    while True:
+        if isinstance(expr, c_ast.ID):
+            return expr.name
+        if isinstance(expr, c_ast.ArrayRef):
+            expr = expr.name
+        elif isinstance(expr, c_ast.StructRef):
+            expr = expr.name
+        elif isinstance(expr, c_ast.UnaryOp) and expr.op == "*":
+            expr = expr.expr
+        else:
+            return None
+
+
+def lvalue_type(expr, scope: dict[str, c_ast.Node], program: Program) -> str | None:
+    """Canonical base type ('float', 'unsigned int', ...) of an lvalue expression."""
+    t = _type_of(expr, scope, program)
+    if t is None:
+        return None
+    resolved = program.types.resolve(t)
+    if resolved.pointer:
+        return None
+    return resolved.base if resolved.dtype is not None else None
+
+
+def _type_of(expr, scope, program):
+    if isinstance(expr, c_ast.ID):
+        return scope.get(expr.name)
+    if isinstance(expr, (c_ast.ArrayRef, c_ast.UnaryOp)):
+        inner = expr.name if isinstance(expr, c_ast.ArrayRef) else expr.expr
+        t = _type_of(inner, scope, program)
+        t = _through_typedef(t, program)
+        return t.type if isinstance(t, (c_ast.PtrDecl, c_ast.ArrayDecl)) else None
+    if isinstance(expr, c_ast.StructRef):
+        t = _through_typedef(_type_of(expr.name, scope, program), program)
+        if expr.type == "->" and isinstance(t, (c_ast.PtrDecl, c_ast.ArrayDecl)):
+            t = _through_typedef(t.type, program)
+        while isinstance(t, c_ast.TypeDecl):
+            t = t.type
+        if isinstance(t, c_ast.IdentifierType):
+            t = _through_typedef(program.types.typedefs.get(" ".join(t.names)), program)
+            while isinstance(t, c_ast.TypeDecl):
+                t = t.type
+        if isinstance(t, c_ast.Struct):
+            decl = t if t.decls is not None else program.types.structs.get(t.name)
+            for field in (decl.decls if decl else None) or []:
+                if field.name == expr.field.name:
+                    return field.type
+    return None
+
+
+def _through_typedef(t, program):
+    """Follow `TypeDecl(IdentifierType([typedef name]))` to the typedef's declared type."""
+    for _ in range(16):
+        if isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType):
+            name = canonical_base(t.type.names)
+            target = program.types.typedefs.get(name)
+            if target is None or name in ("size_t",):
+                return t
+            t = target
+        else:
+            return t
+    return t

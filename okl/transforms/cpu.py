@@ -1,0 +1,91 @@
+"""Lowering for CPU targets (serial, OpenMP): the kernel stays one C function.
+
+@outer and @inner loops stay loops, @shared arrays stay local arrays (one per @outer
+iteration, so private to an OpenMP thread), @exclusive variables get one slot per @inner
+iteration, barriers disappear (inner loops already run one after another), and OpenMP puts
+``parallel for`` on each top-level @outer loop.  A ``_okl_entry_<name>(void **args)``
+wrapper gives the runtime one C ABI for every kernel: ``args[i]`` is the address of scalar
+argument i, or the data pointer of array argument i.
+"""
+
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from ..model.kernel import Kernel, Program
+from .astutil import walk
+from .barriers import is_barrier, parent_map
+from .exclusive import lower_exclusive
+
+
+def lower_cpu_kernel(program: Program, kernel: Kernel, target) -> list[c_ast.Node]:
+    lower_exclusive(kernel)
+    _drop_barriers(program, kernel)
+    for outer in kernel.outers:
+        pragma = target.outer_pragma(kernel, outer)
+        if pragma:
+            _prefix(kernel.node, outer.node, c_ast.Pragma(pragma, coord=outer.node.coord))
+    _spell_params(kernel, target)
+    return [kernel.node, entry_point(kernel)]
+
+
+def _drop_barriers(program: Program, kernel: Kernel) -> None:
+    parents = parent_map(kernel.node)
+    for n in list(walk(kernel.node)):
+        if is_barrier(n, program.attrs):
+            parent, slot = parents[id(n)]
+            if isinstance(parent, c_ast.Compound):
+                parent.block_items = [x for x in parent.block_items if x is not n]
+
+
+def _prefix(root: c_ast.Node, node: c_ast.Node, new: c_ast.Node) -> None:
+    parent, slot = parent_map(root)[id(node)]
+    if isinstance(parent, c_ast.Compound):
+        k = next(i for i, x in enumerate(parent.block_items) if x is node)
+        parent.block_items.insert(k, new)
+    else:
+        setattr(parent, slot, c_ast.Compound([new, node], coord=node.coord))
+
+
+def _spell_params(kernel: Kernel, target) -> None:
+    for p in kernel.params:
+        if p.restrict and isinstance(p.node.type, c_ast.PtrDecl):
+            quals = p.node.type.quals
+            if "restrict" not in quals:
+                quals.append("restrict")
+
+
+def entry_point(kernel: Kernel) -> c_ast.FuncDef:
+    """``void _okl_entry_<name>(void **args) { name(*(int *) args[0], (float *) args[1]); }``"""
+    args = []
+    for k, p in enumerate(kernel.params):
+        slot = c_ast.ArrayRef(c_ast.ID("args"), c_ast.Constant("int", str(k)))
+        ptype = _abstract(p.node.type)
+        if p.is_pointer:
+            args.append(c_ast.Cast(ptype, slot))
+        else:
+            args.append(c_ast.UnaryOp("*", c_ast.Cast(c_ast.Typename(
+                None, [], None, c_ast.PtrDecl([], ptype.type)), slot)))
+    call = c_ast.FuncCall(c_ast.ID(kernel.name), c_ast.ExprList(args) if args else None)
+    name = f"_okl_entry_{kernel.name}"
+    void_pp = c_ast.PtrDecl([], c_ast.PtrDecl([], c_ast.TypeDecl(
+        "args", [], None, c_ast.IdentifierType(["void"]))))
+    params = c_ast.ParamList([c_ast.Decl("args", [], [], [], [], void_pp, None, None)])
+    decl = c_ast.Decl(name, [], [], [], [], c_ast.FuncDecl(params, c_ast.TypeDecl(
+        name, [], None, c_ast.IdentifierType(["void"]))), None, None)
+    return c_ast.FuncDef(decl, None, c_ast.Compound([call]), coord=kernel.node.coord)
+
+
+def _abstract(t: c_ast.Node) -> c_ast.Typename:
+    """A parameter's type without its name, as a Typename for casts (arrays decay)."""
+    import copy
+    t = copy.deepcopy(t)
+    if isinstance(t, c_ast.ArrayDecl):
+        t = c_ast.PtrDecl([], t.type)
+    inner = t
+    while not isinstance(inner, c_ast.TypeDecl):
+        if isinstance(inner, c_ast.PtrDecl):
+            inner.quals = [q for q in inner.quals if q != "restrict"]
+        inner = inner.type
+    inner.declname = None
+    return c_ast.Typename(None, [], None, t)

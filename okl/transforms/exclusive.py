@@ -1,0 +1,129 @@
+"""@exclusive on CPU backends: one copy per @inner iteration, indexed by a running counter.
+
+On a GPU an @exclusive variable is simply a thread's local.  On a CPU the @inner loops run
+one after another inside one @outer iteration, so each variable becomes an array with one
+slot per thread of the block (``Variable.slots``, exact -- never OCCA's 1024 guess), and a
+counter ``_okl_exclusive_index`` is reset before each @inner block and incremented at the end
+of each innermost @inner body, so thread t of every block sees slot t.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from pycparser import c_ast
+
+from ..model.kernel import Kernel, Loop, Variable
+from .astutil import rewrite
+
+INDEX = "_okl_exclusive_index"
+
+
+def lower_exclusive(kernel: Kernel) -> None:
+    by_outer: dict[int, list[Variable]] = {}
+    for var in kernel.exclusive:
+        by_outer.setdefault(id(var.outer.node), []).append(var)
+    for variables in by_outer.values():
+        _lower_outer(variables[0].outer, variables)
+
+
+def _lower_outer(outer: Loop, variables: list[Variable]) -> None:
+    body = outer.node.stmt
+    names = {v.name for v in variables}
+    decls = {id(v.node) for v in variables}
+
+    def index_uses(node):
+        if isinstance(node, c_ast.ID) and node.name in names:
+            return c_ast.ArrayRef(c_ast.ID(node.name), c_ast.ID(INDEX), coord=node.coord)
+        return None
+
+    for item in body.block_items or []:
+        if id(item) not in decls:
+            rewrite_in(item, index_uses, decls)
+    for var in variables:
+        _widen(var, body)
+    for block in (c for c in outer.children if c.kind == "inner"):
+        _before(block.node, _assign(block.node.coord), body)
+        for leaf in (lp for lp in block.walk() if not lp.children):
+            leaf.node.stmt = _append(leaf.node.stmt, _increment(leaf.node.coord))
+    body.block_items.insert(0, c_ast.Decl(
+        INDEX, [], [], [], [], c_ast.TypeDecl(INDEX, [], None, c_ast.IdentifierType(["int"])),
+        c_ast.Constant("int", "0"), None, coord=outer.node.coord))
+
+
+def rewrite_in(node, fn, skip_ids) -> None:
+    """Rewrite a statement, leaving the declarations in ``skip_ids`` untouched."""
+    if id(node) in skip_ids:
+        return
+    new = fn(node)
+    if new is not None:  # the statement itself is an identifier
+        return
+    rewrite(node, lambda n: None if id(n) in skip_ids else fn(n))
+
+
+def _widen(var: Variable, body: c_ast.Compound) -> None:
+    decl = var.node
+    slots = c_ast.Constant("int", str(var.slots))
+    decl.type = _array_of(decl.type, slots)
+    init = decl.init
+    if init is None:
+        return
+    if isinstance(init, c_ast.InitList):
+        decl.init = c_ast.InitList([copy.deepcopy(init) for _ in range(var.slots)])
+        return
+    decl.init = None
+    k = "_okl_slot"
+    fill = c_ast.For(
+        c_ast.DeclList([c_ast.Decl(k, [], [], [], [], c_ast.TypeDecl(
+            k, [], None, c_ast.IdentifierType(["int"])), c_ast.Constant("int", "0"), None)]),
+        c_ast.BinaryOp("<", c_ast.ID(k), copy.deepcopy(slots)),
+        c_ast.UnaryOp("++", c_ast.ID(k)),
+        c_ast.Assignment("=", c_ast.ArrayRef(c_ast.ID(var.name), c_ast.ID(k)), init),
+        coord=decl.coord)
+    _after(decl, fill, body)
+
+
+def _array_of(t: c_ast.Node, size: c_ast.Node) -> c_ast.Node:
+    """`T x` -> `T x[size]`, `T x[8]` -> `T x[size][8]`."""
+    return c_ast.ArrayDecl(t, size, [])
+
+
+def _assign(coord) -> c_ast.Node:
+    return c_ast.Assignment("=", c_ast.ID(INDEX), c_ast.Constant("int", "0"), coord=coord)
+
+
+def _increment(coord) -> c_ast.Node:
+    """Synthesised at the end of a body: no coord, so no #line jumps back to the header."""
+    return c_ast.UnaryOp("++", c_ast.ID(INDEX))
+
+
+def _append(stmt: c_ast.Node, extra: c_ast.Node) -> c_ast.Compound:
+    if isinstance(stmt, c_ast.Compound):
+        stmt.block_items = (stmt.block_items or []) + [extra]
+        return stmt
+    return c_ast.Compound([stmt, extra], coord=stmt.coord)
+
+
+def _before(node: c_ast.Node, new: c_ast.Node, root: c_ast.Node) -> None:
+    _insert(node, new, root, 0)
+
+
+def _after(node: c_ast.Node, new: c_ast.Node, root: c_ast.Node) -> None:
+    _insert(node, new, root, 1)
+
+
+def _insert(node: c_ast.Node, new: c_ast.Node, root: c_ast.Node, offset: int) -> None:
+    """Insert ``new`` next to ``node`` wherever it sits below ``root``."""
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        for name, child in n.children():
+            if child is node:
+                if isinstance(n, c_ast.Compound):
+                    k = next(i for i, it in enumerate(n.block_items) if it is node)
+                    n.block_items.insert(k + offset, new)
+                else:
+                    pair = [new, node] if offset == 0 else [node, new]
+                    setattr(n, name, c_ast.Compound(pair, coord=node.coord))
+                return
+            stack.append(child)

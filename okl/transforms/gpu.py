@@ -1,0 +1,195 @@
+"""Lowering for GPU targets (CUDA, HIP, OpenCL): one device kernel per top-level @outer loop.
+
+Each @outer/@inner loop becomes ``{ T i = start + step * <group or thread index>; body }``.
+Where the launched extent on the loop's axis is not provably the loop's own trip count (a
+smaller sibling block, a bound that depends on an enclosing iterator), the body is guarded
+by the loop's own condition -- OCCA drops the condition and runs out of range.  Guards on
+@inner loops that contain a barrier are left out (threads must all reach a barrier) and a
+warning says so.  Host variables used inside the loop arrive as extra parameters.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from pycparser import c_ast
+
+from ..errors import Diagnostics
+from ..model.kernel import Kernel, Loop, Program
+from .astutil import rewrite, walk
+from .barriers import is_barrier
+from .launch import DeviceKernel, KernelPlan
+
+
+def lower_gpu_kernel(program: Program, kernel: Kernel, plan: KernelPlan, target,
+                     diags: Diagnostics) -> list[c_ast.FuncDef]:
+    out = []
+    for dk in plan.device_kernels:
+        body = _lower_loop(program, dk, dk.outer_loop, target, diags)
+        body = _lower_barriers(program, body, target)
+        items = [body]
+        shared = [v for v in kernel.shared if _inside(v.node, dk.outer_loop.node)]
+        if target.hoist_shared:
+            items = _hoist_shared(shared, body, target) + items
+        else:
+            for v in shared:
+                v.node.storage = [target.shared_storage] + list(v.node.storage)
+        params = [_param(p.node, p.restrict, target) for p in kernel.params]
+        params += [_capture_param(h) for h in dk.captured]
+        storage = target.kernel_storage(dk.constant_dims("inner"), _max_threads(dk))
+        name = dk.name
+        decl = c_ast.Decl(name, [], [], storage, [], c_ast.FuncDecl(
+            c_ast.ParamList(params), c_ast.TypeDecl(name, [], None,
+                                                    c_ast.IdentifierType(["void"]))),
+            None, None, coord=kernel.node.decl.coord)
+        out.append(c_ast.FuncDef(decl, None, c_ast.Compound(items, coord=body.coord),
+                                 coord=kernel.node.coord))
+    return out
+
+
+def _max_threads(dk: DeviceKernel) -> int | None:
+    top = dk.outer_loop
+    if top.max_inner_dims:
+        p = 1
+        for v in top.max_inner_dims:
+            p *= v
+        return p
+    return None
+
+
+def _inside(node: c_ast.Node, root: c_ast.Node) -> bool:
+    return any(n is node for n in walk(root))
+
+
+def _lower_loop(program: Program, dk: DeviceKernel, loop: Loop, target,
+                diags: Diagnostics) -> c_ast.Compound:
+    """Replace ``loop`` (and the attributed loops in it) by index blocks."""
+    for child in loop.children:
+        block = _lower_loop(program, dk, child, target, diags)
+        _swap(loop.node, child.node, block)
+    form = loop.form
+    index: c_ast.Node = target.index(loop.kind, loop.axis)
+    if form.iter_type != "int":
+        index = c_ast.Cast(c_ast.Typename(None, [], None, c_ast.TypeDecl(
+            None, [], None, c_ast.IdentifierType(form.iter_type.split()))), index)
+    if form.step is not None:
+        index = c_ast.BinaryOp("*", copy.deepcopy(form.step), index)
+    start = form.start
+    value = index if _is_zero(start) and form.increasing else c_ast.BinaryOp(
+        "+" if form.increasing else "-", start, index)
+    type_node = copy.deepcopy(form.type_node)
+    inner = type_node
+    while not isinstance(inner, c_ast.TypeDecl):
+        inner = inner.type
+    inner.declname = form.iterator
+    decl = c_ast.Decl(form.iterator, [], [], [], [], type_node, value, None,
+                      coord=loop.node.coord)
+    body = loop.node.stmt
+    if not dk.exact(loop):
+        has_barrier = any(is_barrier(n, program.attrs) for n in walk(body))
+        if loop.kind == "inner" and has_barrier:
+            diags.warning(f"@inner loop over '{form.iterator}' may run fewer iterations than "
+                          "the launched threads, but it contains a @barrier, so okl cannot "
+                          "guard it; make every @inner loop of the block the same size",
+                          loop.loc)
+        else:
+            cond = c_ast.BinaryOp(form.cmp, c_ast.ID(form.iterator), copy.deepcopy(form.bound))
+            body = c_ast.If(cond, body, None, coord=loop.node.coord)
+    return c_ast.Compound([decl, body], coord=loop.node.coord)
+
+
+def _is_zero(node) -> bool:
+    return isinstance(node, c_ast.Constant) and node.value == "0"
+
+
+def _swap(root: c_ast.Node, old: c_ast.Node, new: c_ast.Node) -> None:
+    def fn(n):
+        return new if n is old else None
+    if root.stmt is old:
+        root.stmt = new
+    else:
+        rewrite(root.stmt, fn)
+
+
+def _lower_barriers(program: Program, body: c_ast.Node, target) -> c_ast.Node:
+    def fn(n):
+        if is_barrier(n, program.attrs):
+            attr = program.attrs.get(n, "barrier")
+            kind = "auto" if attr.placement == "auto" else _barrier_kind(attr)
+            stmt = target.barrier(kind)
+            if stmt is not None:
+                stmt.coord = n.coord
+                return stmt
+        return None
+    rewrite(body, fn)
+    return body
+
+
+def _barrier_kind(attr) -> str:
+    if attr.args and attr.args[0].kind == "string" and attr.args[0].string_value == "warp":
+        return "warp"
+    return ""
+
+
+def _hoist_shared(shared, body: c_ast.Node, target) -> list[c_ast.Node]:
+    """OpenCL: move __local declarations to kernel scope, renaming clashes."""
+    hoisted = []
+    taken: set[str] = set()
+    for v in shared:
+        parent = _container(body, v.node)
+        parent.block_items = [x for x in parent.block_items if x is not v.node]
+        decl = v.node
+        if decl.name in taken:
+            new = f"{decl.name}_{len(taken)}"
+            old = decl.name
+            _rename_decl(decl, new)
+            rewrite(parent, lambda n, o=old, w=new: c_ast.ID(w, coord=n.coord)
+                    if isinstance(n, c_ast.ID) and n.name == o else None)
+        taken.add(decl.name)
+        decl.storage = [target.shared_storage] + list(decl.storage)
+        hoisted.append(decl)
+    return hoisted
+
+
+def _container(root: c_ast.Node, node: c_ast.Node) -> c_ast.Compound:
+    for n in walk(root):
+        if isinstance(n, c_ast.Compound) and any(x is node for x in n.block_items or []):
+            return n
+    raise LookupError("declaration not found in its kernel")
+
+
+def _rename_decl(decl: c_ast.Decl, name: str) -> None:
+    decl.name = name
+    t = decl.type
+    while not isinstance(t, c_ast.TypeDecl):
+        t = t.type
+    t.declname = name
+
+
+def _param(node: c_ast.Decl, restrict: bool, target) -> c_ast.Decl:
+    p = copy.deepcopy(node)
+    t = p.type
+    if isinstance(t, c_ast.ArrayDecl):  # decay `float a[]` to `float *a`
+        t = p.type = c_ast.PtrDecl([], t.type)
+    if isinstance(t, c_ast.PtrDecl):
+        quals = [q for q in t.quals if q != "restrict"]
+        if restrict or "restrict" in t.quals:
+            quals.append(target.restrict)
+        t.quals = quals
+        space = target.pointer_param_space()
+        if space:
+            inner = t.type
+            while isinstance(inner, c_ast.PtrDecl):
+                inner = inner.type
+            inner.quals = [space] + [q for q in inner.quals if q != space]
+    return p
+
+
+def _capture_param(host) -> c_ast.Decl:
+    t = copy.deepcopy(host.node.type)
+    inner = t
+    while not isinstance(inner, c_ast.TypeDecl):
+        inner = inner.type
+    if "const" not in inner.quals:
+        inner.quals = ["const"] + inner.quals
+    return c_ast.Decl(host.name, [], [], [], [], t, None, None, coord=host.node.coord)

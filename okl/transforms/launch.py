@@ -1,0 +1,169 @@
+"""Launch plans: one device kernel per top-level @outer loop, with its grid as data.
+
+For each axis the launched extent is the largest trip count of the loops on that axis (OCCA
+takes the first path only, so a larger sibling block silently lost iterations).  A loop's
+trip count may mention the iterators of the loops around it (tiles: ``_okl_tiled_i + 16``),
+so each extent is a *term*: the iterators of the enclosing attributed loops bound to their
+start values, then the trip-count expression -- exactly what OCCA's launcher does by copying
+the loops' init declarations.  The runtime evaluates terms in Python; nothing here needs a
+host C++ compiler.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+from pycparser import c_ast, c_generator
+
+from ..model.consteval import evaluate
+from ..model.kernel import HostVar, Kernel, Loop, Param
+from .astutil import ids_in
+
+
+@dataclass
+class Extent:
+    """The trip count of one loop, with the start values of the loops around it."""
+
+    kind: str  # "outer" | "inner"
+    axis: int
+    bindings: list[tuple[str, c_ast.Node]]  # (iterator, start) outermost first
+    count: c_ast.Node
+
+    def value(self) -> int | None:
+        env: dict[str, int] = {}
+        for name, start in self.bindings:
+            v = evaluate(start, env)
+            if v is None:
+                env.pop(name, None)
+            else:
+                env[name] = v
+        return evaluate(self.count, env)
+
+    def text(self) -> str:
+        """`count`, preceded by the bindings it needs: `_okl_tiled_i = 0; 16`."""
+        gen = c_generator.CGenerator()
+        needed = {i.name for i in ids_in(self.count)}
+        lets = ""
+        for name, start in reversed(self.bindings):
+            if name in needed:
+                lets = f"{name} = {gen.visit(start)}; " + lets
+                needed |= {i.name for i in ids_in(start)}
+        return lets + gen.visit(self.count)
+
+
+@dataclass
+class DeviceKernel:
+    name: str
+    index: int
+    outer_loop: Loop
+    extents: list[Extent]
+    captured: list[HostVar] = field(default_factory=list)
+
+    def dims(self, kind: str) -> int:
+        axes = [e.axis for e in self.extents if e.kind == kind]
+        return max(axes) + 1 if axes else 0
+
+    def on_axis(self, kind: str, axis: int) -> list[Extent]:
+        return [e for e in self.extents if e.kind == kind and e.axis == axis]
+
+    def constant_dims(self, kind: str) -> tuple[int, ...] | None:
+        """The extents per axis when all are compile-time constants (for launch bounds)."""
+        out = []
+        for axis in range(self.dims(kind)):
+            values = [e.value() for e in self.on_axis(kind, axis)]
+            if not values or any(v is None for v in values):
+                return None
+            out.append(max(values))
+        return tuple(out)
+
+    def exact(self, loop: Loop) -> bool:
+        """True when the launched extent on the loop's axis is provably its trip count, so the
+        device code needs no bounds guard."""
+        terms = self.on_axis(loop.kind, loop.axis)
+        mine = loop.trip_value
+        if mine is not None and all(t.value() == mine for t in terms):
+            return True
+        if len(terms) != 1:
+            return False
+        enclosing = set()
+        p = loop.parent
+        while p is not None:
+            enclosing.add(p.iterator)
+            p = p.parent
+        return not any(i.name in enclosing for i in ids_in(loop.trip_count()))
+
+    def arguments(self, params: list[Param]) -> list[str]:
+        return [p.name for p in params] + [h.name for h in self.captured]
+
+
+@dataclass
+class KernelPlan:
+    name: str
+    params: list[Param]
+    device_kernels: list[DeviceKernel]
+    host: c_ast.Compound  # kernel body; top-level @outer loops replaced by _okl_launch(k)
+
+
+def plan_kernel(kernel: Kernel) -> KernelPlan:
+    kernels = []
+    for k, outer in enumerate(kernel.outers):
+        extents: list[Extent] = []
+        _collect(outer, [], extents)
+        kernels.append(DeviceKernel(f"_okl_{kernel.name}_{k}", k, outer, extents,
+                                    kernel.captured(outer)))
+    host = copy.deepcopy(kernel.node.body)
+    _replace_outers(host, kernel)
+    return KernelPlan(kernel.name, kernel.params, kernels, host)
+
+
+def _collect(loop: Loop, bindings: list[tuple[str, c_ast.Node]], out: list[Extent]) -> None:
+    out.append(Extent(loop.kind, loop.axis, list(bindings), copy.deepcopy(loop.trip_count())))
+    inner = bindings + [(loop.iterator, copy.deepcopy(loop.form.start))]
+    for child in loop.children:
+        _collect(child, inner, out)
+
+
+def _replace_outers(host: c_ast.Compound, kernel: Kernel) -> None:
+    """Swap each top-level @outer loop in the copied body for a launch marker call."""
+    coords = {(o.node.coord.line, o.node.coord.column): k for k, o in enumerate(kernel.outers)}
+
+    def visit(node):
+        for name, child in node.children():
+            if isinstance(child, c_ast.For) and child.coord is not None and \
+                    (child.coord.line, child.coord.column) in coords:
+                k = coords[(child.coord.line, child.coord.column)]
+                call = c_ast.FuncCall(c_ast.ID("_okl_launch"),
+                                      c_ast.ExprList([c_ast.Constant("int", str(k))]),
+                                      coord=child.coord)
+                _set_child(node, name, call)
+            else:
+                visit(child)
+
+    visit(host)
+
+
+def _set_child(node: c_ast.Node, name: str, value: c_ast.Node) -> None:
+    if "[" in name:
+        attr, index = name[:-1].split("[")
+        getattr(node, attr)[int(index)] = value
+    else:
+        setattr(node, name, value)
+
+
+def launcher_text(plan: KernelPlan) -> str:
+    """Human-readable launch plan (``oklc translate --launcher``)."""
+    gen = c_generator.CGenerator()
+    lines = [f"kernel {plan.name}({', '.join(p.c_type + ' ' + p.name for p in plan.params)})"]
+    for dk in plan.device_kernels:
+        lines.append(f"  device kernel {dk.index}: {dk.name}"
+                     f"({', '.join(dk.arguments(plan.params))})")
+        for kind in ("outer", "inner"):
+            for axis in range(dk.dims(kind)):
+                terms = list(dict.fromkeys(t.text() for t in dk.on_axis(kind, axis))) or ["1"]
+                shown = terms[0] if len(terms) == 1 else "max(" + ", ".join(terms) + ")"
+                lines.append(f"    {kind}[{axis}] = {shown}")
+    lines.append("  host:")
+    body = gen.visit(plan.host)
+    lines.extend("    " + line for line in body.rstrip().split("\n"))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,187 @@
+"""``okl.translate``: OKL source to backend source plus kernel signatures and launch plans."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from pycparser import c_ast
+
+from .backends.cuda import CudaTarget
+from .backends.hip import HipTarget
+from .backends.opencl import OpenCLTarget
+from .backends.openmp import OpenMPTarget
+from .backends.base import Emitter, Target, uses_of
+from .backends.serial import SerialTarget
+from .errors import Diagnostic, Diagnostics, TranslationError
+from .frontend import MODES, analyze
+from .model.kernel import Param, Program
+from .parser.cparse import PRELUDE
+from .transforms.astutil import rewrite, walk
+from .transforms.atomics import lower_atomics
+from .transforms.barriers import insert_barriers
+from .transforms.cpu import lower_cpu_kernel
+from .transforms.gpu import lower_gpu_kernel
+from .transforms.launch import KernelPlan, launcher_text, plan_kernel
+
+TARGETS: dict[str, type[Target]] = {
+    "serial": SerialTarget, "openmp": OpenMPTarget, "opencl": OpenCLTarget,
+    "cuda": CudaTarget, "hip": HipTarget,
+}
+
+
+@dataclass
+class KernelInfo:
+    """A kernel as the runtime sees it: its signature and how to launch it."""
+
+    name: str
+    params: list[Param]
+    plan: KernelPlan
+    entry: str | None = None  # CPU: the `_okl_entry_<name>(void **)` symbol
+
+    @property
+    def device_kernels(self):
+        return self.plan.device_kernels
+
+
+@dataclass
+class Translation:
+    mode: str
+    source: str
+    kernels: list[KernelInfo]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    program: Program | None = None
+
+    def kernel(self, name: str) -> KernelInfo:
+        for k in self.kernels:
+            if k.name == name:
+                return k
+        known = ", ".join(k.name for k in self.kernels)
+        raise KeyError(f"no @kernel named '{name}' (kernels: {known})")
+
+    def launcher(self) -> str:
+        return "".join(launcher_text(k.plan) for k in self.kernels)
+
+
+def normalize_mode(mode: str) -> str:
+    m = mode.strip().lower()
+    if m not in MODES:
+        raise ValueError(f"unknown mode '{mode}': choose one of {', '.join(MODES)}")
+    return m
+
+
+def translate(source: str, mode: str, *, defines: dict | None = None, include_dirs=(),
+              filename: str | None = None, line_directives: bool = True) -> Translation:
+    """Translate OKL ``source`` for ``mode``; raise TranslationError with diagnostics."""
+    mode = normalize_mode(mode)
+    program = analyze(source, filename or "<input>", mode=mode, defines=defines,
+                      include_dirs=include_dirs)
+    return lower_program(program, TARGETS[mode](), line_directives=line_directives)
+
+
+def translate_file(path: str | os.PathLike, mode: str, **kw) -> Translation:
+    with open(path, encoding="utf-8") as f:
+        return translate(f.read(), mode, filename=os.fspath(path), **kw)
+
+
+def lower_program(program: Program, target: Target, *, line_directives: bool = True
+                  ) -> Translation:
+    diags = Diagnostics()
+    insert_barriers(program)
+    plans = {k.name: plan_kernel(k) for k in program.kernels}
+    kernels_by_node = {id(k.node): k for k in program.kernels}
+    infos = []
+    out: list[c_ast.Node] = []
+    for ext in program.ast.ext:
+        if ext.coord is not None and ext.coord.file == PRELUDE:
+            continue
+        kernel = kernels_by_node.get(id(ext))
+        if kernel is not None:
+            lower_atomics(program, kernel, target, diags)
+            plan = plans[kernel.name]
+            if target.gpu:
+                out.extend(lower_gpu_kernel(program, kernel, plan, target, diags))
+                infos.append(KernelInfo(kernel.name, kernel.params, plan))
+            else:
+                out.extend(lower_cpu_kernel(program, kernel, target))
+                infos.append(KernelInfo(kernel.name, kernel.params, plan,
+                                        f"_okl_entry_{kernel.name}"))
+        else:
+            out.append(_lower_global(ext, target, program, diags))
+    _spell(out, target)
+    diags.raise_if_errors()
+    emitter = Emitter(program.expanded, line_directives=line_directives)
+    uses = uses_of(out)
+    parts = [target.prologue(uses)]
+    for inc in program.expanded.system_includes:
+        if not (target.gpu and inc in target.builtin_headers):
+            parts.append(f"#include {inc}\n")
+    parts.append("\n")
+    parts.append("\n".join(emitter.emit_external(node) for node in out))
+    warnings = program.warnings + diags.warnings
+    return Translation(target.mode, "".join(parts), infos, warnings, program)
+
+
+def _lower_global(ext: c_ast.Node, target: Target, program: Program,
+                  diags: Diagnostics) -> c_ast.Node:
+    """Device functions and file-scope variables outside the kernels."""
+    if not target.gpu:
+        return ext
+    if isinstance(ext, c_ast.FuncDef):
+        ext.decl.storage = list(target.device_function_storage) + list(ext.decl.storage)
+        _pointer_space(ext.decl.type, target)
+        return ext
+    if isinstance(ext, c_ast.Decl) and isinstance(ext.type, c_ast.FuncDecl):
+        ext.storage = list(target.device_function_storage) + list(ext.storage)
+        _pointer_space(ext.type, target)
+        return ext
+    if isinstance(ext, c_ast.Decl) and ext.name and not isinstance(ext.type, c_ast.FuncDecl):
+        if not _is_const(ext.type):
+            loc = program.expanded.locate(ext.coord.line, ext.coord.column) if ext.coord \
+                else None
+            diags.error(f"file-scope variable '{ext.name}' must be const to be used by GPU "
+                        "kernels", loc, hint=f"declare it as const, or pass '{ext.name}' as a "
+                                             "kernel argument")
+            return ext
+        ext.storage = [target.constant_storage] + [s for s in ext.storage if s != "static"]
+    return ext
+
+
+def _is_const(t: c_ast.Node) -> bool:
+    while isinstance(t, c_ast.ArrayDecl):
+        t = t.type
+    return "const" in getattr(t, "quals", [])
+
+
+def _pointer_space(ftype: c_ast.FuncDecl, target: Target) -> None:
+    space = target.pointer_param_space()
+    if not space or ftype.args is None:
+        return
+    for p in ftype.args.params:
+        t = getattr(p, "type", None)
+        if isinstance(t, (c_ast.PtrDecl, c_ast.ArrayDecl)):
+            inner = t.type
+            while isinstance(inner, (c_ast.PtrDecl, c_ast.ArrayDecl)):
+                inner = inner.type
+            if space not in inner.quals:
+                inner.quals = [space] + inner.quals
+
+
+def _spell(nodes: list[c_ast.Node], target: Target) -> None:
+    """Backend spellings: restrict qualifiers and OpenCL math function names."""
+    for root in nodes:
+        for n in walk(root):
+            if isinstance(n, c_ast.PtrDecl) and "restrict" in n.quals:
+                n.quals = [target.restrict if q == "restrict" else q for q in n.quals]
+        if target.math_names:
+            rewrite(root, lambda n: _rename_call(n, target.math_names))
+
+
+def _rename_call(n: c_ast.Node, names: dict[str, str]):
+    if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and \
+            n.name.name in names:
+        n.name = c_ast.ID(names[n.name.name], coord=n.name.coord)
+    return None
+
+
+__all__ = ["Translation", "KernelInfo", "translate", "translate_file", "TranslationError"]
