@@ -10,10 +10,13 @@ from .errors import (
     TranslationError,
 )
 from .frontend import analyze, analyze_file
+from .runtime.device import Device, Kernel, Memory, backends
+from .translate import Translation, translate, translate_file
 
-__version__ = "0.1.0"
+from .version import __version__
 
 __all__ = [
     "ArgumentError", "BackendUnavailableError", "BuildError", "Diagnostic", "LaunchError",
-    "OKLError", "TranslationError", "analyze", "analyze_file",
+    "OKLError", "TranslationError", "analyze", "analyze_file", "Device", "Kernel", "Memory",
+    "backends", "Translation", "translate", "translate_file",
 ]

@@ -1,0 +1,207 @@
+"""serial and openmp modes: compile the C translation into a shared library, call it by ctypes.
+
+Host memory is device memory here, so C-contiguous numpy arrays pass straight through.
+Every kernel is called through its ``_okl_entry_<name>(void **args)`` wrapper: ``args[i]``
+is the address of scalar i (a 0-d numpy array holding the converted value) or the data
+pointer of array i.  The compiler is ``$CC`` (else ``cc``) with ``-O3 -march=native``;
+``compiler`` and ``compiler_flags`` device properties override both.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import os
+import platform
+import shlex
+import shutil
+import subprocess
+import tempfile
+
+import numpy as np
+
+from ..version import __version__
+from ..errors import BackendUnavailableError, BuildError
+from .args import ArrayInfo
+from .buildlog import map_log
+from .cache import Cache
+
+DEFAULT_FLAGS = ("-O3", "-march=native")
+
+
+@functools.lru_cache(maxsize=None)
+def compiler_identity(compiler: str) -> str:
+    """`cc --version`'s first line plus the resolved path: part of every build's cache key."""
+    path = shutil.which(compiler)
+    if path is None:
+        return ""
+    try:
+        out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    first = (out.stdout or out.stderr).splitlines()
+    return f"{os.path.realpath(path)} {first[0] if first else ''}"
+
+
+@functools.lru_cache(maxsize=None)
+def host_cpu() -> str:
+    """For -march=native the CPU model is part of the binary's identity."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+@functools.lru_cache(maxsize=None)
+def openmp_works(compiler: str) -> str:
+    """'' when `compiler -fopenmp` links a program, else the reason."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "t.c")
+        with open(src, "w") as f:
+            f.write("#include <omp.h>\nint main(void){return omp_get_max_threads() > 0 ? 0 : 1;}\n")
+        try:
+            r = subprocess.run([compiler, "-fopenmp", src, "-o", os.path.join(tmp, "t")],
+                               capture_output=True, text=True, timeout=60)
+        except OSError as e:
+            return str(e)
+        return "" if r.returncode == 0 else r.stderr.strip().splitlines()[-1:][0] if \
+            r.stderr.strip() else f"exit {r.returncode}"
+
+
+class CPUBackend:
+    kind = "host"
+    identity = None  # all CPU devices share host memory
+
+    def __init__(self, mode: str, props: dict):
+        self.mode = mode
+        self.compiler = props.get("compiler") or os.environ.get("CC") or "cc"
+        flags = props.get("compiler_flags")
+        if isinstance(flags, str):
+            flags = shlex.split(flags)
+        self.flags = list(flags) if flags is not None else list(DEFAULT_FLAGS)
+        reason = self.unavailable(mode, self.compiler)
+        if reason:
+            raise BackendUnavailableError(reason)
+        if mode == "openmp":
+            self.flags.append("-fopenmp")
+        self.name = f"{mode} ({host_cpu()})"
+        self.arch = platform.machine()
+
+    @staticmethod
+    def unavailable(mode: str, compiler: str | None = None) -> str:
+        compiler = compiler or os.environ.get("CC") or "cc"
+        if shutil.which(compiler) is None:
+            return (f"C compiler '{compiler}' not found: install gcc or clang (apt-get install "
+                    "gcc) or set CC")
+        if mode == "openmp":
+            why = openmp_works(compiler)
+            if why:
+                return (f"'{compiler} -fopenmp' does not work ({why}): install the OpenMP "
+                        "runtime (apt-get install libgomp1, or libomp-dev for clang)")
+        return ""
+
+    # -- memory: numpy arrays ------------------------------------------------------------------
+    def describe(self, obj) -> ArrayInfo | None:
+        if isinstance(obj, np.ndarray):
+            return ArrayInfo(obj.dtype, obj.flags.c_contiguous, not obj.flags.writeable,
+                             "host", None, "numpy.ndarray")
+        info = getattr(obj, "info", None)
+        return info() if callable(info) and hasattr(obj, "handle") else None
+
+    def malloc(self, device, shape, dtype):
+        from .device import Memory
+        return Memory(device, np.empty(shape, dtype), shape, dtype)
+
+    def to_device(self, device, host: np.ndarray):
+        from .device import Memory
+        return Memory(device, host.copy(), host.shape, host.dtype)
+
+    def to_host(self, mem) -> np.ndarray:
+        return mem.handle.copy()
+
+    def write(self, mem, host: np.ndarray) -> None:
+        mem.handle[...] = host.reshape(mem.shape)
+
+    def finish(self) -> None:
+        """CPU launches are synchronous."""
+
+    # -- kernels -------------------------------------------------------------------------------
+    def build(self, device, source: str, specs, flags: list[str]):
+        """Compile (or load from the build cache) the shared library of one translation."""
+        document = {"okl": __version__, "mode": self.mode, "source": source,
+                    "extra_flags": flags, **self.build_identity()}
+        key = Cache.key(document)
+        cache = device.cache
+        if cache.get("build", key) is not None:
+            return self.load(str(cache.entry_path("build", key) / "kernel.so"), specs), True
+        workdir = tempfile.mkdtemp(prefix="okl-build-")
+        files = self.compile(source, workdir, flags)
+        entry = cache.put("build", key, files, document)
+        path = entry / "kernel.so" if entry is not None else os.path.join(workdir, "kernel.so")
+        return self.load(str(path), specs), False
+
+    def launcher(self, kernel, module):
+        fn = module[kernel.name]
+        params = kernel.params
+        slots = ctypes.c_void_p * max(len(params), 1)
+        pointer = [p.is_pointer for p in params]
+
+        def launch(args, values):
+            ptrs = slots()
+            for i, v in enumerate(values):
+                if pointer[i]:
+                    ptrs[i] = _address(v)
+                else:
+                    ptrs[i] = v.ctypes.data
+            fn(ptrs)
+        return launch
+
+    def build_identity(self) -> dict:
+        return {"compiler": compiler_identity(self.compiler), "flags": self.flags,
+                "cpu": host_cpu(), "machine": platform.machine()}
+
+    def compile(self, source: str, workdir: str, extra: list[str]) -> dict[str, bytes]:
+        """Compile to a shared library; returns the files to cache."""
+        src = os.path.join(workdir, "kernel.c")
+        lib = os.path.join(workdir, "kernel.so")
+        with open(src, "w", encoding="utf-8") as f:
+            f.write(source)
+        cmd = [self.compiler, *self.flags, *extra, "-std=gnu99", "-fPIC", "-shared", src, "-o",
+               lib, "-lm"]
+        _say_command(cmd)
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            raise BuildError(
+                f"{self.mode} build failed (exit {r.returncode}):\n"
+                f"  {shlex.join(cmd)}\n{map_log(r.stderr)}\n  generated source: {src}",
+                command=cmd, returncode=r.returncode, log=r.stderr, source_path=src)
+        with open(lib, "rb") as f:
+            return {"kernel.so": f.read(), "kernel.c": source.encode()}
+
+    def load(self, path: str, specs):
+        lib = ctypes.CDLL(path)
+        out = {}
+        for info in specs:
+            fn = getattr(lib, info.entry)
+            fn.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
+            fn.restype = None
+            out[info.name] = fn
+        out["_lib"] = lib
+        return out
+
+
+def _address(value) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, np.ndarray):
+        return value.ctypes.data
+    return value.handle.ctypes.data
+
+
+def _say_command(cmd: list[str]) -> None:
+    if os.environ.get("OKL_VERBOSE", "") not in ("", "0"):
+        print("[okl] " + shlex.join(cmd), flush=True)

@@ -1,0 +1,301 @@
+"""Device, Memory and Kernel: the API users judge okl by.
+
+``dev = okl.Device("cuda")``; ``a = dev.asarray(x)``; ``k = dev.build_kernel("k.okl", "name")``;
+``k(n, a, b)`` launches with outer/inner sizes computed from the kernel's own loops
+(asynchronously on GPUs; ``dev.finish()`` waits); ``a.get()`` copies back to numpy.
+
+Building goes through an in-process memo (repeated ``build_kernel`` calls cost microseconds),
+the on-disk translation cache (OKL + included files + defines + mode + okl version -> source
+and kernel specs) and the backend's binary cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import tempfile
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..version import __version__
+from ..errors import ArgumentError, BackendUnavailableError, OKLError
+from ..frontend import MODES
+from .args import ArrayInfo, bind_args, make_converters
+from .cache import Cache
+from .launcher import compile_function
+from .spec import KernelSpec, from_json, specs_of, to_json
+
+log = logging.getLogger("okl")
+_ALIASES = {"serial": "serial", "openmp": "openmp", "opencl": "opencl", "cuda": "cuda",
+            "hip": "hip"}
+AUTO_ORDER = ("cuda", "hip", "opencl", "openmp", "serial")
+
+
+def _verbose() -> bool:
+    return os.environ.get("OKL_VERBOSE", "") not in ("", "0")
+
+
+def _say(message: str) -> None:
+    if _verbose():
+        print(f"[okl] {message}", flush=True)
+    log.debug(message)
+
+
+@dataclass
+class BackendInfo:
+    name: str
+    available: bool
+    reason: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.name:8} {'yes' if self.available else 'no '}  {self.reason}"
+
+
+def _backend_class(mode: str):
+    if mode in ("serial", "openmp"):
+        from .cpu import CPUBackend
+        return CPUBackend
+    if mode == "opencl":
+        from .opencl import OpenCLBackend
+        return OpenCLBackend
+    from .cuda import CudaBackend
+    return CudaBackend
+
+
+def backends() -> list[BackendInfo]:
+    """One entry per mode: whether it can run here and, if not, why and how to fix it."""
+    out = []
+    for mode in MODES:
+        try:
+            reason = _backend_class(mode).unavailable(mode)
+        except Exception as e:  # an import failing inside a probe is a reason, not a crash
+            reason = f"{type(e).__name__}: {e}"
+        out.append(BackendInfo(mode, not reason, reason or "available"))
+    return out
+
+
+def normalize(mode: str) -> str:
+    key = str(mode).strip().lower()
+    if key == "auto":
+        return key
+    if key not in _ALIASES:
+        raise BackendUnavailableError(f"unknown mode '{mode}': choose one of "
+                                      f"{', '.join(MODES)} or 'auto'")
+    return _ALIASES[key]
+
+
+class Device:
+    """A place kernels run: a mode plus, for GPUs, which device."""
+
+    def __init__(self, mode: str = "auto", **props):
+        mode = normalize(mode)
+        if mode == "auto":
+            for candidate in AUTO_ORDER:
+                if not _backend_class(candidate).unavailable(candidate):
+                    mode = candidate
+                    break
+            log.info("okl.Device('auto') chose %s", mode)
+        self.mode = mode
+        self.props = props
+        self.backend = _backend_class(mode)(mode, props)
+        self.cache = Cache(props.get("cache_dir"))
+        self._memo: dict[tuple, Kernel] = {}
+
+    def __repr__(self) -> str:
+        return f"okl.Device({self.mode!r}, name={self.backend.name!r})"
+
+    @property
+    def name(self) -> str:
+        return self.backend.name
+
+    @property
+    def arch(self) -> str:
+        return self.backend.arch
+
+    # -- memory --------------------------------------------------------------------------------
+    def malloc(self, count_or_shape, dtype=np.float64) -> Memory:
+        shape = (count_or_shape,) if np.isscalar(count_or_shape) else tuple(count_or_shape)
+        return self.backend.malloc(self, shape, np.dtype(dtype))
+
+    empty = malloc
+
+    def zeros(self, count_or_shape, dtype=np.float64) -> Memory:
+        shape = (count_or_shape,) if np.isscalar(count_or_shape) else tuple(count_or_shape)
+        return self.asarray(np.zeros(shape, dtype))
+
+    def asarray(self, array) -> Memory:
+        """Copy a numpy array (structured dtypes too) into a new device buffer."""
+        host = np.ascontiguousarray(np.asarray(array))
+        return self.backend.to_device(self, host)
+
+    def finish(self) -> None:
+        self.backend.finish()
+
+    # -- kernels -------------------------------------------------------------------------------
+    def build_kernel(self, path, name: str, *, defines: dict | None = None, include_dirs=(),
+                     flags=()) -> Kernel:
+        path = os.fspath(path)
+        with open(path, encoding="utf-8") as f:
+            source = f.read()
+        return self.build_kernel_from_string(source, name, defines=defines,
+                                             include_dirs=include_dirs, flags=flags,
+                                             filename=path)
+
+    def build_kernel_from_string(self, source: str, name: str, *, defines: dict | None = None,
+                                 include_dirs=(), flags=(), filename: str | None = None
+                                 ) -> Kernel:
+        memo_key = (source, name, filename, tuple(sorted((defines or {}).items())),
+                    tuple(map(str, include_dirs)), tuple(flags))
+        kernel = self._memo.get(memo_key)
+        if kernel is not None:
+            return kernel
+        start = time.perf_counter()
+        specs, code, hit = self._translate(source, filename or "<string>", defines or {},
+                                           include_dirs)
+        spec = next((s for s in specs if s.name == name), None)
+        if spec is None:
+            raise OKLError(f"no @kernel named '{name}' in {filename or 'the source'} "
+                           f"(kernels: {', '.join(s.name for s in specs)})")
+        module, build_hit = self.backend.build(self, code, specs, list(flags))
+        kernel = Kernel(self, spec, module, code)
+        kernel.cache_hit = hit and build_hit
+        kernel.build_seconds = time.perf_counter() - start
+        _say(f"built {name} for {self.mode} in {kernel.build_seconds * 1e3:.1f} ms "
+             f"(translation {'hit' if hit else 'miss'}, binary {'hit' if build_hit else 'miss'})")
+        self._memo[memo_key] = kernel
+        return kernel
+
+    def _translate(self, source: str, filename: str, defines: dict, include_dirs):
+        """OKL -> (kernel specs, backend source, cache hit), through the translation cache."""
+        from ..translate import translate
+
+        document = {"okl": __version__, "mode": self.mode, "source": source,
+                    "filename": filename, "defines": {k: str(v) for k, v in defines.items()},
+                    "include_dirs": [os.path.abspath(d) for d in include_dirs]}
+        key = Cache.key(document)
+        files = self.cache.get("translation", key)
+        if files is not None and _dependencies_unchanged(files):
+            import json
+            _say(f"translation cache hit {key[:12]}")
+            specs = from_json(json.loads(files["specs.json"]))
+            return specs, files["source"].decode(), True
+        translation = translate(source, self.mode, defines=defines, include_dirs=include_dirs,
+                                filename=filename)
+        for w in translation.diagnostics:
+            log.warning("%s", w.render())
+        specs = specs_of(translation)
+        import json
+        deps = {p: _digest(p) for p in translation.program.expanded.dependencies}
+        self.cache.put("translation", key, {
+            "source": translation.source.encode(),
+            "specs.json": json.dumps(to_json(specs)).encode(),
+            "deps.json": json.dumps(deps).encode()}, document)
+        return specs, translation.source, False
+
+
+def _digest(path: str) -> str:
+    try:
+        with open(path, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+    except OSError:
+        return ""
+
+
+def _dependencies_unchanged(files: dict[str, bytes]) -> bool:
+    import json
+    try:
+        deps = json.loads(files["deps.json"])
+    except (KeyError, ValueError):
+        return False
+    return all(_digest(p) == h for p, h in deps.items())
+
+
+class Memory:
+    """A buffer on a device, with a dtype and a shape."""
+
+    def __init__(self, device: Device, handle, shape: tuple[int, ...], dtype: np.dtype):
+        self.device = device
+        self.handle = handle
+        self.shape = tuple(shape)
+        self.dtype = np.dtype(dtype)
+
+    def __repr__(self) -> str:
+        return f"okl.Memory(shape={self.shape}, dtype={self.dtype}, mode={self.device.mode!r})"
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    @property
+    def nbytes(self) -> int:
+        return self.size * self.dtype.itemsize
+
+    def __len__(self) -> int:
+        return self.shape[0] if self.shape else 1
+
+    def get(self) -> np.ndarray:
+        """A numpy copy of the contents (waits for queued work that writes it)."""
+        return self.device.backend.to_host(self)
+
+    def set(self, array) -> None:
+        host = np.ascontiguousarray(np.asarray(array))
+        if host.dtype != self.dtype or host.size != self.size:
+            raise ArgumentError(f"Memory.set: got {host.dtype} x {host.size}, the buffer holds "
+                                f"{self.dtype} x {self.size}")
+        self.device.backend.write(self, host)
+
+    def info(self) -> ArrayInfo:
+        return ArrayInfo(self.dtype, True, False, self.device.backend.kind,
+                         self.device.backend.identity, "okl.Memory")
+
+    @property
+    def __cuda_array_interface__(self) -> dict:
+        iface = getattr(self.handle, "__cuda_array_interface__", None)
+        if iface is None:
+            raise AttributeError("__cuda_array_interface__ exists on CUDA memory only")
+        return iface
+
+    def __array__(self, *args, **kw):
+        if self.device.backend.kind == "host":
+            return np.asarray(self.handle, *args, **kw)
+        raise TypeError("okl.Memory lives on the device; call .get() to copy it to numpy")
+
+
+class Kernel:
+    """A built kernel. Calling it checks every argument, then launches."""
+
+    cache_hit = False
+    build_seconds = 0.0
+
+    def __init__(self, device: Device, spec: KernelSpec, module, source: str):
+        self.device = device
+        self.spec = spec
+        self.name = spec.name
+        self.source = source
+        self.params = spec.params
+        backend = device.backend
+        self._convert = make_converters(spec.params, spec.name, expected_kind=backend.kind,
+                                        expected_device=backend.identity,
+                                        describe=backend.describe)
+        self._launch = backend.launcher(self, module)
+
+    def __repr__(self) -> str:
+        sig = ", ".join(f"{p.c_type} {p.name}" for p in self.params)
+        return f"okl.Kernel({self.name}({sig}), mode={self.device.mode!r})"
+
+    @property
+    def signature(self) -> str:
+        return f"{self.name}({', '.join(f'{p.c_type} {p.name}' for p in self.params)})"
+
+    def __call__(self, *args, **kwargs):
+        if kwargs or len(args) != len(self._convert):
+            args = bind_args(args, kwargs, self.params, self.name)
+        values = [c(a) for c, a in zip(self._convert, args)]
+        self._launch(args, values)
+
+
+def temp_build_dir() -> str:
+    return tempfile.mkdtemp(prefix="okl-build-")

@@ -1,0 +1,86 @@
+"""What the runtime needs of a translated kernel, as JSON (stored in the translation cache).
+
+A cache hit must not re-run the compiler front end, so each kernel is reduced to plain data:
+its parameters (name, C type, numpy dtype, pointer, const), the CPU entry symbol, and for GPU
+modes the device kernels with the Python source of their grid functions and of the host code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.lib.format import descr_to_dtype, dtype_to_descr
+
+from .launcher import dims_source, host_source
+
+
+@dataclass
+class RuntimeParam:
+    name: str
+    c_type: str
+    dtype: np.dtype | None
+    is_pointer: bool
+    is_const: bool
+
+
+@dataclass
+class DeviceKernelSpec:
+    name: str
+    captured: list[RuntimeParam]
+    dims_src: str
+
+
+@dataclass
+class KernelSpec:
+    name: str
+    params: list[RuntimeParam]
+    entry: str | None = None
+    device_kernels: list[DeviceKernelSpec] = field(default_factory=list)
+    host_src: str = ""
+
+
+def specs_of(translation) -> list[KernelSpec]:
+    out = []
+    for info in translation.kernels:
+        params = [_param(p.name, p.c_type, p.dtype, p.is_pointer, p.is_const)
+                  for p in info.params]
+        spec = KernelSpec(info.name, params, info.entry)
+        if info.entry is None:
+            for dk in info.device_kernels:
+                captured = [_param(h.name, h.ctype.text, h.ctype.dtype, False, True)
+                            for h in dk.captured]
+                spec.device_kernels.append(DeviceKernelSpec(dk.name, captured,
+                                                            dims_source(dk, info.plan)))
+            spec.host_src = host_source(info.plan)
+        out.append(spec)
+    return out
+
+
+def _param(name, c_type, dtype, pointer, const) -> RuntimeParam:
+    return RuntimeParam(name, c_type, None if dtype is None else np.dtype(dtype), pointer, const)
+
+
+def to_json(specs: list[KernelSpec]) -> list[dict]:
+    def param(p: RuntimeParam) -> dict:
+        return {"name": p.name, "c_type": p.c_type, "pointer": p.is_pointer,
+                "const": p.is_const,
+                "dtype": None if p.dtype is None else dtype_to_descr(p.dtype)}
+    return [{"name": s.name, "entry": s.entry, "params": [param(p) for p in s.params],
+             "host_src": s.host_src,
+             "device_kernels": [{"name": d.name, "dims_src": d.dims_src,
+                                 "captured": [param(p) for p in d.captured]}
+                                for d in s.device_kernels]} for s in specs]
+
+
+def from_json(data: list[dict]) -> list[KernelSpec]:
+    def param(d: dict) -> RuntimeParam:
+        dt = d["dtype"]
+        if isinstance(dt, list):
+            dt = [tuple(f) if isinstance(f, list) else f for f in dt]
+        return RuntimeParam(d["name"], d["c_type"], None if dt is None else descr_to_dtype(dt),
+                            d["pointer"], d["const"])
+    return [KernelSpec(s["name"], [param(p) for p in s["params"]], s["entry"],
+                       [DeviceKernelSpec(d["name"], [param(p) for p in d["captured"]],
+                                         d["dims_src"]) for d in s["device_kernels"]],
+                       s["host_src"]) for s in data]
