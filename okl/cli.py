@@ -101,3 +101,56 @@ def translate(file: str, mode: str, defines, includes, output, launcher: bool,
             f.write(text)
     else:
         click.echo(text, nl=False)
+
+
+@main.command()
+def info() -> None:
+    """Print the backend table: which modes run here, and why not when they don't."""
+    from .runtime.device import backends
+
+    for b in backends():
+        click.echo(str(b))
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False, exists=True))
+@click.argument("kernel")
+@click.option("--mode", "-m", type=click.Choice(MODES, case_sensitive=False), required=True)
+@click.option("-D", "--define", "defines", multiple=True, metavar="N=V")
+@click.option("-I", "--include", "includes", multiple=True, metavar="DIR")
+def build(file: str, kernel: str, mode: str, defines, includes) -> None:
+    """Build KERNEL of FILE for MODE into the cache; report the time and cache hit/miss."""
+    from .runtime.device import Device
+
+    try:
+        dev = Device(mode)
+        k = dev.build_kernel(file, kernel, defines=_defines(defines), include_dirs=includes)
+    except OKLError as e:
+        _print_diagnostics(e)
+        sys.exit(1)
+    state = "hit" if k.cache_hit else "miss"
+    click.echo(f"{kernel} ({mode}, {dev.name}): {k.build_seconds * 1e3:.1f} ms, cache {state}")
+
+
+@main.group()
+def cache() -> None:
+    """Inspect or clear the on-disk cache (OKL_CACHE_DIR overrides its location)."""
+
+
+@cache.command("info")
+def cache_info() -> None:
+    """Where the cache is and how much it holds."""
+    from .runtime.cache import Cache
+
+    data = Cache().info()
+    click.echo(f"root: {data['root']}")
+    for level, stats in data["levels"].items():
+        click.echo(f"{level}: {stats['entries']} entries, {stats['bytes']} bytes")
+
+
+@cache.command("clear")
+def cache_clear() -> None:
+    """Remove every cache entry."""
+    from .runtime.cache import Cache
+
+    click.echo(f"removed {Cache().clear()} entries")
