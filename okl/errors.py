@@ -19,6 +19,8 @@ class SourceLoc:
     line: int
     col: int
     text: str = ""  # the whole source line, for the caret display
+    #: when the token came out of a macro: (macro name, where the macro is defined or None)
+    expansion: tuple[str, SourceLoc | None] | None = None
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.col}"
@@ -43,6 +45,14 @@ class Diagnostic:
             out.append("  " + " " * max(self.loc.col - 1, 0) + "^")
         if self.hint:
             out.append(f"  hint: {self.hint}")
+        if self.loc and self.loc.expansion:
+            name, where = self.loc.expansion
+            if where is None:
+                out.append(f"note: in expansion of macro '{name}' (predefined)")
+            elif where.line == 0:  # given on the command line: where.text is the option
+                out.append(f"note: in expansion of macro '{name}' ({where.text})")
+            else:
+                out.append(Diagnostic("note", f"in expansion of macro '{name}'", where).render())
         out.extend(n.render() for n in self.notes)
         return "\n".join(out)
 

@@ -30,6 +30,7 @@ def analyze(source: str, filename: str = "<input>", *, mode: str = "serial",
     diags = Diagnostics()
     expanded = preprocess(source, filename, mode=mode, defines=defines,
                           include_dirs=include_dirs)
+    diags.items.extend(expanded.warnings)
     text, attrs = extract(expanded, diags)
     ast = parse(text, expanded, diags)
     amap = attach(ast, attrs)

@@ -7,6 +7,8 @@ search for an OCCA error find ours too; each error says what to do.
 
 from __future__ import annotations
 
+import difflib
+
 from pycparser import c_ast
 
 from ..errors import Diagnostics, SourceLoc, note
@@ -25,6 +27,27 @@ KNOWN = NO_ARGS | {"outer", "inner", "tile", "barrier", "max_inner_dims", "simd_
                    "dimOrder", "directive"}
 LOOP_ONLY = {"outer", "inner", "tile", "nobarrier", "max_inner_dims", "simd_length"}
 MAX_NESTING = 3
+
+
+#: What each attribute applies to, for 'Cannot apply attribute' hints.
+_TARGETS = {
+    "kernel": "a function definition: @kernel void name(...) { ... }",
+    "outer": "a for loop: for (...; ...; ...; @outer)",
+    "inner": "a for loop: for (...; ...; ...; @inner)",
+    "tile": "a for loop: for (...; ...; ...; @tile(16, @outer, @inner))",
+    "nobarrier": "an @inner for loop",
+    "max_inner_dims": "the outer-most @outer for loop",
+    "simd_length": "the outer-most @outer for loop",
+    "shared": "an array declaration: @shared float s[16];",
+    "exclusive": "a variable declaration: @exclusive float r;",
+    "barrier": "an empty statement: @barrier;",
+    "atomic": "an update statement (x += v;) or a { block }",
+    "dim": "a declaration: float *x @dim(N, M)",
+    "dimOrder": "a declaration that has @dim",
+    "restrict": "a pointer parameter: @restrict const float *x",
+    "globalPtr": "a variable declaration",
+    "directive": 'file level: @directive("#define N 8")',
+}
 
 
 def describe(node: c_ast.Node) -> str:
@@ -101,30 +124,31 @@ class ModelBuilder:
         return self.expanded.origins[0][0] if self.expanded.origins else "<input>"
 
     def _check_placement(self) -> None:
-        for key, node in self.amap.nodes.items():
+        for node in self.amap.nodes.values():
             seen: set[str] = set()
             for a in self.amap.of(node):
                 if a.name in seen and a.name not in ("tile",):
-                    self.error(f"[@{a.name}] is given twice", a)
+                    self.error(f"[@{a.name}] is given twice", a, hint="remove one of them")
                 seen.add(a.name)
                 self._check_attribute(a, node)
             if "outer" in seen and "inner" in seen:
                 self.error("Cannot have @inner and @outer on the same loop",
-                           self.amap.get(node, "inner"))
+                           self.amap.get(node, "inner"),
+                           hint="a loop runs either over blocks (@outer) or over the threads "
+                                "of a block (@inner); nest an @inner loop in the @outer loop")
 
     def _check_attribute(self, a: Attribute, node: c_ast.Node) -> None:
         if a.name not in KNOWN:
+            close = difflib.get_close_matches(a.name, sorted(KNOWN), n=1)
             self.error(f"Unknown attribute [@{a.name}]", a,
-                       hint="OKL attributes: " + ", ".join(sorted(f"@{k}" for k in KNOWN)))
-            return
-        if a.name == "directive":
-            self.error("@directive expects a string argument which starts with #", a,
-                       hint='write @directive("#define N 8")')
+                       hint=f"did you mean @{close[0]}?" if close else
+                       "OKL attributes: " + ", ".join(sorted(f"@{k}" for k in KNOWN)))
             return
         if a.name in NO_ARGS and (a.args or a.kwargs):
-            self.error(f"[@{a.name}] does not take arguments", a)
+            self.error(f"[@{a.name}] does not take arguments", a, hint=f"write @{a.name}")
         elif a.kwargs and a.name not in ("tile",):
-            self.error(f"[@{a.name}] does not take kwargs", a)
+            self.error(f"[@{a.name}] does not take kwargs", a,
+                       hint="only @tile takes a keyword argument (check=...)")
         ok = {
             "kernel": isinstance(node, c_ast.FuncDef) or (
                 isinstance(node, c_ast.Decl) and isinstance(node.type, c_ast.FuncDecl)),
@@ -140,34 +164,36 @@ class ModelBuilder:
         ok["dimOrder"] = ok["dim"]
         for name in LOOP_ONLY:
             ok[name] = isinstance(node, c_ast.For)
-        if not ok[a.name]:
-            target = {"barrier": "an empty statement: @barrier;",
-                      "atomic": "an update statement (x += v;) or a { block }",
-                      "kernel": "a function definition"}.get(a.name, "")
+        if not ok.get(a.name, False):
             self.error(f"Cannot apply attribute [@{a.name}] to a [{describe(node)}] "
-                       "statement", a, hint=f"@{a.name} applies to {target}" if target else "")
+                       "statement", a, hint=f"@{a.name} applies to {_TARGETS[a.name]}")
             return
         if a.name == "atomic" and isinstance(node, c_ast.UnaryOp) and \
                 node.op not in ("++", "--", "p++", "p--"):
             self.error("[@atomic] applies to an update statement (x += v;, x++;) or a "
-                       "{ block }", a)
+                       "{ block }", a, hint="write x += v;, x -= v;, ++x; or --x;, or wrap "
+                                            "the statements in { }")
         if a.name == "barrier":
             self._check_barrier_args(a)
         if a.name in ("outer", "inner"):
-            self._axis(a)
+            self._axis(a, report=True)
         if a.name == "max_inner_dims":
-            self._max_inner_dims(a)
+            self._max_inner_dims(a, report=True)
         if a.name == "simd_length":
             value = evaluate(_expr(a.args[0].text)) if len(a.args) == 1 else None
             if value is None or value < 0:
-                self.error("[@simd_length] takes one non-negative compile-time integer", a)
+                self.error("[@simd_length] takes one non-negative compile-time integer", a,
+                           hint="e.g. @simd_length(16)")
         if a.name == "restrict" and isinstance(node, c_ast.Decl) and \
                 not isinstance(node.type, (c_ast.PtrDecl, c_ast.ArrayDecl)):
-            self.error("[@restrict] can only be applied to pointer function arguments", a)
+            self.error("[@restrict] can only be applied to pointer function arguments", a,
+                       hint="remove @restrict here: it only promises that pointers do not "
+                            "alias")
 
     def _check_barrier_args(self, a: Attribute) -> str:
         if len(a.args) > 1:
-            self.error("[@barrier] takes at most one argument", a)
+            self.error("[@barrier] takes at most one argument", a,
+                       hint='write @barrier or @barrier("warp")')
             return ""
         if not a.args:
             return ""
@@ -187,26 +213,36 @@ class ModelBuilder:
             return ""
         return value
 
-    def _axis(self, a: Attribute) -> int | None:
+    def _axis(self, a: Attribute, report: bool = False) -> int | None:
+        """The explicit index of @outer(d)/@inner(d); errors are reported once, by the
+        placement check (report=True)."""
         if not a.args:
             return None
         if len(a.args) > 1:
-            self.error(f"[@{a.name}] takes at most one index", a)
+            if report:
+                self.error(f"[@{a.name}] takes at most one index", a,
+                           hint=f"write @{a.name}(0), @{a.name}(1) or @{a.name}(2)")
             return None
         value = evaluate(_expr(a.args[0].text)) if a.args[0].kind == "expr" else None
         if value not in (0, 1, 2):
-            self.error(f"[@{a.name}] argument must be 0, 1, or 2", a,
-                       hint="0 is x (fastest), 1 is y, 2 is z")
+            if report:
+                self.error(f"[@{a.name}] argument must be 0, 1, or 2", a,
+                           hint="a compile-time index: 0 is x (fastest), 1 is y, 2 is z")
             return None
         return value
 
-    def _max_inner_dims(self, a: Attribute) -> tuple[int, ...] | None:
+    def _max_inner_dims(self, a: Attribute, report: bool = False) -> tuple[int, ...] | None:
         if not a.args or len(a.args) > 3:
-            self.error("[@max_inner_dims] takes 1 to 3 arguments", a)
+            if report:
+                self.error("[@max_inner_dims] takes 1 to 3 arguments", a,
+                           hint="the largest @inner extent per axis: @max_inner_dims(x, y, z)")
             return None
         values = [evaluate(_expr(arg.text)) for arg in a.args]
         if any(v is None or v <= 0 for v in values):
-            self.error("[@max_inner_dims] arguments must be positive compile-time integers", a)
+            if report:
+                self.error("[@max_inner_dims] arguments must be positive compile-time "
+                           "integers", a, hint="e.g. @max_inner_dims(256) or "
+                                              "@max_inner_dims(16, 16)")
             return None
         return tuple(values)
 
@@ -231,16 +267,19 @@ class ModelBuilder:
         self.host_vars: dict[str, c_ast.Node] = {}
         self.broken = False
         self._visit(fn.body, kernel, _Context())
-        if not kernel.outers:
-            if not self.broken:
-                self.error("[@kernel] requires at least one [@outer] for-loop", decl,
-                           hint="for (int b = 0; b < nb; ++b; @outer) { ... }")
-        elif not self.broken and not any(loop.kind == "inner" for loop in kernel.loops()):
-            self.error("[@kernel] requires at least one [@inner] for-loop", decl)
-        if not self.broken:
-            for outer in kernel.outers:
-                self._structure(outer)
+        if self.broken:  # a loop's own error was reported; its structure is unknown
+            pass
+        elif not kernel.outers:
+            self.error("[@kernel] requires at least one [@outer] for-loop", decl,
+                       hint="loop over blocks with for (int b = 0; b < nb; ++b; @outer) and "
+                            "over threads with an @inner loop inside it")
+        elif not any(loop.kind == "inner" for loop in kernel.loops()):
+            self.error("[@kernel] requires at least one [@inner] for-loop", decl,
+                       hint="put an @inner loop in the @outer loop: "
+                            "for (int t = 0; t < 64; ++t; @inner) { ... }")
+        elif all([self._structure(outer) for outer in kernel.outers]):
             self._extents(kernel)
+            self._max_inner_dims_respected(kernel)
             self._exclusive_slots(kernel)
         self._uses_outside_inner(kernel)
         self._captures(kernel)
@@ -250,7 +289,8 @@ class ModelBuilder:
         params = []
         for p in (ftype.args.params if ftype.args else []):
             if isinstance(p, c_ast.EllipsisParam):
-                self.error("kernels cannot take variable arguments (...)", p)
+                self.error("kernels cannot take variable arguments (...)", p,
+                           hint="list every argument with its type")
                 continue
             if isinstance(p, c_ast.Typename):  # f(void)
                 continue
@@ -296,8 +336,10 @@ class ModelBuilder:
         elif isinstance(node, c_ast.EmptyStatement):
             barrier = self.amap.get(node, "barrier")
             if barrier is not None:
-                if not ctx.outers:
-                    self.error("[@barrier] must be inside an [@outer] loop", barrier)
+                if not ctx.outers and not ctx.unsure:
+                    self.error("[@barrier] must be inside an [@outer] loop", barrier,
+                               hint="a barrier synchronizes the threads of one block: put it "
+                                    "between the @inner loops of an @outer loop")
                 kind = self._barrier_kind(barrier)
                 kernel.barriers.append(Barrier(node, kind, self.aloc(barrier)))
         elif isinstance(node, c_ast.Compound):
@@ -326,12 +368,22 @@ class ModelBuilder:
         return ""
 
     def _atomic(self, node, atomic: Attribute, kernel: Kernel, ctx: _Context) -> None:
-        if not ctx.inners:
-            self.error("[@atomic] must be inside an [@inner] loop", atomic)
+        if not ctx.inners and not ctx.unsure:
+            self.error("[@atomic] must be inside an [@inner] loop", atomic,
+                       hint="atomic updates are made by device threads: move the update into "
+                            "an @inner loop")
         kernel.atomics.append(Atomic(node, self.aloc(atomic)))
 
     def _for(self, node: c_ast.For, kernel: Kernel, ctx: _Context) -> None:
-        kinds = [a for a in self.amap.of(node) if a.name in ("outer", "inner")]
+        attrs = self.amap.of(node)
+        kinds = [a for a in attrs if a.name in ("outer", "inner")]
+        if len(kinds) > 1 or any(a.name == "tile" or a.name not in KNOWN for a in attrs):
+            # @outer and @inner together, a @tile that could not be expanded or an unknown
+            # attribute: that error is reported, and what the loop should be is unknown, so
+            # nothing below it is checked against it.
+            self.broken = True
+            self._visit(node.stmt, kernel, ctx.unknown())
+            return
         if not kinds:
             if not ctx.stack and node.init is not None:
                 self._visit(node.init, kernel, ctx)
@@ -344,18 +396,25 @@ class ModelBuilder:
         except LoopFormError as e:
             self.error(str(e), e.node if e.node.coord else node, hint=e.hint)
             self.broken = True
-            self._visit(node.stmt, kernel, ctx.plain_loop())
+            self._visit(node.stmt, kernel, ctx.unknown())
+            return
+        if ctx.unsure:
+            self._visit(node.stmt, kernel, ctx)
             return
         loop = Loop(kind, node, form, self.loc(node), in_regular=ctx.regular)
-        axis = self._axis(attr) if attr.args else None
+        axis = self._axis(attr)
         if axis is not None:
             loop.axis, loop.explicit_axis = axis, True
         if kind == "inner" and not ctx.outers:
-            self.error("Cannot have [@inner] loop outside of an [@outer] loop", attr)
+            self.error("Cannot have [@inner] loop outside of an [@outer] loop", attr,
+                       hint="put it inside an @outer loop: for (...; @outer) { for (...; "
+                            "@inner) ... }")
             self.broken = True
         elif kind == "outer" and ctx.inners:
             self.error("Cannot have [@outer] loop inside an [@inner] loop", attr,
-                       notes=[note("[@inner] loop is here", ctx.inners[-1].loc)])
+                       notes=[note("[@inner] loop is here", ctx.inners[-1].loc)],
+                       hint="@outer loops enclose @inner loops: swap the two loops, or make "
+                            "this one a plain loop")
             self.broken = True
         else:
             if ctx.stack:
@@ -366,14 +425,17 @@ class ModelBuilder:
         nobarrier = self.amap.get(node, "nobarrier")
         if nobarrier is not None:
             if kind != "inner":
-                self.error("[@nobarrier] applies to @inner loops", nobarrier)
+                self.error("[@nobarrier] applies to @inner loops", nobarrier,
+                           hint="it drops the barrier added after an @inner loop that uses "
+                                "@shared memory")
             loop.nobarrier = True
         for name in ("max_inner_dims", "simd_length"):
             a = self.amap.get(node, name)
             if a is not None and (kind != "outer" or ctx.stack):
-                self.error(f"[@{name}] applies to the outer-most @outer loop", a)
+                self.error(f"[@{name}] applies to the outer-most @outer loop", a,
+                           hint="move it to the first @outer loop of this nest")
         mid = self.amap.get(node, "max_inner_dims")
-        if mid is not None:
+        if mid is not None and kind == "outer" and not ctx.stack:
             loop.max_inner_dims = self._max_inner_dims(mid)
         self._visit(node.stmt, kernel, ctx.enter(loop))
 
@@ -381,25 +443,29 @@ class ModelBuilder:
         kinds = [a for a in self.amap.of(node) if a.name in ("shared", "exclusive")]
         if not ctx.stack and node.name:
             self.host_vars[node.name] = node
-        if not kinds:
+        if not kinds or ctx.unsure:
             return
         if len(kinds) > 1:
-            self.error("a variable cannot be both @shared and @exclusive", kinds[1])
+            self.error("a variable cannot be both @shared and @exclusive", kinds[1],
+                       hint="@shared has one copy per block, @exclusive one per thread: "
+                            "keep one of them")
             return
         a = kinds[0]
         if not ctx.outers:
             self.error(f"Must define [@{a.name}] variables between [@outer] and [@inner] "
-                       "loops", a)
+                       "loops", a, hint="declare it in the @outer loop body, before the "
+                                        "@inner loops")
             return
         if ctx.inners:
             self.error(f"Cannot define [@{a.name}] variables inside an [@inner] loop", a,
                        notes=[note("[@inner] loop is here", ctx.inners[-1].loc)],
                        hint="declare it in the @outer loop body, before the @inner loop")
             return
-        sizes = []
+        sizes, dims = [], []
         t = node.type
         while isinstance(t, c_ast.ArrayDecl):
             sizes.append(evaluate(t.dim))
+            dims.append(t.dim)
             t = t.type
         var = Variable(a.name, node.name, node, self.aloc(a), ctx.outers[-1], sizes)
         if a.name == "shared":
@@ -407,10 +473,16 @@ class ModelBuilder:
                 self.error("[@shared] variables must be arrays", node,
                            hint=f"declare it as an array, e.g. {node.name}[1]")
                 return
-            if any(s is None or s <= 0 for s in sizes):
-                self.error("[@shared] variables must have sizes known at compile-time", node,
-                           hint="use literal sizes or macros, e.g. -D p_N=16 with s[p_N]")
-                return
+            for size, dim in zip(sizes, dims, strict=True):
+                if size is None:
+                    self.error("[@shared] variables must have sizes known at compile-time",
+                               dim or node, hint="use literal sizes or macros, e.g. -D p_N=16 "
+                                                 "with s[p_N]")
+                    return
+                if size <= 0:
+                    self.error(f"[@shared] array sizes must be positive, this one is {size}",
+                               dim, hint="check the macros the size is made of")
+                    return
             if node.init is not None:
                 self.error("[@shared] variables cannot have an initializer", node.init,
                            hint="fill it inside an @inner loop")
@@ -419,37 +491,52 @@ class ModelBuilder:
             kernel.exclusive.append(var)
 
     # -- checks over the loop tree ---------------------------------------------------------
-    def _structure(self, outer: Loop) -> None:
+    def _structure(self, outer: Loop) -> bool:
+        """Check the loop tree under one outer-most @outer loop; False when it is malformed."""
+        ok = True
         leaves = [loop for loop in outer.walk() if not loop.children]
         shapes = []
+        too_deep: set[int] = set()
         for leaf in leaves:
             chain = []
             loop = leaf
             while loop is not None:
                 chain.append(loop)
                 loop = loop.parent
+            chain.reverse()
             n_outer = sum(1 for lp in chain if lp.kind == "outer")
             n_inner = len(chain) - n_outer
             shapes.append((n_outer, n_inner))
             if n_inner == 0:
+                ok = False
                 self.error("Missing an [@inner] loop", leaf.node,
                            hint="every @outer loop needs an @inner loop inside it")
-            for kind, count in (("outer", n_outer), ("inner", n_inner)):
-                if count > MAX_NESTING:
-                    self.error(f"More than {MAX_NESTING} nested [@{kind}] loops", leaf.node,
-                               hint="GPUs have 3 axes (x, y, z); merge two loops into one")
-        for leaf, shape in zip(leaves, shapes):
+            for kind in ("outer", "inner"):
+                same = [lp for lp in chain if lp.kind == kind]
+                if len(same) > MAX_NESTING:
+                    ok = False
+                    if id(same[MAX_NESTING]) not in too_deep:
+                        too_deep.add(id(same[MAX_NESTING]))
+                        self.error(f"More than {MAX_NESTING} nested [@{kind}] loops",
+                                   same[MAX_NESTING].node,
+                                   hint="GPUs have 3 axes (x, y, z); merge two of these loops "
+                                        "into one")
+        for leaf, shape in zip(leaves, shapes, strict=True):
             if shape != shapes[0] and shape[1] and shapes[0][1]:
-                kind = "inner" if shape[0] == shapes[0][0] else "outer"
-                self.error(f"Mismatch of [@{kind}] loops: this path has {shape[1]} @inner "
-                           f"and {shape[0]} @outer loops, the first has {shapes[0][1]} and "
-                           f"{shapes[0][0]}", leaf.node,
-                           notes=[note("first path ends here", leaves[0].loc)],
-                           hint="every @inner block of one @outer loop must nest equally deep")
+                ok = False
+                k = 1 if shape[0] == shapes[0][0] else 0
+                kind = ("outer", "inner")[k]
+                self.error(f"Mismatch of [@{kind}] loops: this path has {_count(shape[k], kind)}"
+                           f", the first path has {shapes[0][k]}", leaf.node,
+                           notes=[note("the first path ends here", leaves[0].loc)],
+                           hint=f"every path through this @outer loop must nest the same "
+                                f"number of @{kind} loops")
                 break
-        self._assign_axes(outer)
+        return self._assign_axes(outer) and ok
 
-    def _assign_axes(self, outer: Loop) -> None:
+    def _assign_axes(self, outer: Loop) -> bool:
+        ok = True
+
         def below(loop: Loop, kind: str) -> int:
             return max((below(c, kind) + (c.kind == kind) for c in loop.children), default=0)
 
@@ -468,9 +555,11 @@ class ModelBuilder:
                                            loop.loc)],
                                hint="give nested loops different indices, e.g. @inner(1) "
                                     "around @inner(0)")
+                    ok = False
                     break
                 seen[key] = loop
                 loop = loop.parent
+        return ok
 
     def _extents(self, kernel: Kernel) -> None:
         for loop in kernel.loops():
@@ -482,11 +571,12 @@ class ModelBuilder:
                 other = _extent(block)
                 if first is not None and other is not None and first != other:
                     self.error("@inner blocks of one @outer loop must have the same extent: "
-                               f"this block runs {_show(other)}, the first "
+                               f"this block runs {_show(other)} threads, the first "
                                f"{_show(first)}", block.node,
-                               notes=[note(f"first @inner block ({_show(first)}) is here",
+                               notes=[note(f"the first @inner block ({_show(first)}) is here",
                                            blocks[0].loc)],
-                               hint="use the same bounds and guard with if (i < n) inside")
+                               hint="all blocks run on the same threads: give them the same "
+                                    "bounds and skip the extra threads with if (i < n)")
 
     def _exclusive_slots(self, kernel: Kernel) -> None:
         for var in kernel.exclusive:
@@ -498,9 +588,6 @@ class ModelBuilder:
             extent = _extent(blocks[0]) if blocks else None
             product = None if extent is None else _product(extent.values())
             limit = _product(top.max_inner_dims) if top.max_inner_dims else None
-            if product is not None and limit is not None and product > limit:
-                self.error("[@inner] loop dimensions larger than allowed by [@max_inner_dims] "
-                           f"({product} > {limit})", blocks[0].node)
             var.slots = product if product is not None else limit
             if var.slots is None:
                 self.error(f"cannot size @exclusive '{var.name}' for CPU backends: the @inner "
@@ -509,14 +596,37 @@ class ModelBuilder:
                                 "p_N=16) or add @max_inner_dims(x, y, z) to the outer-most "
                                 "@outer loop")
 
+    def _max_inner_dims_respected(self, kernel: Kernel) -> None:
+        for top in kernel.outers:
+            if not top.max_inner_dims:
+                continue
+            limit = dict(enumerate(top.max_inner_dims))
+            for loop in top.walk():
+                for block in (c for c in loop.children
+                              if c.kind == "inner" and loop.kind == "outer"):
+                    extent = _extent(block) or {}
+                    over = [a for a, n in extent.items() if n > limit.get(a, 1)]
+                    if over:
+                        self.error("[@inner] loop dimensions larger than allowed by "
+                                   f"[@max_inner_dims]: {_show(extent)} threads, at most "
+                                   f"{_show(limit)}", block.node,
+                                   notes=[note("@max_inner_dims is given here",
+                                               self.aloc(self.amap.get(top.node,
+                                                                       "max_inner_dims")))],
+                                   hint="raise @max_inner_dims or make the @inner loops "
+                                        "shorter")
+
     def _uses_outside_inner(self, kernel: Kernel) -> None:
         names = {v.name: v for v in kernel.shared + kernel.exclusive}
         if not names:
             return
+        reported: set[tuple[str, int]] = set()
         for outer in kernel.outers:
             for ident in _ids_outside_inner(outer.node.stmt, self.amap):
                 var = names.get(ident.name)
-                if var is not None:
+                line = ident.coord.line if ident.coord else 0
+                if var is not None and (var.name, line) not in reported:
+                    reported.add((var.name, line))
                     self.error(f"Cannot use [@{var.kind}] variables outside an [@inner] loop",
                                ident, notes=[note(f"'{var.name}' is declared here", var.loc)],
                                hint="read and write it inside an @inner loop")
@@ -555,11 +665,13 @@ class ModelBuilder:
 class _Context:
     """Where the walker is: attributed loops above, and what break/continue may leave."""
 
-    def __init__(self, stack=(), regular=False, loop_ok=False, switch_ok=False):
+    def __init__(self, stack=(), regular=False, loop_ok=False, switch_ok=False,
+                 unsure=False):
         self.stack: list[Loop] = list(stack)
         self.regular = regular
         self.loop_ok = loop_ok
         self.switch_ok = switch_ok
+        self.unsure = unsure  # inside a loop whose attributes are in error: check nothing
 
     @property
     def outers(self) -> list[Loop]:
@@ -573,10 +685,13 @@ class _Context:
         return _Context(self.stack + [loop])
 
     def plain_loop(self) -> _Context:
-        return _Context(self.stack, bool(self.stack), True, True)
+        return _Context(self.stack, bool(self.stack), True, True, self.unsure)
 
     def switch(self) -> _Context:
-        return _Context(self.stack, self.regular, self.loop_ok, True)
+        return _Context(self.stack, self.regular, self.loop_ok, True, self.unsure)
+
+    def unknown(self) -> _Context:
+        return _Context(self.stack, self.regular, True, True, unsure=True)
 
 
 def _ids_outside_inner(node, amap: AttributeMap):
@@ -611,6 +726,10 @@ def _extent(block: Loop) -> dict[int, int] | None:
             return None
         out[loop.axis] = value
     return out
+
+
+def _count(n: int, kind: str) -> str:
+    return f"{n} @{kind} loop" + ("s" if n != 1 else "")
 
 
 def _show(extent: dict[int, int]) -> str:

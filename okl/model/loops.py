@@ -75,7 +75,8 @@ def canonical_form(loop: c_ast.For, types: TypeTable, label: str) -> LoopForm:
                             hint="declare the iterator in the loop: for (int i = 0; ...)")
     if len(init.decls) != 1:
         raise LoopFormError(f"[{label}] OKL for loops can only have 1 iterator variable",
-                            init.decls[1])
+                            init.decls[1], hint="declare the other variables before the loop "
+                                                "or inside its body")
     decl = init.decls[0]
     if decl.init is None:
         raise LoopFormError(f"[{label}] OKL for loop variable is not initialized", decl,
@@ -84,39 +85,53 @@ def canonical_form(loop: c_ast.For, types: TypeTable, label: str) -> LoopForm:
     if ctype.pointer or ctype.base not in INTEGER_TYPES:
         raise LoopFormError(f"[{label}] Iterator variable needs to be of an integer type "
                             f"[char, short, int, long, ptrdiff_t, size_t], not '{ctype.text}'",
-                            decl)
+                            decl, hint="loop over an integer index and compute the value "
+                                       "from it")
     name = decl.name
     cmp, bound = _condition(loop, name, label)
     increasing, step = _update(loop, name, label)
     if increasing != (cmp in ("<", "<=")):
         raise LoopFormError(f"[{label}] OKL for loop range is empty or infinite: [{name}] "
                             f"{'increases' if increasing else 'decreases'} but is compared "
-                            f"with '{cmp}'", loop.next)
+                            f"with '{cmp}'", loop.next,
+                            hint="count up (++i, i += s) with < or <=, down (--i, i -= s) "
+                                 "with > or >=")
     form = LoopForm(name, ctype.base, decl.type, decl.init, bound, cmp, step, increasing)
     step_value = form.step_value()
     if step_value is not None and step_value <= 0:
-        raise LoopFormError(f"[{label}] OKL for loop step must be positive", loop.next)
+        raise LoopFormError(f"[{label}] OKL for loop step must be positive", loop.next,
+                            hint="the step of += or -= must be a positive number; count down "
+                                 "with -=")
     trips = form.trip_value()
     if trips is not None and trips <= 0:
         raise LoopFormError(f"[{label}] OKL for loop range is empty or infinite "
-                            f"(it runs {trips} times)", loop.cond)
+                            f"(it runs {trips} times)", loop.cond,
+                            hint="check the start value and the bound")
     return form
 
 
 def _condition(loop: c_ast.For, name: str, label: str) -> tuple[str, c_ast.Node]:
     cond = loop.cond
+    if cond is None:
+        raise LoopFormError(f"[{label}] Expected comparing [{name}] with some bound", loop,
+                            hint=f"the loop needs a condition such as {name} < N")
     if not isinstance(cond, c_ast.BinaryOp) or cond.op not in _FLIP:
         raise LoopFormError(f"[{label}] Expected to compare [{name}] with one of these "
-                            "operators [<, <=, >=, >]", cond if cond is not None else loop)
+                            "operators [<, <=, >=, >]", cond,
+                            hint=f"write {name} < N, {name} <= N, {name} > N or {name} >= N")
     if _is_id(cond.left, name):
         return cond.op, cond.right
     if _is_id(cond.right, name):
         return _FLIP[cond.op], cond.left
-    raise LoopFormError(f"[{label}] Expected comparing [{name}] with some bound", cond)
+    raise LoopFormError(f"[{label}] Expected comparing [{name}] with some bound", cond,
+                        hint=f"compare the iterator itself, e.g. {name} < N")
 
 
 def _update(loop: c_ast.For, name: str, label: str) -> tuple[bool, c_ast.Node | None]:
     nxt = loop.next
+    if nxt is None:
+        raise LoopFormError(f"[{label}] Expected to update [{name}]", loop,
+                            hint=f"the loop needs an update such as ++{name} or {name} += 4")
     message = f"[{label}] Expected update [{name}] with one of these operators [++, --, +=, -=]"
     if isinstance(nxt, c_ast.UnaryOp) and _is_id(nxt.expr, name):
         if nxt.op in ("++", "p++"):
@@ -128,7 +143,8 @@ def _update(loop: c_ast.For, name: str, label: str) -> tuple[bool, c_ast.Node | 
             return True, nxt.rvalue
         if nxt.op == "-=":
             return False, nxt.rvalue
-    raise LoopFormError(message, nxt if nxt is not None else loop)
+    raise LoopFormError(message, nxt, hint=f"write ++{name}, {name}++, --{name}, {name}--, "
+                                           f"{name} += step or {name} -= step")
 
 
 def _is_id(node, name: str) -> bool:

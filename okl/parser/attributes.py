@@ -114,6 +114,11 @@ def extract(expanded: Expanded, diags: Diagnostics) -> tuple[str, list[Attribute
             if attr is None:
                 continue
             _blank(chars, tok.start, tokens[i - 1].end)
+            if attr.name == "directive":  # a valid one was turned into a line before cpp
+                diags.error("@directive expects a string argument which starts with #",
+                            expanded.locate(attr.line, attr.col),
+                            hint='write @directive("#define N 8") on a line of its own')
+                continue
             in_for = frames and frames[-1][0]
             if in_for and frames[-1][1] == 3:
                 attr.placement = "for"
@@ -125,7 +130,10 @@ def extract(expanded: Expanded, diags: Diagnostics) -> tuple[str, list[Attribute
                 attr.anchor = (frames[-1][2].line, frames[-1][2].col)
                 diags.error(f"[@{attr.name}] must be the 4th clause of the for-header",
                             expanded.locate(attr.line, attr.col),
-                            hint="write for (init; condition; update; @attr)")
+                            hint=f"write for (init; condition; update; @{attr.name})")
+                if i < len(tokens) and tokens[i].text == ";":  # `@outer;` inside the header:
+                    _blank(chars, tokens[i].start, tokens[i].end)  # one error is enough
+                    i += 1
             elif last_sig is not None and closed_for is not None and last_sig.text == ")" \
                     and attr.name in LOOP_ATTRIBUTES:
                 attr.placement = "for"
@@ -176,7 +184,8 @@ def _parse_attribute(tokens: list[Token], i: int, diags: Diagnostics,
         attr.has_parens = True
         if tokens[end - 1].text != ")":
             diags.error(f"unterminated argument list of @{attr.name}",
-                        expanded.locate(tokens[j].line, tokens[j].col))
+                        expanded.locate(tokens[j].line, tokens[j].col),
+                        hint="close it with ')'")
         _parse_args(attr, tokens[j + 1:end - 1], diags, expanded)
         j = end
     return attr, j
@@ -187,7 +196,7 @@ def _parse_args(attr: Attribute, toks: list[Token], diags: Diagnostics,
     for part in _split_commas(toks):
         if not part:
             diags.error(f"empty argument in @{attr.name}(...)",
-                        expanded.locate(attr.line, attr.col))
+                        expanded.locate(attr.line, attr.col), hint="remove the extra comma")
             continue
         first = part[0]
         if first.text == "@":
@@ -196,7 +205,8 @@ def _parse_args(attr: Attribute, toks: list[Token], diags: Diagnostics,
                 continue
             if k < len(part):
                 diags.error(f"unexpected '{part[k].text}' after @{nested.name} in "
-                            f"@{attr.name}(...)", expanded.locate(part[k].line, part[k].col))
+                            f"@{attr.name}(...)", expanded.locate(part[k].line, part[k].col),
+                            hint="separate the arguments with commas")
             attr.args.append(AttrArg("attr", _join(part), first.line, first.col, nested))
         elif len(part) >= 3 and first.kind == "id" and part[1].text == "=":
             value = part[2:]

@@ -20,7 +20,7 @@ PRELUDE_TYPES = {
     "uintptr_t": "unsigned long", "int8_t": "signed char", "uint8_t": "unsigned char",
     "int16_t": "short", "uint16_t": "unsigned short", "int32_t": "int",
     "uint32_t": "unsigned int", "int64_t": "long", "uint64_t": "unsigned long",
-    "bool": "_Bool", "uint": "unsigned int", "half": "unsigned short",
+    "bool": "_Bool", "uint": "unsigned int",
 }
 _PRELUDE_TEXT = "".join(f"typedef {c} {n};" for n, c in PRELUDE_TYPES.items())
 

@@ -28,7 +28,7 @@ import shutil
 import subprocess
 from dataclasses import dataclass, field
 
-from ..errors import Diagnostics, OKLError, SourceLoc, TranslationError
+from ..errors import Diagnostics, OKLError, SourceLoc, TranslationError, note
 
 #: Spelling of OKL_MODE per backend (OCCA's spelling, so existing ``#if`` code keeps working).
 MODE_NAMES = {"serial": "Serial", "openmp": "OpenMP", "opencl": "OpenCL", "cuda": "CUDA",
@@ -42,9 +42,13 @@ C_SPELLINGS = {"__restrict__": "restrict", "__restrict": "restrict", "__inline__
 _TOKEN = re.compile(r"""[A-Za-z_]\w*|\d[\w.]*(?:[eEpP][+-]\d+)?\w*|"(?:\\.|[^"\\])*"|"""
                     r"""'(?:\\.|[^'\\])*'|->|\+\+|--|<<=?|>>=?|[<>=!&|^+\-*/%]=|&&|\|\||\S""")
 _MARKER = re.compile(r'^# (\d+) "((?:\\.|[^"\\])*)"')
-_DIRECTIVE_ATTR = re.compile(r'@\s*directive\s*\(\s*"((?:\\.|[^"\\])*)"\s*\)')
-_SYSTEM_INCLUDE = re.compile(r"^[ \t]*#[ \t]*include[ \t]*(<[^>\n]*>)", re.M)
-_CPP_MESSAGE = re.compile(r"^(.*?):(\d+):(\d+): (fatal error|error|warning): (.*)$")
+#: What _prepare rewrites: <system> includes and @directive("#..."), outside comments and
+#: string literals (matched only to be skipped).
+_PREPARE = re.compile(
+    r"""(?P<include>^[ \t]*\#[ \t]*include[ \t]*(?P<header><[^>\n]*>))"""
+    r"""|(?P<directive>@\s*directive\s*\(\s*"(?P<text>\s*\#(?:\\.|[^"\\])*)"\s*\))"""
+    r"""|//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'""", re.M | re.S)
+_CPP_MESSAGE = re.compile(r"^(.*?):(\d+):(?:(\d+):)? (fatal error|error|warning|note): (.*)$")
 _PASSTHROUGH = "__okl_passthrough_include"
 
 
@@ -57,8 +61,9 @@ class Expanded:
     files: dict[str, list[str]] = field(default_factory=dict)  # original lines per file
     system_includes: list[str] = field(default_factory=list)  # "<math.h>", ... in order
     dependencies: list[str] = field(default_factory=list)  # files read, for cache keys
-    #: macro name -> (file, line) of its last #define ("<command-line>" for -D)
-    macros: dict[str, tuple[str, int]] = field(default_factory=dict)
+    warnings: list = field(default_factory=list)  # cpp's warnings, as Diagnostics
+    #: macro name -> (file, line, "NAME value") of its last #define ("<command-line>" for -D)
+    macros: dict[str, tuple[str, int, str]] = field(default_factory=dict)
 
     def source_line(self, file: str, line: int) -> str:
         lines = self.files.get(file)
@@ -80,8 +85,12 @@ class Expanded:
                          (macro, self.macro_definition(macro)) if macro else None)
 
     def macro_definition(self, name: str) -> SourceLoc | None:
-        """Where macro ``name`` is defined (None for -D macros and unknown names)."""
-        file, line = self.macros.get(name, ("<", 0))
+        """Where macro ``name`` is defined; line 0 and the -D option for command-line macros,
+        None for unknown names."""
+        file, line, definition = self.macros.get(name, ("<", 0, ""))
+        if file == "<command-line>":
+            head, _, value = definition.partition(" ")
+            return SourceLoc(file, 0, 0, f"-D {head}={value}")
         if file.startswith("<"):
             return None
         text = self.source_line(file, line)
@@ -104,7 +113,7 @@ def preprocess(source: str, filename: str = "<input>", *, mode: str = "serial",
     if cpp is None:
         raise OKLError("no C preprocessor found: install gcc (apt-get install cpp) or set "
                        "OKL_CPP to a cpp executable")
-    prepared, system_includes = _prepare(source, filename)
+    prepared = _prepare(source, filename)
     args = [cpp, "-dD", "-undef", "-nostdinc", "-std=c99", "-D__OKL__=1",
             f'-DOKL_MODE="{MODE_NAMES.get(mode, mode)}"', "-H"]
     if mode in GPU_MODES:
@@ -121,19 +130,15 @@ def preprocess(source: str, filename: str = "<input>", *, mode: str = "serial",
                           cwd=base)
     original = {filename: source.split("\n")}
     names = _FileNames(filename, base)
-    messages, deps = _parse_stderr(proc.stderr, names)
+    messages, deps = _parse_stderr(proc.stderr, names, original)
     if proc.returncode != 0 or messages.errors:
-        for d in messages.items:
-            if d.loc and d.loc.file in original:
-                d.loc = SourceLoc(d.loc.file, d.loc.line, d.loc.col,
-                                  _line_of(original[d.loc.file], d.loc.line))
         if not messages.errors:
             messages.error(f"preprocessor failed (exit {proc.returncode})")
         raise TranslationError(diagnostics=messages.items)
     expanded = _collect(proc.stdout, filename, names)
     expanded.files.update(original)
-    expanded.system_includes = system_includes
     expanded.dependencies = deps
+    expanded.warnings = messages.warnings
     return expanded
 
 
@@ -163,27 +168,26 @@ def _define_value(value) -> str:
     return str(value)
 
 
-def _prepare(source: str, filename: str) -> tuple[str, list[str]]:
+def _prepare(source: str, filename: str) -> str:
     """Rewrite @directive and <system> includes; pin the file name with a #line."""
-    includes: list[str] = []
+    escaped = filename.replace("\\", "\\\\").replace('"', '\\"')
 
-    def directive(m: re.Match) -> str:
-        text = bytes(m.group(1), "utf-8").decode("unicode_escape")
+    def rewrite(m: re.Match) -> str:
+        if m.group("include"):
+            return f"#pragma {_PASSTHROUGH} {m.group('header')}"
+        if not m.group("directive"):
+            return m.group(0)
+        text = bytes(m.group("text"), "utf-8").decode("unicode_escape").strip()
         line = source.count("\n", 0, m.start()) + 1
         col = m.start() - (source.rfind("\n", 0, m.start()) + 1)
-        return f'\n{text}\n#line {line} "{filename}"\n' + " " * (m.end() - m.start() + col)
+        # the directive on lines of its own, then back to this line with its columns kept
+        return f'\n{text}\n#line {line} "{escaped}"\n' + " " * (col + m.end() - m.start())
 
-    def system(m: re.Match) -> str:
-        includes.append(m.group(1))
-        return f"#pragma {_PASSTHROUGH}"
-
-    text = _SYSTEM_INCLUDE.sub(system, source)
-    text = _DIRECTIVE_ATTR.sub(directive, text)
-    escaped = filename.replace("\\", "\\\\").replace('"', '\\"')
-    return f'#line 1 "{escaped}"\n{text}', includes
+    return f'#line 1 "{escaped}"\n' + _PREPARE.sub(rewrite, source)
 
 
-def _parse_stderr(stderr: str, names: _FileNames) -> tuple[Diagnostics, list[str]]:
+def _parse_stderr(stderr: str, names: _FileNames,
+                  original: dict[str, list[str]]) -> tuple[Diagnostics, list[str]]:
     diags = Diagnostics()
     deps: list[str] = []
     for raw in stderr.splitlines():
@@ -195,8 +199,12 @@ def _parse_stderr(stderr: str, names: _FileNames) -> tuple[Diagnostics, list[str
             continue
         file, line, col, sev, msg = m.groups()
         file = names(file)
-        loc = SourceLoc(file, int(line), int(col), _line_of(_read_lines(file), int(line)))
-        if sev == "warning":
+        lines = original[file] if file in original else _read_lines(file)
+        loc = SourceLoc(file, int(line), int(col or 1), _line_of(lines, int(line)))
+        if sev == "note":
+            if diags.items:
+                diags.items[-1].notes.append(note(msg, loc))
+        elif sev == "warning":
             diags.warning(msg, loc)
         else:
             hint = ("add its folder with -I DIR (oklc) or include_dirs=[...] (Python)"
@@ -210,7 +218,8 @@ def _collect(output: str, filename: str, names=lambda name: name) -> Expanded:
     lines: list[str] = []
     origins: list[tuple[str, int]] = []
     macros: dict[str, str] = {}
-    definitions: dict[str, tuple[str, int]] = {}
+    definitions: dict[str, tuple[str, int, str]] = {}
+    system_includes: list[str] = []
     file, line = filename, 1
     for raw in output.split("\n"):
         m = _MARKER.match(raw)
@@ -223,10 +232,11 @@ def _collect(output: str, filename: str, names=lambda name: name) -> Expanded:
             if stripped.startswith("#define "):
                 name = re.match(r"#define\s+(\w+)", stripped)
                 if name:
-                    definitions[name.group(1)] = (file, line)
+                    definitions[name.group(1)] = (file, line, stripped[8:].strip())
             raw = ""
         elif stripped.startswith("#pragma"):
             if _PASSTHROUGH in stripped:
+                system_includes.append(stripped.split(_PASSTHROUGH, 1)[1].strip())
                 raw = ""
             else:
                 raw = _expand_pragma(raw, macros)
@@ -234,7 +244,8 @@ def _collect(output: str, filename: str, names=lambda name: name) -> Expanded:
             lines.append(raw)
             origins.append((file, line))
         line += 1
-    return Expanded("\n".join(lines), origins, macros=definitions)
+    return Expanded("\n".join(lines), origins, system_includes=system_includes,
+                    macros=definitions)
 
 
 def _track_macro(directive: str, macros: dict[str, str]) -> None:

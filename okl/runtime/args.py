@@ -84,7 +84,7 @@ def _short(text: str, limit: int = 40) -> str:
 
 def _dtype_text(dt: np.dtype) -> str:
     if dt.fields is not None:
-        return f"a structured dtype of {dt.itemsize} bytes"
+        return f"a struct of {dt.itemsize} bytes"
     if dt.subdtype is not None:
         base, shape = dt.subdtype
         return _dtype_text(base) + "".join(f"[{n}]" for n in shape)
@@ -202,10 +202,14 @@ def _convert_numpy(value: np.generic, dt: np.dtype) -> np.ndarray:
         return np.array(value, dt)
     got = _got(value)
     if not np.can_cast(src, dt, "same_kind"):
-        raise _Reject(got, _hint(dt))
+        raise _Reject(got, f"{src.name} is not converted to {dt.name} implicitly (not the same "
+                           f"kind); {_hint(dt)}")
     if src.kind in "biu":  # integers and bools convert exactly through a Python int
         return _convert_int(int(value), dt, got)
-    _check_float_range(value, dt, got)
+    limit = np.finfo(dt).max
+    # only a narrowing cast can overflow; compare in the wider source type, so nothing is cast
+    if src.itemsize > dt.itemsize and np.isfinite(value) and abs(value) > src.type(limit):
+        raise _Reject(got, f"out of range for {dt.name} (largest {float(limit):.7g})")
     out = np.array(value, dt)
     back = out.astype(src)[()]
     if back != value and not (np.isnan(back) and np.isnan(value)):
@@ -217,11 +221,12 @@ def _convert_numpy(value: np.generic, dt: np.dtype) -> np.ndarray:
 
 def _layout_mismatch(src: np.dtype, dst: np.dtype, prefix: str = "") -> str | None:
     """The first difference between two struct layouts, in words, or None if they match."""
+    what = f"field '{prefix[:-1]}' is" if prefix else "dtype is"
     if src.fields is None:
-        return f"{prefix or 'it'} is {_dtype_text(src)}, not a struct"
+        return f"{what} {_dtype_text(src)}, not a struct"
     if src.itemsize != dst.itemsize:
-        return f"{prefix + ' ' if prefix else ''}size is {src.itemsize} bytes, " \
-               f"the C struct's is {dst.itemsize}"
+        what = f"field '{prefix[:-1]}' is" if prefix else "size is"
+        return f"{what} {src.itemsize} bytes, the C struct's is {dst.itemsize}"
     for name in dst.names:
         if name not in src.fields:
             return f"field '{prefix}{name}' is missing"
@@ -250,11 +255,12 @@ def _convert_struct(value, dt: np.dtype) -> np.ndarray:
                                "parameter for many")
         mismatch = _layout_mismatch(value.dtype, dt)
         if mismatch:
-            raise _Reject(f"{got} whose {mismatch}",
+            what = _typename(value)
+            if isinstance(value, np.ndarray):
+                what += f" with shape {value.shape}"
+            raise _Reject(f"{what} whose {mismatch}",
                           "build the dtype like the C struct: numpy.dtype(fields, align=True)")
-        out = np.empty((), dt)
-        out.view(np.uint8)[...] = np.frombuffer(value.tobytes(), np.uint8)
-        return out
+        return np.frombuffer(bytearray(value.tobytes()), dt).reshape(())  # a private copy
     if isinstance(value, dict):
         unknown = [k for k in value if k not in dt.fields]
         if unknown:
@@ -267,7 +273,7 @@ def _convert_struct(value, dt: np.dtype) -> np.ndarray:
         items = [(n, value[n]) for n in dt.names]
     elif isinstance(value, tuple):
         if len(value) != len(dt.names):
-            raise _Reject(f"tuple of {len(value)} values",
+            raise _Reject(_got(value),
                           f"the struct has {len(dt.names)} fields ({', '.join(dt.names)})")
         items = list(zip(dt.names, value, strict=True))
     else:
@@ -317,12 +323,18 @@ def check_array(info: ArrayInfo | None, param, index: int, kernel: str, *,
     if info is None:
         return
     if info.kind != expected_kind:
+        got = f"a host {info.typename}" if info.kind == "host" else \
+            f"{info.typename} in {info.kind} memory"
         if info.kind == "host":
-            raise _fail(kernel, index, param, f"a host {info.typename}",
-                        f"the kernel runs on a {expected_kind} device and cannot read host "
-                        "memory; copy it first with dev.asarray(x)")
-        raise _fail(kernel, index, param, f"{info.typename} in {info.kind} memory",
-                    f"the kernel runs on {expected_kind}; pass memory of this kernel's device")
+            hint = f"kernels in {expected_kind} mode cannot read host memory; copy it first " \
+                   "with dev.asarray(x)"
+        elif expected_kind == "host":
+            hint = f"the kernel runs on the host and cannot read {info.kind} memory; copy it " \
+                   "to the host first (e.g. x.get())"
+        else:
+            hint = f"kernels in {expected_kind} mode cannot read {info.kind} memory; pass " \
+                   "memory of this kernel's device"
+        raise _fail(kernel, index, param, got, hint)
     if expected_device is not None and info.device != expected_device:
         raise _fail(kernel, index, param, f"{info.typename} on device {info.device!r}",
                     f"the kernel runs on device {expected_device!r}; copy it with "

@@ -65,7 +65,8 @@ def _dims_of(node, amap: AttributeMap, typedef_names, expanded: Expanded,
     if dim is None:
         if order_attr is not None:
             diags.error("[@dimOrder] needs @dim on the same declaration",
-                        expanded.locate(order_attr.line, order_attr.col))
+                        expanded.locate(order_attr.line, order_attr.col),
+                        hint="give the sizes first: float *x @dim(N, M) @dimOrder(1, 0)")
         return None
     here = expanded.locate(dim.line, dim.col)
     if not dim.args:
@@ -77,7 +78,8 @@ def _dims_of(node, amap: AttributeMap, typedef_names, expanded: Expanded,
             sizes.append(parse_expression(arg.text, typedef_names))
         except Exception:
             diags.error(f"[@dim] argument '{arg.text}' is not an expression",
-                        expanded.locate(arg.line, arg.col))
+                        expanded.locate(arg.line, arg.col),
+                        hint="each argument is the size of one dimension, e.g. @dim(N, M)")
             return None
     order = list(range(len(sizes)))
     if order_attr is not None:
@@ -85,11 +87,13 @@ def _dims_of(node, amap: AttributeMap, typedef_names, expanded: Expanded,
         values = [evaluate(_safe_parse(a.text)) for a in order_attr.args]
         if len(values) != len(sizes) or any(v is None for v in values) \
                 or sorted(values) != order:
+            hint = (f"name each of the indices {', '.join(map(str, order))} once, e.g. "
+                    f"@dimOrder({', '.join(map(str, reversed(order)))})")
             if len(set(values)) != len(values) and None not in values:
-                diags.error("[@dimOrder] Duplicate index", where)
+                diags.error("[@dimOrder] Duplicate index", where, hint=hint)
             else:
                 diags.error("[@dimOrder] arguments must be known at compile-time and an "
-                            f"ordering of {order}", where)
+                            f"ordering of {order}", where, hint=hint)
             return None
         order = values
     return Dims(sizes, order)

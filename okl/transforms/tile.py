@@ -39,7 +39,6 @@ def expand_tiles(ast: c_ast.FileAST, amap: AttributeMap, types: TypeTable,
 def _expand(loop: c_ast.For, amap: AttributeMap, types: TypeTable, expanded: Expanded,
             diags: Diagnostics) -> None:
     tile = amap.get(loop, "tile")
-    amap.remove(loop, "tile")
     here = expanded.locate(tile.line, tile.col)
     parts = _tile_args(tile, expanded, diags)
     if parts is None:
@@ -60,12 +59,15 @@ def _expand(loop: c_ast.For, amap: AttributeMap, types: TypeTable, expanded: Exp
     try:
         size = parse_expression(size_text, types.typedefs)
     except Exception:
-        diags.error(f"[@tile] size '{size_text}' is not an expression", here)
+        diags.error(f"[@tile] size '{size_text}' is not an expression", here,
+                    hint="the first argument is the tile size, e.g. @tile(16, @outer, @inner)")
         return
     value = evaluate(size)
     if value is not None and value <= 0:
-        diags.error(f"[@tile] size must be positive, got {value}", here)
+        diags.error(f"[@tile] size must be positive, got {value}", here,
+                    hint="the first argument is the number of iterations per tile")
         return
+    amap.remove(loop, "tile")  # on errors it stays: the model then leaves this loop alone
     coord = loop.coord
     tiled = f"_okl_tiled_{form.iterator}"
     width = size if form.step is None else c_ast.BinaryOp("*", size, copy.deepcopy(form.step))
@@ -109,16 +111,19 @@ def _tile_args(tile: Attribute, expanded: Expanded, diags: Diagnostics):
         return None
     if len(tile.args) > 3:
         diags.error("[@tile] takes 1-3 arguments, the last 2 being attributes for the block "
-                    "and in-block loops respectively", here)
+                    "and in-block loops respectively", here,
+                    hint="write @tile(16, @outer, @inner)")
         return None
     if tile.args[0].kind != "expr":
-        diags.error("[@tile] the first argument must be the tile size", here)
+        diags.error("[@tile] the first argument must be the tile size", here,
+                    hint="write @tile(16, @outer, @inner)")
         return None
     lists = []
     for arg in tile.args[1:]:
         if arg.kind != "attr" or arg.attr.name not in ("outer", "inner"):
             diags.error("[@tile] can only take attributes for the 2nd and 3rd arguments "
-                        "(@outer or @inner)", expanded.locate(arg.line, arg.col))
+                        "(@outer or @inner)", expanded.locate(arg.line, arg.col),
+                        hint="write @tile(16, @outer, @inner); leave one out for a plain loop")
             return None
         lists.append([arg.attr])
     while len(lists) < 2:
@@ -131,7 +136,8 @@ def _tile_args(tile: Attribute, expanded: Expanded, diags: Diagnostics):
             return None
         if value.text not in ("true", "false", "1", "0"):
             diags.error("[@tile] 'check' argument must be true or false",
-                        expanded.locate(value.line, value.col))
+                        expanded.locate(value.line, value.col),
+                        hint="check=false drops the bounds check of the last tile")
             return None
         check = value.text in ("true", "1")
     return tile.args[0].text, lists[0], lists[1], check
