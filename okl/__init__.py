@@ -10,8 +10,11 @@ from .errors import (
     TranslationError,
 )
 from .frontend import analyze, analyze_file
-from .runtime.device import Device, Kernel, Memory, backends
 from .translate import Translation, translate, translate_file
+
+# Imported last on purpose: importing the okl.backends *package* (the emitters) binds the
+# name `backends` on this module; the public function must win.
+from .runtime.device import Device, Kernel, Memory, backends  # noqa: E402
 
 from .version import __version__
 

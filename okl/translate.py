@@ -175,6 +175,19 @@ def _spell(nodes: list[c_ast.Node], target: Target) -> None:
                 n.quals = [target.restrict if q == "restrict" else q for q in n.quals]
         if target.math_names:
             rewrite(root, lambda n: _rename_call(n, target.math_names))
+        if target.reserved:
+            _rename_reserved(root, target.reserved)
+
+
+def _rename_reserved(root: c_ast.Node, reserved: frozenset[str]) -> None:
+    """A C identifier that is an OpenCL keyword (`half`, `global`...) gets an _okl_ prefix."""
+    for n in walk(root):
+        if isinstance(n, c_ast.ID) and n.name in reserved:
+            n.name = "_okl_" + n.name
+        elif isinstance(n, c_ast.Decl) and n.name in reserved:
+            n.name = "_okl_" + n.name
+        elif isinstance(n, c_ast.TypeDecl) and n.declname in reserved:
+            n.declname = "_okl_" + n.declname
 
 
 def _rename_call(n: c_ast.Node, names: dict[str, str]):

@@ -27,6 +27,7 @@ class Target:
     device_function_storage: tuple[str, ...] = ()
     hoist_shared = False  # OpenCL: __local arrays must be declared at kernel scope
     math_names: dict[str, str] = {}
+    reserved: frozenset[str] = frozenset()  # user identifiers to rename (prefix _okl_)
     # libc headers a device compiler provides itself (their functions are builtins there)
     builtin_headers = frozenset({"<math.h>", "<stdint.h>", "<stddef.h>", "<stdbool.h>",
                                  "<float.h>", "<limits.h>", "<cmath>", "<cstdint>",

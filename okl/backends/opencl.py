@@ -36,6 +36,10 @@ class OpenCLTarget(Target):
     constant_storage = "__constant"
     hoist_shared = True
     math_names = {f"{m}f": m for m in _MATH} | {"rsqrtf": "rsqrt", "fabsf": "fabs"}
+    # identifiers that are C but keywords or types in OpenCL C: renamed in the output
+    reserved = frozenset("""half global local constant private kernel read_only write_only
+        read_write uchar ushort ulong complex imaginary sampler_t event_t image2d_t image3d_t
+        __global __local __constant __private __kernel""".split())
 
     def prologue(self, uses: set[str]) -> str:
         out = []

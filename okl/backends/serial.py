@@ -9,8 +9,13 @@ class SerialTarget(Target):
     mode = "serial"
 
     def prologue(self, uses: set[str]) -> str:
-        return ("#include <math.h>\n#include <stdint.h>\n#include <stddef.h>\n"
-                "#include <stdbool.h>\n")
+        out = ("#include <math.h>\n#include <stdint.h>\n#include <stddef.h>\n"
+               "#include <stdbool.h>\n" + self.typedefs_for(uses))
+        if "rsqrt" in uses:  # CUDA and OpenCL have it, C does not
+            out += "static inline double rsqrt(double x) { return 1.0 / sqrt(x); }\n"
+        if "rsqrtf" in uses:
+            out += "static inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }\n"
+        return out
 
     def native_types(self) -> set[str]:
         return {"size_t", "ptrdiff_t", "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t",

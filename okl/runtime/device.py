@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..version import __version__
+from ..version import __version__, translator_digest
 from ..errors import ArgumentError, BackendUnavailableError, OKLError
 from ..frontend import MODES
 from .args import ArrayInfo, bind_args, make_converters
@@ -172,7 +172,8 @@ class Device:
         """OKL -> (kernel specs, backend source, cache hit), through the translation cache."""
         from ..translate import translate
 
-        document = {"okl": __version__, "mode": self.mode, "source": source,
+        document = {"okl": __version__, "translator": translator_digest(), "mode": self.mode,
+                    "source": source,
                     "filename": filename, "defines": {k: str(v) for k, v in defines.items()},
                     "include_dirs": [os.path.abspath(d) for d in include_dirs]}
         key = Cache.key(document)

@@ -75,7 +75,7 @@ def _expand(loop: c_ast.For, amap: AttributeMap, types: TypeTable, expanded: Exp
     body = loop.stmt
     if check:
         guard = c_ast.BinaryOp(form.cmp, c_ast.ID(form.iterator), copy.deepcopy(form.bound))
-        body = c_ast.If(guard, body, None, coord=coord)
+        body = c_ast.Compound([c_ast.If(guard, body, None, coord=coord)], coord=coord)
     inner = c_ast.For(
         c_ast.DeclList([_decl(form.iterator, form.type_node, c_ast.ID(tiled))]),
         c_ast.BinaryOp("<" if form.increasing else ">", c_ast.ID(form.iterator),

@@ -1,0 +1,53 @@
+"""Every kernel that computes something runs on every mode and must match numpy.
+
+A case is ``<name>.okl`` plus ``<name>.ref.py`` (under tests/kernels or tests/golden) defining
+``KERNEL`` (the @kernel name), ``DEFINES`` (optional), ``make(rng) -> list`` (the arguments:
+numpy arrays and Python/numpy scalars) and ``reference(args) -> dict[int, ndarray]`` (expected
+contents of the array arguments the kernel writes, by position).  ``RTOL`` (default 1e-5 for
+floats; integers are compared exactly).  Arrays are copied to the device, the kernel runs, and
+the written arrays are copied back.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import pathlib
+
+import numpy as np
+import pytest
+
+from modes import device, requested
+
+HERE = pathlib.Path(__file__).parent
+CASES = sorted(list((HERE / "kernels").glob("*.ref.py")) + list((HERE / "golden").rglob("*.ref.py")))
+
+
+def _load(path: pathlib.Path):
+    spec = importlib.util.spec_from_file_location(path.stem.replace(".", "_"), path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("mode", [pytest.param(m, marks=pytest.mark.gpu) if m in ("cuda", "hip")
+                                  else m for m in requested()])
+@pytest.mark.parametrize("case", CASES, ids=lambda p: str(p.relative_to(HERE)).removesuffix(".ref.py"))
+def test_matches_numpy(case: pathlib.Path, mode: str) -> None:
+    ref = _load(case)
+    okl_file = case.with_name(case.name.removesuffix(".ref.py") + ".okl")
+    dev = device(mode)
+    kernel = dev.build_kernel(okl_file, ref.KERNEL, defines=getattr(ref, "DEFINES", None),
+                              include_dirs=[okl_file.parent])
+    args = ref.make(np.random.default_rng(1234))
+    expected = ref.reference([a.copy() if isinstance(a, np.ndarray) else a for a in args])
+    device_args = [dev.asarray(a) if isinstance(a, np.ndarray) else a for a in args]
+    kernel(*device_args)
+    dev.finish()
+    for index, want in expected.items():
+        got = device_args[index].get()
+        if np.issubdtype(want.dtype, np.floating):
+            rtol = getattr(ref, "RTOL", 1e-5)
+            np.testing.assert_allclose(got, want, rtol=rtol, atol=rtol * max(1.0, float(np.abs(want).max(initial=0))),
+                                       err_msg=f"argument {index} on {mode}")
+        else:
+            np.testing.assert_array_equal(got, want, err_msg=f"argument {index} on {mode}")
