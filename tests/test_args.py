@@ -273,6 +273,24 @@ def test_no_overflow_warnings(convert, recwarn):
     assert [str(w.message) for w in recwarn] == []
 
 
+@pytest.mark.skipif(np.finfo(np.longdouble).nmant <= 52, reason="long double is double here")
+def test_long_double_source(convert):
+    """long double is wider than a Python float, so it is compared in its own precision."""
+    assert convert(np.longdouble(0.5), scalar("float")).tobytes() == struct.pack("<f", 0.5)
+    assert convert(np.longdouble(0.1), scalar("double")).tobytes() == struct.pack(
+        "<d", float(np.longdouble(0.1)))  # 0.1L is not 0.1: it cannot be held exactly
+    for value, c_type, words in [
+        (np.longdouble(1) + np.longdouble(2) ** -60, "double", "cannot hold exactly"),
+        (np.longdouble(2) ** 2000, "double", "out of range"),
+        (np.longdouble(1e39), "float", "out of range"),
+    ]:
+        param = scalar(c_type, "alpha")
+        with pytest.raises(ArgumentError, match=words) as e:
+            convert(value, param)
+        assert_message(e.value, param, "numpy.longdouble")
+    assert math.isnan(convert(np.longdouble("nan"), scalar("float"))[()])
+
+
 def test_unknown_type(convert):
     param = P("p", "opaque_t", None)
     with pytest.raises(ArgumentError) as e:
@@ -464,11 +482,6 @@ def check(info, param, **where):
     check_array(info, param, INDEX, KERNEL, **where)
 
 
-def info_of(a, **changes) -> ArrayInfo:
-    base = ArrayInfo.from_numpy(a)
-    return ArrayInfo(**{**base.__dict__, **changes})
-
-
 def test_array_info_from_numpy():
     a = np.zeros((4, 3), np.float32)
     assert ArrayInfo.from_numpy(a) == ArrayInfo(np.dtype(np.float32), True, False, "host", None,
@@ -569,6 +582,12 @@ def test_arrays_rejected(param, info, where, got):
     with pytest.raises(ArgumentError) as e2:
         make_converters([scalar("int", "n"), param], KERNEL, **where)[1](info)
     assert str(e2.value) == str(e.value)
+
+
+def test_array_info_dtype_may_be_dtype_like():
+    check(ArrayInfo("f4", True, False), pointer("float *"))
+    with pytest.raises(ArgumentError, match="of float64"):
+        check(ArrayInfo("f8", True, False), pointer("float *"))
 
 
 def test_host_array_on_gpu_hints_a_copy():
