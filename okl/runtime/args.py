@@ -454,15 +454,20 @@ def make_converters(params: Sequence, kernel: str, *, expected_kind: str = "host
 
 
 def _pointer_converter(param, index, kernel, expected_kind, expected_device, describe):
+    passed = [None]  # the last ArrayInfo that passed: okl.Memory hands out the same one
+
     def convert(value):
         if value is None:
             return None
         info = describe(value)
+        if info is passed[0] and info is not None:
+            return value
         if info is None:
             raise _fail(kernel, index, param, _got(value),
                         "pass an array (numpy.ndarray, okl.Memory) or None for NULL")
         check_array(info, param, index, kernel, expected_kind=expected_kind,
                     expected_device=expected_device)
+        passed[0] = info
         return value
     return convert
 

@@ -199,7 +199,10 @@ def _address(value) -> int | None:
         return None
     if isinstance(value, np.ndarray):
         return value.ctypes.data
-    return value.handle.ctypes.data
+    address = value.__dict__.get("_address")  # okl.Memory: its buffer never moves
+    if address is None:
+        address = value.__dict__["_address"] = value.handle.ctypes.data
+    return address
 
 
 def _say_command(cmd: list[str]) -> None:

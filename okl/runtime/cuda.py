@@ -16,7 +16,7 @@ import numpy as np
 from ..errors import BackendUnavailableError, BuildError, LaunchError
 from .args import ArrayInfo
 from .buildlog import map_log
-from .launcher import compile_function
+from .gpulaunch import gpu_launcher
 
 HIP_INCLUDE = os.path.join(os.path.dirname(__file__), "include")
 
@@ -136,35 +136,31 @@ class CudaBackend:
         return functions, False
 
     def launcher(self, kernel, functions):
+        cp = _cupy()
         spec = kernel.spec
-        host = compile_function(spec.host_src, "_host", f"<okl host code of {spec.name}>")
-        dims = [compile_function(d.dims_src, "_dims", f"<okl grid of {d.name}>")
-                for d in spec.device_kernels]
         fns = [functions[d.name] for d in spec.device_kernels]
-        pointer = [p.is_pointer for p in spec.params]
-        cp_device = self.cp_device
+        names = [d.name for d in spec.device_kernels]
+        device_id = self.device_id
+        get_device = cp.cuda.runtime.getDevice
 
-        def launch(args, values):
-            raw = [_pointer(v) if pointer[i] else v[()] for i, v in enumerate(values)]
-            host_args = [None if pointer[i] else _host_value(v) for i, v in enumerate(values)]
+        def enqueue(k, outer, inner, raw):
+            grid = tuple(outer) + (1,) * (3 - len(outer))
+            block = tuple(inner) + (1,) * (3 - len(inner))
+            try:
+                if get_device() == device_id:
+                    fns[k](grid, block, raw)
+                else:
+                    with self.cp_device:
+                        fns[k](grid, block, raw)
+            except Exception as e:
+                raise LaunchError(f"launching {names[k]} with grid {grid} and block {block} "
+                                  f"failed: {e}") from None
 
-            def start(k, env):
-                dk = spec.device_kernels[k]
-                outer, inner = dims[k](env)
-                if min(outer + inner, default=1) <= 0:
-                    return
-                extra = [np.array(env[c.name], c.dtype)[()] for c in dk.captured]
-                grid = tuple(outer) + (1,) * (3 - len(outer))
-                block = tuple(inner) + (1,) * (3 - len(inner))
-                try:
-                    fns[k](grid, block, (*raw, *extra))
-                except Exception as e:
-                    raise LaunchError(f"launching {dk.name} with grid {grid} and block "
-                                      f"{block} failed: {e}") from None
+        return gpu_launcher(spec, _pointer, _scalar, enqueue)
 
-            with cp_device:
-                host(*host_args, start)
-        return launch
+
+def _scalar(v: np.ndarray):
+    return v[()]
 
 
 def _c_strides(shape, itemsize: int):
@@ -185,7 +181,3 @@ def _pointer(value):
             type(value).__module__.startswith("cupy"):
         return value
     return _cupy().asarray(value)
-
-
-def _host_value(v: np.ndarray):
-    return v.item() if v.dtype.fields is None else v

@@ -249,8 +249,13 @@ class Memory:
         self.device.backend.write(self, host)
 
     def info(self) -> ArrayInfo:
-        return ArrayInfo(self.dtype, True, False, self.device.backend.kind,
-                         self.device.backend.identity, "okl.Memory")
+        """How argument checks see this buffer (computed once: it never changes)."""
+        info = self.__dict__.get("_info")
+        if info is None:
+            info = ArrayInfo(self.dtype, True, False, self.device.backend.kind,
+                             self.device.backend.identity, "okl.Memory")
+            self.__dict__["_info"] = info
+        return info
 
     @property
     def __cuda_array_interface__(self) -> dict:

@@ -13,10 +13,12 @@ C semantics kept: integer ``/`` and ``%`` truncate toward zero; comparisons give
 from __future__ import annotations
 
 import math
+import re
 
 from pycparser import c_ast, c_generator
 
 from ..errors import TranslationError
+from ..transforms.astutil import ids_in
 from ..transforms.launch import DeviceKernel, Extent, KernelPlan
 
 _INT_TYPES = {"char", "short", "int", "long", "unsigned", "signed", "size_t", "ptrdiff_t",
@@ -221,29 +223,35 @@ def host_source(plan: KernelPlan) -> str:
 
 def dims_source(dk: DeviceKernel, plan: KernelPlan) -> str:
     """Python source of `_dims(env) -> (outer, inner)` for one device kernel."""
-    lines = ["def _dims(_env):"]
-    names = [p.name for p in plan.params if not p.is_pointer] + [h.name for h in dk.captured]
-    for name in names:
-        lines.append(f"    {name} = _env[{name!r}]")
     writer = PythonWriter({p.name for p in plan.params if p.is_pointer})
+    sizes = []
     for kind in ("outer", "inner"):
         terms = []
         for axis in range(dk.dims(kind)):
-            extents = dk.on_axis(kind, axis)
-            terms.append("max(" + ", ".join(_extent_expr(e, writer) for e in extents) + ", 0)"
-                         if extents else "1")
-        lines.append(f"    _{kind} = ({', '.join(terms)}{',' if len(terms) == 1 else ''})")
-    lines.append("    return _outer, _inner")
-    return "\n".join(lines) + "\n"
+            exprs = list(dict.fromkeys(_extent_expr(e, writer) for e in dk.on_axis(kind, axis)))
+            terms.append(exprs[0] if len(exprs) == 1 else "max(" + ", ".join(exprs) + ")"
+                         if exprs else "1")
+        sizes.append(f"    _{kind} = ({', '.join(terms)}{',' if len(terms) == 1 else ''})")
+    used = set(re.findall(r"[A-Za-z_]\w*", "".join(sizes)))
+    names = [p.name for p in plan.params if not p.is_pointer] + [h.name for h in dk.captured]
+    loads = [f"    {name} = _env[{name!r}]" for name in names if name in used]
+    return "\n".join(["def _dims(_env):", *loads, *sizes, "    return _outer, _inner"]) + "\n"
 
 
 def _extent_expr(e: Extent, writer: PythonWriter) -> str:
-    """A trip count with its bindings, as one Python expression (walrus for each binding)."""
+    """A trip count with the bindings it needs, as one Python expression (a walrus per
+    binding); a compile-time constant extent is just its value."""
+    value = e.value()
+    if value is not None:
+        return str(value)
     text = writer.expr(e.count)
-    if not e.bindings:
-        return text
-    lets = ", ".join(f"({name} := {writer.expr(start)})" for name, start in e.bindings)
-    return f"[{lets}, {text}][-1]"
+    needed = {i.name for i in ids_in(e.count)}
+    lets = []
+    for name, start in reversed(e.bindings):
+        if name in needed:
+            lets.insert(0, f"({name} := {writer.expr(start)})")
+            needed |= {i.name for i in ids_in(start)}
+    return f"[{', '.join(lets)}, {text}][-1]" if lets else text
 
 
 def compile_function(source: str, name: str, filename: str):

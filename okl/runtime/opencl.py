@@ -12,7 +12,7 @@ import numpy as np
 from ..errors import BackendUnavailableError, BuildError, LaunchError
 from .args import ArrayInfo
 from .buildlog import map_log
-from .launcher import compile_function
+from .gpulaunch import gpu_launcher
 
 
 def _cl():
@@ -123,38 +123,27 @@ class OpenCLBackend:
     def launcher(self, kernel, module):
         cl = _cl()
         spec = kernel.spec
-        host = compile_function(spec.host_src, "_host", f"<okl host code of {spec.name}>")
-        dims = [compile_function(d.dims_src, "_dims", f"<okl grid of {d.name}>")
-                for d in spec.device_kernels]
         cl_kernels = [cl.Kernel(module, d.name) for d in spec.device_kernels]
-        pointer = [p.is_pointer for p in spec.params]
+        names = [d.name for d in spec.device_kernels]
         queue = self.queue
 
-        def launch(args, values):
-            raw = [_buffer(v) if pointer[i] else v for i, v in enumerate(values)]
-            host_args = [_host_value(v) if not pointer[i] else None
-                         for i, v in enumerate(values)]
+        def enqueue(k, outer, inner, raw):
+            n = max(len(outer), len(inner))
+            local = tuple(inner) + (1,) * (n - len(inner))
+            glob = tuple(o * i for o, i in zip(tuple(outer) + (1,) * (n - len(outer)), local))
+            knl = cl_kernels[k]
+            knl.set_args(*raw)
+            try:
+                cl.enqueue_nd_range_kernel(queue, knl, glob, local)
+            except cl.Error as e:
+                raise LaunchError(f"launching {names[k]} with global {glob} and local "
+                                  f"{local} failed: {e}") from None
 
-            def start(k, env):
-                dk = spec.device_kernels[k]
-                outer, inner = dims[k](env)
-                if min(outer + inner, default=1) <= 0:
-                    return
-                extra = [np.array(env[c.name], c.dtype) for c in dk.captured]
-                knl = cl_kernels[k]
-                knl.set_args(*raw, *extra)
-                n = max(len(outer), len(inner))
-                local = tuple(inner) + (1,) * (n - len(inner))
-                glob = tuple(o * i for o, i in zip(tuple(outer) + (1,) * (n - len(outer)),
-                                                   local))
-                try:
-                    cl.enqueue_nd_range_kernel(queue, knl, glob, local)
-                except cl.Error as e:
-                    raise LaunchError(f"launching {dk.name} with global {glob} and local "
-                                      f"{local} failed: {e}") from None
+        return gpu_launcher(spec, _buffer, _scalar, enqueue)
 
-            host(*host_args, start)
-        return launch
+
+def _scalar(v: np.ndarray):
+    return v
 
 
 def _buffer(value):
@@ -165,10 +154,6 @@ def _buffer(value):
         return handle
     data = getattr(value, "base_data", None)  # pyopencl.array.Array
     return data if data is not None else value
-
-
-def _host_value(v: np.ndarray):
-    return v.item() if v.dtype.fields is None else v
 
 
 def _build_log(program, device) -> str:
