@@ -659,7 +659,9 @@ class ModelBuilder:
                                "[@outer] loop: device code cannot write host variables", n,
                                hint="declare a separate variable inside the loop")
             if found:
-                kernel.captures[id(outer.node)] = found
+                order = list(self.host_vars)  # declaration order
+                kernel.captures[id(outer.node)] = sorted(found,
+                                                         key=lambda h: order.index(h.name))
 
 
 class _Context:
