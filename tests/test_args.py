@@ -646,6 +646,21 @@ def test_backend_describe_hook():
         convs[0](np.zeros(4, np.float32))
 
 
+def test_reused_info_is_not_rechecked_but_others_are():
+    """Backends may cache one ArrayInfo per memory object; the converter then skips the checks
+    for that same object, while any other object is still checked in full."""
+    good = ArrayInfo(np.dtype("f4"), True, False, "cuda", 0, "okl.Memory")
+    bad = ArrayInfo(np.dtype("f8"), True, False, "cuda", 0, "okl.Memory")
+    conv = make_converters([pointer("float *")], KERNEL, expected_kind="cuda",
+                           expected_device=0, describe=lambda obj: obj)[0]
+    assert conv(good) is good and conv(good) is good
+    with pytest.raises(ArgumentError, match="of float64"):
+        conv(bad)
+    with pytest.raises(ArgumentError, match="of float64"):
+        conv(bad)  # a failed check is never remembered
+    assert conv(good) is good
+
+
 # -- counts and binding -----------------------------------------------------------------------
 
 AXPY = [scalar("int", "n"), pointer("const float *", "x"), pointer("float *", "y"),

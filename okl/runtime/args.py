@@ -51,6 +51,8 @@ class ArrayInfo:
     ``kind`` says where the memory lives ("host", "cuda", "opencl", "hip") and ``device`` is an
     identity that the backend compares with ``==`` (a device ordinal, a ``cl.Context``...).
     ``typename`` names the object in messages ("numpy.ndarray", "okl.Memory", "cupy.ndarray").
+    Treat it as immutable: a converter remembers the last one that passed, by identity, so a
+    backend may hand out one cached ArrayInfo per memory object and skip the checks on reuse.
     """
 
     dtype: np.dtype
