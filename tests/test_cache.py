@@ -128,8 +128,12 @@ def test_put_overwrites(cache, key):
 
 
 def test_empty_and_bytes_like_files(cache, key):
-    cache.put("build", key, {"empty": b"", "ba": bytearray(b"ab"), "mv": memoryview(b"cd")}, DOC)
-    assert cache.get("build", key) == {"empty": b"", "ba": b"ab", "mv": b"cd"}
+    import array
+    wide = memoryview(array.array("i", [1, 2, 3]))  # len() is 3 items, not 12 bytes
+    cache.put("build", key, {"empty": b"", "ba": bytearray(b"ab"), "mv": memoryview(b"cd"),
+                             "wide": wide}, DOC)
+    assert cache.get("build", key) == {"empty": b"", "ba": b"ab", "mv": b"cd",
+                                       "wide": wide.tobytes()}
 
 
 def test_entry_without_meta_is_a_miss_and_kept(cache, key):

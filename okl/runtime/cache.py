@@ -133,6 +133,7 @@ class Cache:
             _check_name(name)
             if not isinstance(data, (bytes, bytearray, memoryview)):
                 raise TypeError(f"cache file {name!r} must be bytes, got {type(data).__name__}")
+        files = {name: bytes(data) for name, data in files.items()}  # len() is then the size
         if _env_flag("OKL_NO_CACHE") or _env_flag("OKL_CACHE_READONLY"):
             return None
         meta = {
@@ -147,7 +148,7 @@ class Cache:
         meta_bytes = json.dumps(meta, indent=1, sort_keys=True, ensure_ascii=False).encode()
         try:
             for name, data in files.items():
-                _write_atomic(path / name, bytes(data))
+                _write_atomic(path / name, data)
             _write_atomic(path / META, meta_bytes)
         except OSError as exc:
             log.warning("could not write cache entry %s (carrying on without it): %s", path, exc)
