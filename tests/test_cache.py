@@ -473,7 +473,7 @@ def test_concurrent_processes(tmp_path, vandal):
     assert sum(r["puts"] for r in reports) > 0
     if vandal:
         assert vandals[0]["vandal"] > 0
-    else:
+    elif sys.platform != "win32":  # Windows may refuse to replace a file a reader has open
         assert sum(r["failed_puts"] for r in reports) == 0
     # once everyone has stopped, the entry is either intact or gets rebuilt
     cache = Cache(tmp_path / "cache")
