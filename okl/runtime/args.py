@@ -48,6 +48,7 @@ __all__ = [
 class ArrayInfo:
     """What the checks need to know about a memory argument; backends build one per argument.
 
+    ``dtype`` None marks untyped memory (a raw OpenCL buffer), accepted for any pointee type.
     ``kind`` says where the memory lives ("host", "cuda", "opencl", "hip") and ``device`` is an
     identity that the backend compares with ``==`` (a device ordinal, a ``cl.Context``...).
     ``typename`` names the object in messages ("numpy.ndarray", "okl.Memory", "cupy.ndarray").
@@ -365,7 +366,7 @@ def check_array(info: ArrayInfo | None, param, index: int, kernel: str, *,
                     f"the kernel runs on device {expected_device!r}; copy it with "
                     "dev.asarray(x)")
     want = param.dtype
-    if want is not None and want != info.dtype:
+    if want is not None and info.dtype is not None and want != info.dtype:
         have = np.dtype(info.dtype)
         if want.fields is not None:
             mismatch = _layout_mismatch(have, want)

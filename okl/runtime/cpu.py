@@ -20,8 +20,8 @@ import tempfile
 
 import numpy as np
 
-from ..version import __version__
 from ..errors import BackendUnavailableError, BuildError
+from ..version import __version__
 from .args import ArrayInfo
 from .buildlog import map_log
 from .cache import Cache
@@ -29,21 +29,23 @@ from .cache import Cache
 DEFAULT_FLAGS = ("-O3", "-march=native")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def compiler_identity(compiler: str) -> str:
     """`cc --version`'s first line plus the resolved path: part of every build's cache key."""
-    path = shutil.which(compiler)
+    words = _words(compiler)
+    path = shutil.which(words[0]) if words else None
     if path is None:
         return ""
     try:
-        out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=30)
+        out = subprocess.run([path, *words[1:], "--version"], capture_output=True, text=True,
+                             timeout=30)
     except (OSError, subprocess.TimeoutExpired):
         return ""
     first = (out.stdout or out.stderr).splitlines()
-    return f"{os.path.realpath(path)} {first[0] if first else ''}"
+    return f"{shlex.join([os.path.realpath(path), *words[1:]])} {first[0] if first else ''}"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def host_cpu() -> str:
     """For -march=native the CPU model is part of the binary's identity."""
     try:
@@ -56,7 +58,7 @@ def host_cpu() -> str:
     return platform.processor() or platform.machine()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def openmp_works(compiler: str) -> str:
     """'' when `compiler -fopenmp` links a program, else the reason."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -64,7 +66,7 @@ def openmp_works(compiler: str) -> str:
         with open(src, "w") as f:
             f.write("#include <omp.h>\nint main(void){return omp_get_max_threads() > 0 ? 0 : 1;}\n")
         try:
-            r = subprocess.run([compiler, "-fopenmp", src, "-o", os.path.join(tmp, "t")],
+            r = subprocess.run([*_words(compiler), "-fopenmp", src, "-o", os.path.join(tmp, "t")],
                                capture_output=True, text=True, timeout=60)
         except OSError as e:
             return str(e)
@@ -94,7 +96,8 @@ class CPUBackend:
     @staticmethod
     def unavailable(mode: str, compiler: str | None = None) -> str:
         compiler = compiler or os.environ.get("CC") or "cc"
-        if shutil.which(compiler) is None:
+        words = _words(compiler)
+        if not words or shutil.which(words[0]) is None:
             return (f"C compiler '{compiler}' not found: install gcc or clang (apt-get install "
                     "gcc) or set CC")
         if mode == "openmp":
@@ -131,18 +134,47 @@ class CPUBackend:
 
     # -- kernels -------------------------------------------------------------------------------
     def build(self, device, source: str, specs, flags: list[str]):
-        """Compile (or load from the build cache) the shared library of one translation."""
+        """Compile (or load from the build cache) the shared library of one translation.
+
+        Returns (module, cache hit).  A fresh build is loaded from its private build
+        directory before it is stored, so a library that compiles but cannot be loaded
+        (an undefined symbol) raises BuildError and never enters the cache; a cached library
+        that vanishes between its check and its load (another process discarding a damaged
+        entry) is loaded from the verified bytes instead.
+        """
         document = {"okl": __version__, "mode": self.mode, "source": source,
                     "extra_flags": flags, **self.build_identity()}
         key = Cache.key(document)
         cache = device.cache
-        if cache.get("build", key) is not None:
-            return self.load(str(cache.entry_path("build", key) / "kernel.so"), specs), True
+        files = cache.get("build", key)
+        if files is not None:
+            path = cache.entry_path("build", key) / "kernel.so"
+            try:
+                return self.load(str(path), specs), True
+            except (OSError, AttributeError) as e:
+                _say(f"cached library {path} did not load ({e}); loading its verified copy")
+                return self._load_bytes(files["kernel.so"], specs), True
         workdir = tempfile.mkdtemp(prefix="okl-build-")
         files = self.compile(source, workdir, flags)
-        entry = cache.put("build", key, files, document)
-        path = entry / "kernel.so" if entry is not None else os.path.join(workdir, "kernel.so")
-        return self.load(str(path), specs), False
+        lib = os.path.join(workdir, "kernel.so")
+        try:
+            module = self.load(lib, specs)
+        except (OSError, AttributeError) as e:
+            raise BuildError(
+                f"{self.mode} build produced a library that does not load:\n  {e}\n"
+                f"  generated source: {os.path.join(workdir, 'kernel.c')}",
+                command=None, returncode=None, log=str(e),
+                source_path=os.path.join(workdir, "kernel.c")) from None
+        cache.put("build", key, files, document)
+        shutil.rmtree(workdir, ignore_errors=True)  # the loaded library stays mapped
+        return module, False
+
+    def _load_bytes(self, data: bytes, specs):
+        with tempfile.TemporaryDirectory(prefix="okl-load-") as tmp:
+            path = os.path.join(tmp, "kernel.so")
+            with open(path, "wb") as f:
+                f.write(data)
+            return self.load(path, specs)
 
     def launcher(self, kernel, module):
         fn = module[kernel.name]
@@ -170,14 +202,24 @@ class CPUBackend:
         lib = os.path.join(workdir, "kernel.so")
         with open(src, "w", encoding="utf-8") as f:
             f.write(source)
-        cmd = [self.compiler, *self.flags, *extra, "-std=gnu99", "-fPIC", "-shared", src, "-o",
-               lib, "-lm"]
+        # A call to an undeclared function must fail here, with the .okl line, rather than
+        # when the library is loaded.  Relative names keep the binary independent of the
+        # temporary directory, so concurrent builders of one key write identical files.
+        words = _words(self.compiler)  # CC may carry words of its own ("ccache gcc")
+        cmd = [shutil.which(words[0]) or words[0], *words[1:], *self.flags, *extra, "-std=gnu99",
+               "-Werror=implicit-function-declaration", "-fPIC", "-shared", "kernel.c", "-o",
+               "kernel.so", "-lm"]
         _say_command(cmd)
-        r = subprocess.run(cmd, capture_output=True, text=True)
+        try:
+            r = subprocess.run(cmd, capture_output=True, text=True, cwd=workdir)
+        except OSError as e:
+            raise BuildError(f"{self.mode} build could not run '{self.compiler}': {e}",
+                             command=cmd, returncode=None, log=str(e), source_path=src) from None
         if r.returncode != 0:
             raise BuildError(
                 f"{self.mode} build failed (exit {r.returncode}):\n"
-                f"  {shlex.join(cmd)}\n{map_log(r.stderr)}\n  generated source: {src}",
+                f"  cd {shlex.quote(workdir)} && {shlex.join(cmd)}\n{map_log(r.stderr)}\n"
+                f"  generated source: {src}",
                 command=cmd, returncode=r.returncode, log=r.stderr, source_path=src)
         with open(lib, "rb") as f:
             return {"kernel.so": f.read(), "kernel.c": source.encode()}
@@ -205,6 +247,17 @@ def _address(value) -> int | None:
     return address
 
 
-def _say_command(cmd: list[str]) -> None:
+def _words(compiler: str) -> list[str]:
+    try:
+        return shlex.split(compiler)
+    except ValueError:
+        return [compiler]
+
+
+def _say(message: str) -> None:
     if os.environ.get("OKL_VERBOSE", "") not in ("", "0"):
-        print("[okl] " + shlex.join(cmd), flush=True)
+        print("[okl] " + message, flush=True)
+
+
+def _say_command(cmd: list[str]) -> None:
+    _say(shlex.join(cmd))

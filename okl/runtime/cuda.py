@@ -132,8 +132,9 @@ class CudaBackend:
             except cp.cuda.compiler.CompileException as e:
                 log = e.get_message() if hasattr(e, "get_message") else str(e)
                 raise BuildError(f"{self.mode} build failed (NVRTC, {self.arch}):\n"
-                                 f"{map_log(log)}", command=options, log=log) from None
-        return functions, False
+                                 f"{map_log(log)}", command=["nvrtc", *options],
+                                 log=log) from None
+        return functions, None  # binaries are cached by CuPy
 
     def launcher(self, kernel, functions):
         cp = _cupy()
@@ -160,7 +161,9 @@ class CudaBackend:
 
 
 def _scalar(v: np.ndarray):
-    return v[()]
+    # CuPy passes numpy scalars of the basic types by value, and a size-one numpy array by
+    # value with its itemsize; a struct (numpy.void) is only accepted in the second form.
+    return v[()] if v.dtype.fields is None else v.reshape(1)
 
 
 def _c_strides(shape, itemsize: int):

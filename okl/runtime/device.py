@@ -12,6 +12,7 @@ and kernel specs) and the backend's binary cache.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import os
 import tempfile
@@ -20,12 +21,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..version import __version__, translator_digest
 from ..errors import ArgumentError, BackendUnavailableError, OKLError
 from ..frontend import MODES
+from ..version import __version__, translator_digest
 from .args import ArrayInfo, bind_args, make_converters
 from .cache import Cache
-from .launcher import compile_function
 from .spec import KernelSpec, from_json, specs_of, to_json
 
 log = logging.getLogger("okl")
@@ -147,54 +147,74 @@ class Device:
     def build_kernel_from_string(self, source: str, name: str, *, defines: dict | None = None,
                                  include_dirs=(), flags=(), filename: str | None = None
                                  ) -> Kernel:
-        memo_key = (source, name, filename, tuple(sorted((defines or {}).items())),
+        filename = filename or "<string>"
+        # cpp resolves #include "x.h" from the kernel's folder (the working directory for a
+        # string), so that folder is part of what the text means.
+        base = os.path.dirname(os.path.abspath(filename)) if filename[:1] != "<" else \
+            os.getcwd()
+        memo_key = (source, name, filename, base, tuple(sorted((defines or {}).items())),
                     tuple(map(str, include_dirs)), tuple(flags))
-        kernel = self._memo.get(memo_key)
-        if kernel is not None:
-            return kernel
+        memo = self._memo.get(memo_key)
+        # An included file edited since (its size or mtime changed) sends the call through
+        # the translation cache, which compares contents.
+        if memo is not None and all(_stamp(p) == st for p, st in memo[1]):
+            return memo[0]
         start = time.perf_counter()
-        specs, code, hit = self._translate(source, filename or "<string>", defines or {},
-                                           include_dirs)
+        specs, code, hit, deps = self._translate(source, filename, base, defines or {},
+                                                 include_dirs)
         spec = next((s for s in specs if s.name == name), None)
         if spec is None:
-            raise OKLError(f"no @kernel named '{name}' in {filename or 'the source'} "
-                           f"(kernels: {', '.join(s.name for s in specs)})")
+            raise OKLError(f"no @kernel named '{name}' in {filename} "
+                           f"(kernels: {', '.join(s.name for s in specs) or 'none'})")
         module, build_hit = self.backend.build(self, code, specs, list(flags))
         kernel = Kernel(self, spec, module, code)
-        kernel.cache_hit = hit and build_hit
+        kernel.translation_hit = hit
+        kernel.build_hit = build_hit
+        kernel.cache_hit = hit and build_hit is not False
         kernel.build_seconds = time.perf_counter() - start
+        binary = {True: "hit", False: "miss", None: "cached by the backend"}[build_hit]
         _say(f"built {name} for {self.mode} in {kernel.build_seconds * 1e3:.1f} ms "
-             f"(translation {'hit' if hit else 'miss'}, binary {'hit' if build_hit else 'miss'})")
-        self._memo[memo_key] = kernel
+             f"(translation {'hit' if hit else 'miss'}, binary {binary})")
+        self._memo[memo_key] = (kernel, [(p, _stamp(p)) for p in deps])
         return kernel
 
-    def _translate(self, source: str, filename: str, defines: dict, include_dirs):
-        """OKL -> (kernel specs, backend source, cache hit), through the translation cache."""
+    def _translate(self, source: str, filename: str, base: str, defines: dict, include_dirs):
+        """OKL -> (kernel specs, backend source, cache hit, included files), through the
+        translation cache."""
         from ..translate import translate
 
         document = {"okl": __version__, "translator": translator_digest(), "mode": self.mode,
-                    "source": source,
-                    "filename": filename, "defines": {k: str(v) for k, v in defines.items()},
+                    "source": source, "filename": filename, "base": base,
+                    "defines": {k: _define_text(v) for k, v in defines.items()},
                     "include_dirs": [os.path.abspath(d) for d in include_dirs]}
         key = Cache.key(document)
         files = self.cache.get("translation", key)
-        if files is not None and _dependencies_unchanged(files):
-            import json
-            _say(f"translation cache hit {key[:12]}")
-            specs = from_json(json.loads(files["specs.json"]))
-            return specs, files["source"].decode(), True
+        if files is not None:
+            deps = _unchanged_dependencies(files)
+            if deps is not None:
+                try:
+                    specs = from_json(json.loads(files["specs.json"]))
+                    code = files["source"].decode()
+                except (KeyError, ValueError, TypeError) as e:
+                    _say(f"translation cache entry {key[:12]} unusable ({e}): translating")
+                else:
+                    _say(f"translation cache hit {key[:12]}")
+                    return specs, code, True, deps
+            else:
+                _say(f"translation cache entry {key[:12]} is stale (an included file changed)")
+        else:
+            _say(f"translation cache miss {key[:12]}")
         translation = translate(source, self.mode, defines=defines, include_dirs=include_dirs,
                                 filename=filename)
         for w in translation.diagnostics:
             log.warning("%s", w.render())
         specs = specs_of(translation)
-        import json
-        deps = {p: _digest(p) for p in translation.program.expanded.dependencies}
+        deps = list(dict.fromkeys(translation.program.expanded.dependencies))
         self.cache.put("translation", key, {
             "source": translation.source.encode(),
             "specs.json": json.dumps(to_json(specs)).encode(),
-            "deps.json": json.dumps(deps).encode()}, document)
-        return specs, translation.source, False
+            "deps.json": json.dumps({p: _digest(p) for p in deps}).encode()}, document)
+        return specs, translation.source, False, deps
 
 
 def _digest(path: str) -> str:
@@ -205,13 +225,31 @@ def _digest(path: str) -> str:
         return ""
 
 
-def _dependencies_unchanged(files: dict[str, bytes]) -> bool:
-    import json
+def _unchanged_dependencies(files: dict[str, bytes]) -> list[str] | None:
+    """The included files a cached translation read, or None if any of them changed."""
     try:
         deps = json.loads(files["deps.json"])
-    except (KeyError, ValueError):
-        return False
-    return all(_digest(p) == h for p, h in deps.items())
+        if not all(_digest(p) == h for p, h in deps.items()):
+            return None
+    except (KeyError, ValueError, TypeError, AttributeError):
+        return None
+    return list(deps)
+
+
+def _stamp(path: str):
+    """A cheap change detector for the in-process memo (contents are compared on disk)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size, st.st_ino
+
+
+def _define_text(value) -> str:
+    """A define's value as the preprocessor gets it (True is 1, as in okl.parser)."""
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    return str(value)
 
 
 class Memory:
@@ -271,9 +309,16 @@ class Memory:
 
 
 class Kernel:
-    """A built kernel. Calling it checks every argument, then launches."""
+    """A built kernel. Calling it checks every argument, then launches.
+
+    ``translation_hit``: the backend source came from the cache; ``build_hit``: the binary
+    did (None where the backend keeps its own binary cache: OpenCL, CUDA, HIP);
+    ``cache_hit``: both, as far as okl's cache goes.
+    """
 
     cache_hit = False
+    translation_hit = False
+    build_hit: bool | None = False
     build_seconds = 0.0
 
     def __init__(self, device: Device, spec: KernelSpec, module, source: str):
@@ -299,7 +344,7 @@ class Kernel:
     def __call__(self, *args, **kwargs):
         if kwargs or len(args) != len(self._convert):
             args = bind_args(args, kwargs, self.params, self.name)
-        values = [c(a) for c, a in zip(self._convert, args)]
+        values = [c(a) for c, a in zip(self._convert, args, strict=True)]
         self._launch(args, values)
 
 

@@ -7,6 +7,10 @@ themselves), so the build level of okl's cache is not used here.
 
 from __future__ import annotations
 
+import os
+import sys
+import tempfile
+
 import numpy as np
 
 from ..errors import BackendUnavailableError, BuildError, LaunchError
@@ -28,7 +32,8 @@ class OpenCLBackend:
         try:
             cl = _cl()
         except ImportError:
-            return "pyopencl not installed: pip install okl[opencl] (and okl[pocl] for a CPU device)"
+            return ("pyopencl not installed: pip install okl[opencl] (and okl[pocl] for a CPU "
+                    "device)")
         try:
             platforms = cl.get_platforms()
         except Exception as e:  # no ICD loader / no platform raises pyopencl's own errors
@@ -76,9 +81,8 @@ class OpenCLBackend:
                                  obj.context, "pyopencl.array.Array")
         except ImportError:
             pass
-        if isinstance(obj, cl.Buffer):
-            return ArrayInfo(np.dtype(np.uint8), True, False, "opencl", obj.context,
-                             "pyopencl.Buffer")
+        if isinstance(obj, cl.Buffer):  # untyped: any pointee type
+            return ArrayInfo(None, True, False, "opencl", obj.context, "pyopencl.Buffer")
         return None
 
     def malloc(self, device, shape, dtype):
@@ -109,16 +113,29 @@ class OpenCLBackend:
 
     # -- kernels -------------------------------------------------------------------------------
     def build(self, device, source: str, specs, flags: list[str]):
+        """(program, None): the binary cache is the OpenCL implementation's."""
         cl = _cl()
         program = cl.Program(self.context, source)
         options = ["-cl-std=CL1.2", *self.flags, *flags]
         try:
-            program.build(options=options)
-        except cl.RuntimeError as e:
+            with _captured_stderr() as printed:
+                program.build(options=options)
+        except cl.Error as e:
             log = _build_log(program, self.cl_device) or str(e)
-            raise BuildError(f"OpenCL build failed on {self.name}:\n{map_log(log)}",
-                             command=options, log=log) from None
-        return program, False
+            extra = printed.text().strip()
+            if extra and extra not in log:
+                log = f"{log.rstrip()}\n{extra}"
+            path = _save_source(source)
+            try:
+                code = int(e.code)  # the CL status, e.g. -11 (CL_BUILD_PROGRAM_FAILURE)
+            except Exception:
+                code = None
+            raise BuildError(f"OpenCL build failed on {self.name}:\n{map_log(log)}\n"
+                             f"  generated source: {path}",
+                             command=["clBuildProgram", *options],
+                             returncode=code, log=log,
+                             source_path=path) from None
+        return program, None
 
     def launcher(self, kernel, module):
         cl = _cl()
@@ -130,7 +147,8 @@ class OpenCLBackend:
         def enqueue(k, outer, inner, raw):
             n = max(len(outer), len(inner))
             local = tuple(inner) + (1,) * (n - len(inner))
-            glob = tuple(o * i for o, i in zip(tuple(outer) + (1,) * (n - len(outer)), local))
+            glob = tuple(o * i for o, i in zip(tuple(outer) + (1,) * (n - len(outer)), local,
+                                               strict=True))
             knl = cl_kernels[k]
             knl.set_args(*raw)
             try:
@@ -153,7 +171,63 @@ def _buffer(value):
     if handle is not None:
         return handle
     data = getattr(value, "base_data", None)  # pyopencl.array.Array
-    return data if data is not None else value
+    if data is None:
+        return value
+    offset = getattr(value, "offset", 0)
+    if offset:  # a view such as a[10:]: the kernel must see its first element at index 0
+        try:
+            return data.get_sub_region(offset, max(value.nbytes, 1))
+        except _cl().Error as e:
+            raise LaunchError(f"cannot pass a pyopencl array that starts {offset} bytes into "
+                              f"its buffer ({e}); pass a copy (a.copy()) or an offset that is "
+                              "a multiple of the device's base address alignment") from None
+    return data
+
+
+class _captured_stderr:
+    """Catch what the OpenCL compiler prints straight to file descriptor 2 (pocl's clang
+    prints "1 error generated."): it belongs in the build log, not on the user's terminal."""
+
+    def __enter__(self):
+        self._text = ""
+        try:
+            sys.stderr.flush()
+            self._file = tempfile.TemporaryFile()
+            self._saved = os.dup(2)
+            os.dup2(self._file.fileno(), 2)
+        except (OSError, ValueError, AttributeError):
+            self._saved = None
+        return self
+
+    def __exit__(self, *exc):
+        if self._saved is None:
+            return False
+        try:
+            os.dup2(self._saved, 2)
+            os.close(self._saved)
+            self._file.seek(0)
+            self._text = self._file.read().decode("utf-8", "replace")
+            self._file.close()
+        except OSError:
+            pass
+        if self._text.strip() and _verbose():
+            print(self._text, end="", file=sys.stderr, flush=True)
+        return False
+
+    def text(self) -> str:
+        return self._text
+
+
+def _verbose() -> bool:
+    return os.environ.get("OKL_VERBOSE", "") not in ("", "0")
+
+
+def _save_source(source: str) -> str:
+    """Keep the generated source of a failed build for BuildError.source_path."""
+    fd, path = tempfile.mkstemp(prefix="okl-build-", suffix=".cl")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(source)
+    return path
 
 
 def _build_log(program, device) -> str:
