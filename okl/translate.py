@@ -7,11 +7,11 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
+from .backends.base import Emitter, Target, uses_of
 from .backends.cuda import CudaTarget
 from .backends.hip import HipTarget
 from .backends.opencl import OpenCLTarget
 from .backends.openmp import OpenMPTarget
-from .backends.base import Emitter, Target, uses_of
 from .backends.serial import SerialTarget
 from .errors import Diagnostic, Diagnostics, TranslationError
 from .frontend import MODES, analyze
