@@ -21,6 +21,6 @@ backends = _backends
 
 __all__ = [
     "__version__", "ArgumentError", "BackendUnavailableError", "BuildError", "Diagnostic",
-    "LaunchError", "OKLError", "TranslationError", "analyze", "analyze_file", "Device", "Kernel", "Memory",
-    "backends", "Translation", "translate", "translate_file",
+    "LaunchError", "OKLError", "TranslationError", "analyze", "analyze_file", "Device",
+    "Kernel", "Memory", "backends", "Translation", "translate", "translate_file",
 ]
