@@ -129,7 +129,9 @@ def build(file: str, kernel: str, mode: str, defines, includes) -> None:
         _print_diagnostics(e)
         sys.exit(1)
     state = "hit" if k.cache_hit else "miss"
-    click.echo(f"{kernel} ({mode}, {dev.name}): {k.build_seconds * 1e3:.1f} ms, cache {state}")
+    binary = {True: "hit", False: "miss", None: "cached by the backend"}[k.build_hit]
+    click.echo(f"{kernel} ({dev.mode}, {dev.name}): {k.build_seconds * 1e3:.1f} ms, cache "
+               f"{state} (translation {'hit' if k.translation_hit else 'miss'}, binary {binary})")
 
 
 @main.group()
