@@ -119,7 +119,7 @@ def lower_program(program: Program, target: Target, *, line_directives: bool = T
     parts.append("\n")
     parts.append("\n".join(emitter.emit_external(node) for node in out))
     warnings = program.warnings + diags.warnings
-    return Translation(target.mode, "".join(parts), infos, warnings, program)
+    return Translation(target.mode, emitter.resolve("".join(parts)), infos, warnings, program)
 
 
 def _lower_global(ext: c_ast.Node, target: Target, program: Program,

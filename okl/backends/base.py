@@ -89,14 +89,27 @@ def uses_of(nodes) -> set[str]:
     return out
 
 
+_SIMPLE = (c_ast.Assignment, c_ast.UnaryOp, c_ast.FuncCall, c_ast.Return, c_ast.Break,
+           c_ast.Continue, c_ast.EmptyStatement)
+
+
 class Emitter(c_generator.CGenerator):
-    """pycparser's generator plus ``#line`` directives back to the original source."""
+    """pycparser's generator with K&R braces plus exact ``#line`` directives.
+
+    Every statement is printed with an invisible mark naming the source line it came from;
+    :meth:`resolve` then walks the finished text line by line, keeps the line number the
+    backend compiler will assume for each line, and writes ``#line`` only where that number
+    would be wrong.  Lines okl made up (braces of lowered loops, pragmas, bookkeeping
+    statements) carry no mark: they may be counted as any line.
+    """
+
+    _MARK = "\x00"
 
     def __init__(self, expanded: Expanded, *, line_directives: bool = True):
         super().__init__(reduce_parentheses=True)
         self.expanded = expanded
         self.line_directives = line_directives
-        self._last: tuple[str, int] | None = None
+        self._origins: list[tuple[str, int]] = []
 
     def origin(self, node: c_ast.Node) -> tuple[str, int] | None:
         c = node.coord
@@ -106,35 +119,121 @@ class Emitter(c_generator.CGenerator):
             return self.expanded.origins[c.line - 1]
         return None
 
-    def line_marker(self, node: c_ast.Node) -> str:
-        if not self.line_directives:
+    def _mark(self, node: c_ast.Node) -> str:
+        if not self.line_directives or isinstance(node, (c_ast.Compound, c_ast.Pragma)):
             return ""
         where = self.origin(node)
-        if where is None or where == self._last:
+        if where is None:
             return ""
-        last, self._last = self._last, where
-        if last is not None and last[0] == where[0] and where[1] == last[1] + 1:
-            return ""
-        file = where[0].replace("\\", "\\\\").replace('"', '\\"')
-        return f'#line {where[1]} "{file}"\n'
+        self._origins.append(where)
+        return f"{self._MARK}{len(self._origins) - 1}{self._MARK}"
 
+    def resolve(self, text: str) -> str:
+        """Replace the marks in ``text`` by the ``#line`` directives that are needed."""
+        out: list[str] = []
+        current: tuple[str, int] | None = None  # (file, number of the next line)
+        for line in text.split("\n"):
+            where = None
+            if self._MARK in line:
+                parts = line.split(self._MARK)
+                where = self._origins[int(parts[1])]
+                line = "".join(parts[0::2])
+            if where is not None and where != current:
+                file = where[0].replace("\\", "\\\\").replace('"', '\\"')
+                out.append(f'#line {where[1]} "{file}"')
+                current = where
+            out.append(line)
+            if current is not None:
+                current = (current[0], current[1] + 1)
+        return "\n".join(out)
+
+    # -- statements ------------------------------------------------------------------------
     def _generate_stmt(self, n: c_ast.Node, add_indent: bool = False) -> str:
-        return self.line_marker(n) + super()._generate_stmt(n, add_indent)
+        if add_indent:
+            self.indent_level += 2
+        indent = self._make_indent()
+        if add_indent:
+            self.indent_level -= 2
+        mark = self._mark(n)
+        if isinstance(n, (c_ast.Decl, c_ast.Assignment, c_ast.Cast, c_ast.UnaryOp,
+                          c_ast.BinaryOp, c_ast.TernaryOp, c_ast.FuncCall, c_ast.ArrayRef,
+                          c_ast.StructRef, c_ast.Constant, c_ast.ID, c_ast.Typedef,
+                          c_ast.ExprList)):
+            return mark + indent + self.visit(n) + ";\n"
+        if isinstance(n, c_ast.Compound):
+            return self.visit(n)
+        return mark + indent + self.visit(n) + "\n"
+
+    def _body(self, stmt: c_ast.Node, header: c_ast.Node | None = None) -> str:
+        """What follows a control header: `` {`` ... ``}``, or one statement -- on the header's
+        line when it was written there (``if (i < n) x[i] = 0;``), else indented below."""
+        if isinstance(stmt, c_ast.Compound):
+            s = " {\n"
+            self.indent_level += 2
+            s += "".join(self._generate_stmt(x) for x in stmt.block_items or [])
+            self.indent_level -= 2
+            return s + self._make_indent() + "}"
+        if header is not None and isinstance(stmt, _SIMPLE) and \
+                self.origin(stmt) is not None and self.origin(stmt) == self.origin(header):
+            text = self._generate_stmt(stmt)
+            if self._MARK in text:  # the header's line already says where this is
+                text = "".join(text.split(self._MARK)[0::2])
+            return " " + text.strip()
+        return "\n" + self._generate_stmt(stmt, add_indent=True).rstrip("\n")
+
+    def visit_FuncDef(self, n: c_ast.FuncDef) -> str:
+        decl = self.visit(n.decl)
+        self.indent_level = 0
+        return decl + self._body(n.body) + "\n"
+
+    def visit_If(self, n: c_ast.If) -> str:
+        s = "if (" + (self.visit(n.cond) if n.cond else "") + ")" + self._body(n.iftrue, n)
+        if n.iffalse is not None:
+            s += " else" if isinstance(n.iftrue, c_ast.Compound) else \
+                "\n" + self._make_indent() + "else"
+            if isinstance(n.iffalse, c_ast.If):
+                s += " " + self._mark(n.iffalse) + self.visit(n.iffalse)
+            else:
+                s += self._body(n.iffalse)
+        return s
+
+    def visit_For(self, n: c_ast.For) -> str:
+        s = "for ("
+        if n.init:
+            s += self.visit(n.init)
+        s += ";"
+        if n.cond:
+            s += " " + self.visit(n.cond)
+        s += ";"
+        if n.next:
+            s += " " + self.visit(n.next)
+        return s + ")" + self._body(n.stmt, n)
+
+    def visit_While(self, n: c_ast.While) -> str:
+        return "while (" + (self.visit(n.cond) if n.cond else "") + ")" + \
+            self._body(n.stmt, n)
+
+    def visit_DoWhile(self, n: c_ast.DoWhile) -> str:
+        s = "do" + self._body(n.stmt)
+        s += " " if isinstance(n.stmt, c_ast.Compound) else "\n" + self._make_indent()
+        return s + "while (" + (self.visit(n.cond) if n.cond else "") + ");"
+
+    def visit_Switch(self, n: c_ast.Switch) -> str:
+        return "switch (" + self.visit(n.cond) + ")" + self._body(n.stmt)
 
     def visit_Pragma(self, n: c_ast.Pragma) -> str:
         return "#pragma " + n.string if n.string else "#pragma"
 
     def emit_external(self, node: c_ast.Node) -> str:
-        """One file-scope item (function, declaration, typedef) with its #line."""
-        marker = self.line_marker(node)
+        """One file-scope item (function, declaration, typedef), marked with its origin."""
+        mark = self._mark(node)
         if isinstance(node, (c_ast.FuncDef, c_ast.Pragma)):
-            return tidy(marker + self.visit(node))
-        return tidy(marker + self.visit(node) + ";")
+            return tidy(mark + self.visit(node))
+        return tidy(mark + self.visit(node) + ";")
 
 
 def tidy(text: str) -> str:
-    """pycparser leaves blank lines after every nested block; drop those before a closing
-    brace and runs of them, so the output reads like hand-written code."""
+    """Drop blank lines before a closing brace and runs of them, and trailing blanks."""
     lines = text.rstrip().split("\n")
     out: list[str] = []
     for line in lines:

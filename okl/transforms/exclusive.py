@@ -43,12 +43,12 @@ def _lower_outer(outer: Loop, variables: list[Variable]) -> None:
     for var in variables:
         _widen(var, body)
     for block in (c for c in outer.children if c.kind == "inner"):
-        _before(block.node, _assign(block.node.coord), body)
+        _before(block.node, _assign(), body)
         for leaf in (lp for lp in block.walk() if not lp.children):
             leaf.node.stmt = _append(leaf.node.stmt, _increment(leaf.node.coord))
     body.block_items.insert(0, c_ast.Decl(
         INDEX, [], [], [], [], c_ast.TypeDecl(INDEX, [], None, c_ast.IdentifierType(["int"])),
-        c_ast.Constant("int", "0"), None, coord=outer.node.coord))
+        c_ast.Constant("int", "0"), None))
 
 
 def rewrite_in(node, fn, skip_ids) -> None:
@@ -88,8 +88,9 @@ def _array_of(t: c_ast.Node, size: c_ast.Node) -> c_ast.Node:
     return c_ast.ArrayDecl(t, size, [])
 
 
-def _assign(coord) -> c_ast.Node:
-    return c_ast.Assignment("=", c_ast.ID(INDEX), c_ast.Constant("int", "0"), coord=coord)
+def _assign() -> c_ast.Node:
+    """Synthesised statements carry no coord: they are okl's, not a line of the source."""
+    return c_ast.Assignment("=", c_ast.ID(INDEX), c_ast.Constant("int", "0"))
 
 
 def _increment(coord) -> c_ast.Node:

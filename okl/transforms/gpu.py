@@ -95,6 +95,10 @@ def _lower_loop(program: Program, dk: DeviceKernel, loop: Loop, target,
         else:
             cond = c_ast.BinaryOp(form.cmp, c_ast.ID(form.iterator), copy.deepcopy(form.bound))
             body = c_ast.If(cond, body, None, coord=loop.node.coord)
+    if isinstance(body, c_ast.Compound) and not any(
+            isinstance(x, c_ast.Decl) and x.name == form.iterator for x in body.block_items or []):
+        # `{ int i = <index>; <body items> }`: the loop body's own block, one level less
+        return c_ast.Compound([decl] + list(body.block_items or []), coord=loop.node.coord)
     return c_ast.Compound([decl, body], coord=loop.node.coord)
 
 
