@@ -7,6 +7,7 @@ Every error of the file is reported at once as a :class:`TranslationError`.
 from __future__ import annotations
 
 import os
+import time
 
 from pycparser import c_ast
 
@@ -25,14 +26,22 @@ MODES = ("serial", "openmp", "opencl", "cuda", "hip")
 
 
 def analyze(source: str, filename: str = "<input>", *, mode: str = "serial",
-            defines: dict | None = None, include_dirs=()) -> Program:
-    """Parse and validate ``source``; raise TranslationError with all diagnostics on error."""
+            defines: dict | None = None, include_dirs=(),
+            timings: dict[str, float] | None = None) -> Program:
+    """Parse and validate ``source``; raise TranslationError with all diagnostics on error.
+
+    ``timings``, when given, receives the seconds spent per stage: preprocess, attributes,
+    parse, model (benchmarks/frontend_time.py)."""
+    clock = _Clock(timings)
     diags = Diagnostics()
     expanded = preprocess(source, filename, mode=mode, defines=defines,
                           include_dirs=include_dirs)
+    clock.lap("preprocess")
     diags.items.extend(expanded.warnings)
     text, attrs = extract(expanded, diags)
+    clock.lap("attributes")
     ast = parse(text, expanded, diags)
+    clock.lap("parse")
     amap = attach(ast, attrs)
     types = TypeTable()
     for ext in ast.ext:
@@ -45,9 +54,22 @@ def analyze(source: str, filename: str = "<input>", *, mode: str = "serial",
     expand_tiles(ast, amap, types, expanded, diags)
     apply_dims(ast, amap, list(types.typedefs), expanded, diags)
     program = ModelBuilder(ast, amap, types, expanded, diags).build(attrs)
+    clock.lap("model")
     diags.raise_if_errors()
     program.warnings = diags.warnings
     return program
+
+
+class _Clock:
+    def __init__(self, laps: dict[str, float] | None) -> None:
+        self.laps = laps
+        self.last = time.perf_counter()
+
+    def lap(self, stage: str) -> None:
+        if self.laps is not None:
+            now = time.perf_counter()
+            self.laps[stage] = now - self.last
+            self.last = now
 
 
 def analyze_file(path: str | os.PathLike, **kw) -> Program:

@@ -63,20 +63,26 @@ def _attachables(ast: c_ast.FileAST):
     out = []
     declarators: dict[tuple[int, int], c_ast.Node] = {}
     fors: dict[tuple[int, int], c_ast.Node] = {}
+    none = (1 << 30, 0)
 
-    def visit(node, group):
+    def visit(node, group) -> tuple[int, int]:
+        """Record ``node`` and its subtree; return the subtree's start (see start_of)."""
         if node is None:
-            return
-        if node.coord is not None and node.coord.file == PRELUDE:
-            return
+            return none
+        c = node.coord
+        if c is not None and c.file == PRELUDE:
+            return none
+        slot = None
         if group is not None:
-            out.append((start_of(node), len(out), node, group))
+            slot = len(out)
+            out.append(None)
         if isinstance(node, (c_ast.Decl, c_ast.Typedef)):
             name_node = _declarator(node.type)
             if name_node is not None and name_node.coord is not None:
                 declarators[(name_node.coord.line, name_node.coord.column)] = node
-        if isinstance(node, c_ast.For) and node.coord is not None:
-            fors[(node.coord.line, node.coord.column)] = node
+        if isinstance(node, c_ast.For) and c is not None:
+            fors[(c.line, c.column)] = node
+        best = (c.line, c.column or 0) if c is not None and c.line else none
         for name, child in node.children():
             child_group = None
             if isinstance(node, (c_ast.Compound, c_ast.FileAST, c_ast.ParamList,
@@ -92,7 +98,10 @@ def _attachables(ast: c_ast.FileAST):
                 child_group = id(node)
             elif isinstance(node, c_ast.Struct):
                 child_group = id(node)
-            visit(child, child_group)
+            best = min(best, visit(child, child_group))
+        if slot is not None:
+            out[slot] = (best, slot, node, group)
+        return best
 
     for ext in ast.ext:
         visit(ext, id(ast))

@@ -112,11 +112,13 @@ class TypeTable:
     def struct_dtype(self, s: c_ast.Struct, depth: int = 0) -> np.dtype | None:
         fields = []
         for d in s.decls or []:
+            if not d.name or d.bitsize is not None:  # anonymous members, bit-fields:
+                return None  # no numpy layout matches the C compiler's
             t = d.type
             shape = []
             while isinstance(t, c_ast.ArrayDecl):
                 size = _const_int(t.dim)
-                if size is None:
+                if size is None or size <= 0:
                     return None
                 shape.append(size)
                 t = t.type
@@ -127,7 +129,7 @@ class TypeTable:
             if dt is None:
                 return None
             fields.append((d.name, (dt, tuple(shape)) if shape else dt))
-        if not fields:
+        if not fields or len({name for name, _ in fields}) != len(fields):
             return None
         return np.dtype(fields, align=True)
 

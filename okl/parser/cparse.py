@@ -8,6 +8,10 @@ a header (device compilers know them); its nodes carry the file name ``PRELUDE``
 
 from __future__ import annotations
 
+import copy
+import functools
+import threading
+
 from pycparser import c_ast, c_parser
 
 from ..errors import Diagnostics, TranslationError, note
@@ -24,7 +28,7 @@ PRELUDE_TYPES = {
 }
 _PRELUDE_TEXT = "".join(f"typedef {c} {n};" for n, c in PRELUDE_TYPES.items())
 
-_parser: c_parser.CParser | None = None
+_local = threading.local()
 MAX_RECOVERIES = 20  # missing ';' repaired per file before giving up on further errors
 
 
@@ -71,11 +75,11 @@ class _Parser(c_parser.CParser):
 
 
 def parser() -> c_parser.CParser:
-    """One shared parser: building pycparser's tables is the slow part."""
-    global _parser
-    if _parser is None:
-        _parser = _Parser()
-    return _parser
+    """The parser of this thread (a parser keeps state while it parses)."""
+    p = getattr(_local, "parser", None)
+    if p is None:
+        p = _local.parser = _Parser()
+    return p
 
 
 def _parse_text(text: str) -> c_ast.FileAST:
@@ -89,11 +93,12 @@ def _parse_text(text: str) -> c_ast.FileAST:
 def parse(text: str, expanded: Expanded, diags: Diagnostics) -> c_ast.FileAST:
     """Parse attribute-free C; on errors record all of them (a missing ';' is repaired so
     that the errors after it are found too) and raise TranslationError."""
-    tokens = tokenize(text)
+    repaired_any = False
     for _ in range(MAX_RECOVERIES):
         try:
             ast = _parse_text(text)
         except SyntaxProblem as e:
+            tokens = tokenize(text)
             repaired = _missing_semicolon(text, tokens, e)
             if repaired is None:
                 _report(e, tokens, expanded, diags)
@@ -102,9 +107,9 @@ def parse(text: str, expanded: Expanded, diags: Diagnostics) -> c_ast.FileAST:
             diags.error(f"syntax error: expected ';' before '{e.token}'",
                         expanded.locate(before.line, before.col + len(before.text)),
                         hint="end the statement with ';'")
-            tokens = tokenize(text)
+            repaired_any = True
             continue
-        if not diags.errors:
+        if not repaired_any:
             return ast
         break
     diags.raise_if_errors()
@@ -196,7 +201,13 @@ def _unbalanced_brace(tokens: list[Token]) -> tuple[Token | None, bool]:
 
 
 def parse_expression(text: str, typedefs=()) -> c_ast.Node:
-    """Parse a standalone C expression (an attribute argument such as a @dim size)."""
+    """Parse a standalone C expression (an attribute argument such as a @dim size); a fresh
+    tree every call, so callers may graft it into the AST."""
+    return copy.deepcopy(_parse_expression(text, tuple(typedefs)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_expression(text: str, typedefs: tuple[str, ...]) -> c_ast.Node:
     decls = "".join(f"typedef int {t};" for t in typedefs)
     ast = parser().parse(f"{decls} void __okl_expr(void) {{ ({text}); }}")
     return ast.ext[-1].body.block_items[0]
