@@ -109,6 +109,7 @@ def lower_program(program: Program, target: Target, *, line_directives: bool = T
         else:
             out.append(_lower_global(ext, target, program, diags))
     _spell(out, target)
+    target.finish_functions(out, program)
     diags.raise_if_errors()
     emitter = Emitter(program.expanded, line_directives=line_directives)
     uses = uses_of(out)

@@ -65,6 +65,13 @@ class Target:
         """The statement for a barrier; kind is "" (explicit), "warp" or "auto"."""
         return None
 
+    def check_params(self, kernel, program, diags) -> None:
+        """Report kernel parameters this backend cannot take (OpenCL: size_t, bool)."""
+
+    def finish_functions(self, nodes: list[c_ast.Node], program) -> None:
+        """Last backend-specific rewrite of the emitted file-scope items (OpenCL: address
+        spaces of local pointer variables)."""
+
     def atomic(self, node: c_ast.Node, base: str, space: str, diags, loc) -> c_ast.Node:
         """Lower one @atomic statement; ``base`` is the target's C type ("" for a block),
         ``space`` "global" or "shared".  Serial code runs one thread: nothing to do."""

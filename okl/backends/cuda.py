@@ -81,10 +81,14 @@ class CudaTarget(Target):
         if op == "-=" and (base in _FLOATS or base in _AS_ULL or base ==
                            "unsigned long long"):
             func, value = "atomicAdd", c_ast.UnaryOp("-", value)
-        if op == "=" and base == "double":
-            diags.error("@atomic assignment of a double is not supported on GPU backends", loc)
-            return node
         address = c_ast.UnaryOp("&", target)
+        if op == "=" and base == "double":  # exchange the bits as a 64-bit integer
+            ull = c_ast.IdentifierType(["unsigned", "long", "long"])
+            address = c_ast.Cast(c_ast.Typename(None, [], None, c_ast.PtrDecl(
+                [], c_ast.TypeDecl(None, [], None, ull))), address)
+            value = c_ast.FuncCall(c_ast.ID("__double_as_longlong"), c_ast.ExprList([value]))
+            return c_ast.FuncCall(c_ast.ID(func), c_ast.ExprList([address, value]),
+                                  coord=node.coord)
         if base in _AS_ULL:
             ull = c_ast.IdentifierType(["unsigned", "long", "long"])
             address = c_ast.Cast(c_ast.Typename(None, [], None, c_ast.PtrDecl(

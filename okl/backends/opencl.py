@@ -16,6 +16,8 @@ Differences from CUDA that matter for correctness:
 
 from __future__ import annotations
 
+import copy
+
 from pycparser import c_ast
 
 from .base import Target
@@ -46,7 +48,7 @@ class OpenCLTarget(Target):
         if "double" in uses:
             out.append("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n")
         if any(u.startswith("atom_") for u in uses) or "_okl_atomic_add_double_global" in uses \
-                or "_okl_atomic_add_double_local" in uses:
+                or "_okl_atomic_add_double_local" in uses:  # 64-bit atomics
             out.append("#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n")
         if {"atom_and", "atom_or", "atom_xor"} & uses:
             out.append("#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable\n")
@@ -80,6 +82,12 @@ class OpenCLTarget(Target):
             "CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE"
         return c_ast.FuncCall(c_ast.ID("barrier"), c_ast.ExprList([c_ast.ID(fence)]))
 
+    def check_params(self, kernel, program, diags) -> None:
+        _check_params(kernel, program, diags)
+
+    def finish_functions(self, nodes, program) -> None:
+        _address_spaces(nodes, program)
+
     def atomic(self, node, base, space, diags, loc):
         if isinstance(node, c_ast.Compound):
             diags.error("@atomic blocks cannot run on GPU backends", loc,
@@ -91,6 +99,7 @@ class OpenCLTarget(Target):
         else:
             op, target, value = node.op, node.lvalue, node.rvalue
         address = c_ast.UnaryOp("&", target)
+        space = "local" if space == "shared" else "global"
         if base in _INT32 | _INT64 and op in _INT_OPS:
             prefix = "atomic_" if base in _INT32 else "atom_"
             return _call(prefix + _INT_OPS[op], [address, value], node)
@@ -100,10 +109,24 @@ class OpenCLTarget(Target):
             return _call(f"_okl_atomic_add_{base}_{space}", [address, value], node)
         if base == "float" and op == "=":
             return _call("atomic_xchg", [address, value], node)
+        if base == "double" and op == "=":  # exchange the bits as a 64-bit integer
+            word = _typename(["long"], pointer=f"volatile __{space}")
+            bits = c_ast.FuncCall(c_ast.ID("as_long"), c_ast.ExprList(
+                [c_ast.Cast(_typename(["double"]), value)]))
+            return _call("atom_xchg", [c_ast.Cast(word, address), bits], node)
         diags.error(f"Atomic does not support this operation on OpenCL: '{op}' on '{base}'",
-                    loc, hint="supported: += -= &= |= ^= = ++ -- on integers, += -= on "
-                              "float and double")
+                    loc, hint="supported: += -= &= |= ^= = ++ -- on integers, += -= ++ -- = "
+                              "on float and double")
         return node
+
+
+def _typename(names: list[str], pointer: str | None = None) -> c_ast.Typename:
+    """``(double)`` or, with ``pointer="volatile __global"``, ``(volatile __global long *)``."""
+    t: c_ast.Node = c_ast.TypeDecl(None, pointer.split() if pointer else [], None,
+                                   c_ast.IdentifierType(names))
+    if pointer:
+        t = c_ast.PtrDecl([], t)
+    return c_ast.Typename(None, [], None, t)
 
 
 def _call(name: str, args, node) -> c_ast.FuncCall:
@@ -119,3 +142,202 @@ def _cas_add(ctype: str, bits: int, space: str) -> str:
             f"  do {{\n    old.f = *p;\n    next.f = old.f + v;\n"
             f"  }} while ({cas}((volatile __{space} {word} *) p, old.u, next.u) != old.u);\n"
             "}\n")
+
+
+# -- kernel arguments ---------------------------------------------------------------------
+#: OpenCL C 1.2 §6.9.k: kernel arguments cannot have these types (nor structs holding them)
+_NOT_KERNEL_ARGS = {"size_t", "ptrdiff_t", "intptr_t", "uintptr_t", "bool", "_Bool"}
+
+
+def _typedef_names(t: c_ast.Node, types) -> list[str]:
+    """The names a declared type goes through: `size_t` -> ['size_t', 'unsigned long']."""
+    names = []
+    for _ in range(16):
+        while isinstance(t, c_ast.TypeDecl):
+            t = t.type
+        if not isinstance(t, c_ast.IdentifierType):
+            break
+        name = " ".join(t.names)
+        names.append(name)
+        target = types.typedefs.get(name)
+        if target is None:
+            break
+        t = target
+    return names
+
+
+def _struct_of(t: c_ast.Node, types) -> c_ast.Struct | None:
+    for _ in range(16):
+        while isinstance(t, c_ast.TypeDecl):
+            t = t.type
+        if isinstance(t, c_ast.Struct):
+            return t if t.decls is not None else types.structs.get(t.name)
+        if isinstance(t, c_ast.IdentifierType) and " ".join(t.names) in types.typedefs:
+            t = types.typedefs[" ".join(t.names)]
+            continue
+        return None
+    return None
+
+
+def _forbidden(t: c_ast.Node, types, depth: int = 0) -> str | None:
+    """The first type inside ``t`` (a value type) that OpenCL kernels cannot take."""
+    while isinstance(t, c_ast.ArrayDecl):
+        t = t.type
+    if isinstance(t, c_ast.PtrDecl) or depth > 8:
+        return None
+    bad = next((n for n in _typedef_names(t, types) if n in _NOT_KERNEL_ARGS), None)
+    if bad:
+        return bad
+    struct = _struct_of(t, types)
+    for field in (struct.decls or []) if struct is not None else []:
+        bad = _forbidden(field.type, types, depth + 1)
+        if bad:
+            return bad
+    return None
+
+
+def _check_params(kernel, program, diags) -> None:
+    for p in kernel.params:
+        if p.is_pointer:
+            continue
+        bad = _forbidden(p.node.type, program.types)
+        if bad is None:
+            continue
+        where = "has" if bad in _typedef_names(p.node.type, program.types) else \
+            "is a struct with a field of"
+        diags.error(f"OpenCL kernels cannot take argument '{p.name}': it {where} type "
+                    f"'{bad}', whose size is the device's choice", p.loc,
+                    hint="use a fixed-width type such as int, unsigned int or long")
+
+
+# -- address spaces of pointer variables ----------------------------------------------------
+_SPACES = ("__global", "__local", "__constant")
+
+
+def _pointer_type(t: c_ast.Node, types) -> c_ast.Node | None:
+    """``t`` as an explicit single-level pointer type (typedefs expanded), else None."""
+    quals: list[str] = []
+    for _ in range(16):
+        if isinstance(t, c_ast.PtrDecl):
+            if isinstance(t.type, c_ast.PtrDecl):
+                return None
+            if quals:
+                t = copy.copy(t)
+                t.quals = list(t.quals) + [q for q in quals if q not in t.quals]
+            return t
+        if isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType):
+            target = types.typedefs.get(" ".join(t.type.names))
+            if target is None:
+                return None
+            quals += t.quals
+            t = target
+            continue
+        return None
+    return None
+
+
+def _set_space(decl: c_ast.Decl, space: str, types) -> None:
+    """Make ``decl`` a pointer into ``space``, expanding a typedef'd pointer type if needed."""
+    ptr = _pointer_type(decl.type, types)
+    if ptr is None:
+        return
+    if ptr is not decl.type:
+        ptr = copy.deepcopy(ptr)
+        inner = ptr.type
+        inner.declname = decl.name
+        decl.type = ptr
+    inner = ptr.type
+    if not any(q in _SPACES for q in inner.quals):
+        inner.quals = [space] + list(inner.quals)
+
+
+def _space_of_pointer(t: c_ast.Node, types) -> str | None:
+    ptr = _pointer_type(t, types)
+    if ptr is None:
+        return None
+    return next((q for q in ptr.type.quals if q in _SPACES), None)
+
+
+def _expr_space(e: c_ast.Node, env: dict[str, str]) -> str | None:
+    """Address space that the pointer value of expression ``e`` points into, if known."""
+    if isinstance(e, c_ast.ID):
+        return env.get(e.name)
+    if isinstance(e, c_ast.BinaryOp) and e.op in ("+", "-"):
+        return _expr_space(e.left, env) or _expr_space(e.right, env)
+    if isinstance(e, c_ast.Cast):
+        return _expr_space(e.expr, env)
+    if isinstance(e, c_ast.TernaryOp):
+        return _expr_space(e.iftrue, env) or _expr_space(e.iffalse, env)
+    if isinstance(e, c_ast.ArrayRef):  # a row of a multi-dimensional array
+        return _expr_space(e.name, env)
+    if isinstance(e, c_ast.UnaryOp) and e.op == "&":
+        x = e.expr
+        while isinstance(x, (c_ast.ArrayRef, c_ast.StructRef)):
+            if isinstance(x, c_ast.StructRef) and x.type == "->":
+                return _expr_space(x.name, env)
+            x = x.name
+        return _expr_space(x, env)
+    return None
+
+
+def _address_spaces(nodes: list[c_ast.Node], program) -> None:
+    """OpenCL 1.2 pointers without an address space point to private memory, so a local
+    ``float *row = x + i * n;`` into a ``__global`` argument does not compile (OCCA leaves it
+    to the user's @globalPtr).  Give every local pointer variable the space of what it is
+    set to; expand typedef'd pointer types of parameters into ``__global`` pointers."""
+    types = program.types
+    constants = {n.name for n in nodes if isinstance(n, c_ast.Decl) and n.name
+                 and "__constant" in n.storage}
+    for fn in nodes:
+        if not isinstance(fn, c_ast.FuncDef):
+            continue
+        env: dict[str, str] = {name: "__constant" for name in constants}
+        for p in (fn.decl.type.args.params if fn.decl.type.args else []):
+            if not isinstance(p, c_ast.Decl):
+                continue
+            if _pointer_type(p.type, types) is not None and \
+                    _space_of_pointer(p.type, types) is None:
+                _set_space(p, "__global", types)
+            space = _space_of_pointer(p.type, types)
+            if space:
+                env[p.name] = space
+        candidates: list[c_ast.Decl] = []
+        sources: dict[str, list[c_ast.Node]] = {}
+        for n in _walk(fn.body):
+            if isinstance(n, c_ast.Decl) and n.name:
+                if "__local" in n.storage:
+                    env[n.name] = "__local"
+                elif _pointer_type(n.type, types) is not None:
+                    space = _space_of_pointer(n.type, types)
+                    if space:
+                        env[n.name] = space
+                    else:
+                        candidates.append(n)
+                        if n.init is not None:
+                            sources.setdefault(n.name, []).append(n.init)
+            elif isinstance(n, c_ast.Assignment) and n.op == "=" and \
+                    isinstance(n.lvalue, c_ast.ID):
+                sources.setdefault(n.lvalue.name, []).append(n.rvalue)
+        changed = True
+        while changed:
+            changed = False
+            for decl in candidates:
+                if decl.name in env:
+                    continue
+                for rhs in sources.get(decl.name, []):
+                    space = _expr_space(rhs, env)
+                    if space:
+                        env[decl.name] = space
+                        changed = True
+                        break
+        for decl in candidates:
+            if decl.name in env:
+                _set_space(decl, env[decl.name], types)
+
+
+def _walk(node: c_ast.Node):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(reversed([c for _, c in n.children()]))

@@ -24,6 +24,7 @@ from .launch import DeviceKernel, KernelPlan
 def lower_gpu_kernel(program: Program, kernel: Kernel, plan: KernelPlan, target,
                      diags: Diagnostics) -> list[c_ast.FuncDef]:
     out = []
+    target.check_params(kernel, program, diags)
     for dk in plan.device_kernels:
         body = _lower_loop(program, dk, dk.outer_loop, target, diags)
         body = _lower_barriers(program, body, target)

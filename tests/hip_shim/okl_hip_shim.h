@@ -143,6 +143,12 @@ OKL_HIP_INT_ATOMICS(unsigned long long)
 OKL_HIP_FP_ATOMICS(float)
 OKL_HIP_FP_ATOMICS(double)
 
+/* ---- bit casts (the real HIP device functions of the same names) ------------------------- */
+OKL_HIP_FN long long __double_as_longlong(double x) { return __builtin_bit_cast(long long, x); }
+OKL_HIP_FN double __longlong_as_double(long long x) { return __builtin_bit_cast(double, x); }
+OKL_HIP_FN int __float_as_int(float x) { return __builtin_bit_cast(int, x); }
+OKL_HIP_FN float __int_as_float(int x) { return __builtin_bit_cast(float, x); }
+
 /* ---- math -------------------------------------------------------------------------------- */
 /* C signatures: NAME(double) and NAMEf(float).  Exact operations go to clang builtins, which the
  * AMDGPU backend turns into instructions. */
