@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import operator
 import os
 import tempfile
 import time
@@ -32,6 +33,11 @@ log = logging.getLogger("okl")
 _ALIASES = {"serial": "serial", "openmp": "openmp", "opencl": "opencl", "cuda": "cuda",
             "hip": "hip"}
 AUTO_ORDER = ("cuda", "hip", "opencl", "openmp", "serial")
+
+# Hash okl's sources now, while they match the modules this process has loaded: computed at
+# the first build instead, an edit in between (a development tree) would file translations
+# made by the old code under the new code's key, for every process to reuse.
+translator_digest()
 
 
 def _verbose() -> bool:
@@ -117,13 +123,14 @@ class Device:
 
     # -- memory --------------------------------------------------------------------------------
     def malloc(self, count_or_shape, dtype=np.float64) -> Memory:
-        shape = (count_or_shape,) if np.isscalar(count_or_shape) else tuple(count_or_shape)
+        """An uninitialised buffer of ``count`` elements or of a shape."""
+        shape = _shape(count_or_shape)
         return self.backend.malloc(self, shape, np.dtype(dtype))
 
     empty = malloc
 
     def zeros(self, count_or_shape, dtype=np.float64) -> Memory:
-        shape = (count_or_shape,) if np.isscalar(count_or_shape) else tuple(count_or_shape)
+        shape = _shape(count_or_shape)
         return self.asarray(np.zeros(shape, dtype))
 
     def asarray(self, array) -> Memory:
@@ -215,6 +222,20 @@ class Device:
             "specs.json": json.dumps(to_json(specs)).encode(),
             "deps.json": json.dumps({p: _digest(p) for p in deps}).encode()}, document)
         return specs, translation.source, False, deps
+
+
+def _shape(count_or_shape) -> tuple[int, ...]:
+    """A count or a shape as a tuple of Python ints (numpy integers accepted, floats and
+    negative sizes refused)."""
+    dims = (count_or_shape,) if np.ndim(count_or_shape) == 0 else tuple(count_or_shape)
+    try:
+        shape = tuple(operator.index(n) for n in dims)
+    except TypeError:
+        raise TypeError(f"a count or shape of integers is needed, got {count_or_shape!r}") \
+            from None
+    if any(n < 0 for n in shape):
+        raise ValueError(f"negative size in {count_or_shape!r}")
+    return shape
 
 
 def _digest(path: str) -> str:

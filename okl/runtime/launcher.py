@@ -18,7 +18,7 @@ import re
 from pycparser import c_ast, c_generator
 
 from ..errors import TranslationError
-from ..transforms.astutil import ids_in
+from ..transforms.astutil import ids_in, walk
 from ..transforms.launch import DeviceKernel, Extent, KernelPlan
 
 _INT_TYPES = {"char", "short", "int", "long", "unsigned", "signed", "size_t", "ptrdiff_t",
@@ -233,8 +233,11 @@ def dims_source(dk: DeviceKernel, plan: KernelPlan) -> str:
                          if exprs else "1")
         sizes.append(f"    _{kind} = ({', '.join(terms)}{',' if len(terms) == 1 else ''})")
     used = set(re.findall(r"[A-Za-z_]\w*", "".join(sizes)))
-    names = [p.name for p in plan.params if not p.is_pointer] + [h.name for h in dk.captured]
-    loads = [f"    {name} = _env[{name!r}]" for name in names if name in used]
+    # A size may read any host scalar declared before the launch, whether or not the device
+    # code reads it too (only those it reads are passed to the device kernel as `captured`).
+    names = [p.name for p in plan.params if not p.is_pointer] + [h.name for h in dk.host_inputs]
+    names += [n.name for n in walk(plan.host) if isinstance(n, c_ast.Decl) and n.name]
+    loads = [f"    {name} = _env[{name!r}]" for name in dict.fromkeys(names) if name in used]
     return "\n".join(["def _dims(_env):", *loads, *sizes, "    return _outer, _inner"]) + "\n"
 
 
