@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast, c_generator
 
+from ..errors import Diagnostics
 from ..model.consteval import evaluate
 from ..model.kernel import HostVar, Kernel, Loop, Param
-from .astutil import ids_in
+from .astutil import ids_in, walk
 
 
 @dataclass
@@ -29,6 +30,12 @@ class Extent:
     axis: int
     bindings: list[tuple[str, c_ast.Node]]  # (iterator, start) outermost first
     count: c_ast.Node
+    loop: Loop | None = field(default=None, compare=False, repr=False)
+
+    def depends_on(self) -> list[str]:
+        """Iterators of enclosing attributed loops that the count mentions."""
+        names = {i.name for i in ids_in(self.count)}
+        return [name for name, _ in self.bindings if name in names]
 
     def value(self) -> int | None:
         env: dict[str, int] = {}
@@ -58,7 +65,9 @@ class DeviceKernel:
     index: int
     outer_loop: Loop
     extents: list[Extent]
-    captured: list[HostVar] = field(default_factory=list)
+    captured: list[HostVar] = field(default_factory=list)  # device kernel arguments
+    #: every host variable the launch reads: the captured ones and those that only size it
+    host_inputs: list[HostVar] = field(default_factory=list)
 
     def dims(self, kind: str) -> int:
         axes = [e.axis for e in self.extents if e.kind == kind]
@@ -79,19 +88,22 @@ class DeviceKernel:
 
     def exact(self, loop: Loop) -> bool:
         """True when the launched extent on the loop's axis is provably its trip count, so the
-        device code needs no bounds guard."""
+        device code needs no bounds guard: every loop on the axis has the same constant trip
+        count, or the same count expression (``t < m`` in every block) that does not depend on
+        an enclosing iterator."""
         terms = self.on_axis(loop.kind, loop.axis)
         mine = loop.trip_value
         if mine is not None and all(t.value() == mine for t in terms):
             return True
-        if len(terms) != 1:
+        own = next((t for t in terms if t.loop is loop), None)
+        if own is None or own.depends_on():
             return False
-        enclosing = set()
-        p = loop.parent
-        while p is not None:
-            enclosing.add(p.iterator)
-            p = p.parent
-        return not any(i.name in enclosing for i in ids_in(loop.trip_count()))
+        return all(t.text() == own.text() and not t.depends_on() for t in terms)
+
+    @property
+    def max_inner_dims(self) -> tuple[int, ...] | None:
+        """@max_inner_dims of the outer-most loop: the runtime must not launch more."""
+        return self.outer_loop.max_inner_dims
 
     def arguments(self, params: list[Param]) -> list[str]:
         return [p.name for p in params] + [h.name for h in self.captured]
@@ -105,20 +117,51 @@ class KernelPlan:
     host: c_ast.Compound  # kernel body; top-level @outer loops replaced by _okl_launch(k)
 
 
-def plan_kernel(kernel: Kernel) -> KernelPlan:
+def plan_kernel(kernel: Kernel, diags: Diagnostics | None = None) -> KernelPlan:
+    """The launch plan of ``kernel``; extents that no single launch size can serve are
+    reported to ``diags``."""
     kernels = []
     for k, outer in enumerate(kernel.outers):
         extents: list[Extent] = []
         _collect(outer, [], extents)
-        kernels.append(DeviceKernel(f"_okl_{kernel.name}_{k}", k, outer, extents,
-                                    kernel.captured(outer)))
+        dk = DeviceKernel(f"_okl_{kernel.name}_{k}", k, outer, extents,
+                          host_inputs=kernel.captured(outer))
+        dk.captured = _device_uses(dk, dk.host_inputs)
+        kernels.append(dk)
+        if diags is not None:
+            _check_extents(dk, diags)
     host = copy.deepcopy(kernel.node.body)
     _replace_outers(host, kernel)
     return KernelPlan(kernel.name, kernel.params, kernels, host)
 
 
+def _check_extents(dk: DeviceKernel, diags: Diagnostics) -> None:
+    for e in dk.extents:
+        names = e.depends_on()
+        if names and e.loop is not None:
+            it = e.loop.iterator
+            diags.error(f"the trip count of this @{e.kind} loop depends on '{names[0]}', the "
+                        f"iterator of an enclosing loop, but all {e.kind} iterations of a "
+                        "launch must have one size (OCCA sizes it for the first iteration "
+                        "only)", e.loop.loc,
+                        hint=f"loop over the largest range and skip the rest: for (... {it} < "
+                             f"<largest>; ...) {{ if (<your condition on {it}>) {{ ... }} }}")
+
+
+def _device_uses(dk: DeviceKernel, captured: list[HostVar]) -> list[HostVar]:
+    """The captured host variables that device code reads: a loop bound that only sizes the
+    launch (the loop needs no guard) stays on the host."""
+    skip: set[int] = set()
+    for loop in dk.outer_loop.walk():
+        if dk.exact(loop) and loop.node.cond is not None:
+            skip.update(id(n) for n in walk(loop.node.cond))
+    used = {n.name for n in ids_in(dk.outer_loop.node) if id(n) not in skip}
+    return [h for h in captured if h.name in used]
+
+
 def _collect(loop: Loop, bindings: list[tuple[str, c_ast.Node]], out: list[Extent]) -> None:
-    out.append(Extent(loop.kind, loop.axis, list(bindings), copy.deepcopy(loop.trip_count())))
+    out.append(Extent(loop.kind, loop.axis, list(bindings), copy.deepcopy(loop.trip_count()),
+                      loop))
     inner = bindings + [(loop.iterator, copy.deepcopy(loop.form.start))]
     for child in loop.children:
         _collect(child, inner, out)
@@ -163,7 +206,10 @@ def launcher_text(plan: KernelPlan) -> str:
                 terms = list(dict.fromkeys(t.text() for t in dk.on_axis(kind, axis))) or ["1"]
                 shown = terms[0] if len(terms) == 1 else "max(" + ", ".join(terms) + ")"
                 lines.append(f"    {kind}[{axis}] = {shown}")
+        if dk.max_inner_dims:
+            lines.append(f"    max_inner_dims = {', '.join(map(str, dk.max_inner_dims))}")
     lines.append("  host:")
     body = gen.visit(plan.host)
-    lines.extend("    " + line for line in body.rstrip().split("\n"))
+    lines.extend(("    " + line).rstrip() for line in body.rstrip().split("\n")
+                 if line.strip())
     return "\n".join(lines) + "\n"
