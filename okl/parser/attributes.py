@@ -31,6 +31,7 @@ float for goto if inline int long register restrict return short signed sizeof s
 switch typedef union unsigned void volatile while _Bool _Complex""".split())
 
 LOOP_ATTRIBUTES = {"outer", "inner", "tile"}
+RESERVED_PREFIX = "_okl_"  # names of generated variables and functions
 
 
 @dataclass
@@ -102,8 +103,15 @@ def extract(expanded: Expanded, diags: Diagnostics) -> tuple[str, list[Attribute
     last_sig: Token | None = None
     closed_for: Token | None = None  # `for` whose header the last ')' closed
     i = 0
+    reserved: set[str] = set()
     while i < len(tokens):
         tok = tokens[i]
+        if tok.kind == "id" and tok.text.startswith(RESERVED_PREFIX) and \
+                tok.text not in reserved:
+            reserved.add(tok.text)
+            diags.error(f"[{tok.text}] is a reserved name: okl's generated code uses names "
+                        f"starting with {RESERVED_PREFIX}", expanded.locate(tok.line, tok.col),
+                        hint="rename it")
         if tok.kind == "id" and tok.text in ("__attribute__", "__attribute", "__declspec"):
             end = _skip_parens(tokens, i + 1)
             _blank(chars, tok.start, tokens[end - 1].end if end > i + 1 else tok.end)
