@@ -1,0 +1,116 @@
+"""Build latency per kernel and okl mode.
+
+- translate: ``okl.translate.translate(source, mode, defines=...)`` (min / median of 5 after
+  one warm-up call);
+- cold build: a new Device on an empty OKL_CACHE_DIR building the kernel with a unique
+  ``-D`` flag, so that no cache at any level (okl's, CuPy's, PoCL's, the NVIDIA driver's)
+  can answer: translate + compile + load, as ``Kernel.build_seconds`` reports it;
+- warm load: a new Device on the same cache directory, same flags (min / median of 5).
+For comparison the hand-written peers' compile time (cc with okl's flags; NVRTC through
+CuPy with a fresh option) is recorded too.
+"""
+
+from __future__ import annotations
+
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+import uuid
+
+from .common import (CPU_FLAGS, KERNELS, NVRTC_FLAGS, PEERS, Context, c_compiler, log)
+
+# (okl file, kernel, defines, peer file stem, peer defines)
+CASES = [
+    ("addvectors.okl", "addVectors", {"p_B": 256}, "addvectors", {}),
+    ("stream.okl", "streamTriad", {"dfloat": "double", "p_B": 256, "p_DOTB": 256}, "stream",
+     {"dfloat": "double"}),
+    ("reduction.okl", "reduceShared", {"p_B": 256, "p_U": 32}, "reduction",
+     {"p_B": 256, "p_U": 32}),
+    ("fd2d.okl", "fd2d", {"p_W": 8192, "p_H": 8192, "p_BX": 16, "p_BY": 16, "p_SR": 7,
+                          "p_C2": "0.25f", "p_DT2": "0.01f", "p_SX": 4099, "p_SY": 4091,
+                          "p_FREQ": "10.0f"}, "fd2d", None),
+    ("bk5.okl", "bk5", {"dfloat": "double", "p_Nq": 8}, "bk5", {"dfloat": "double", "p_Nq": 8}),
+    ("edges.okl", "resCalc", {"dfloat": "double", "p_B": 256, "p_GAMMA": 1.4}, "edges",
+     {"p_GAMMA": 1.4}),
+]
+
+
+def run(ctx: Context) -> None:
+    import okl
+    from okl.translate import translate
+
+    cases = CASES[:1] if ctx.quick else CASES
+    for file, name, defines, peer, peer_defines in cases:
+        if peer_defines is None:
+            peer_defines = defines
+        src = (KERNELS / file).read_text()
+        for impl in ctx.okl_impls():
+            mode = impl.mode
+            row = {"kernel": name, "file": file, "mode": mode, "device_name": impl.device_name}
+            try:
+                translate(src, mode, defines=defines, filename=str(KERNELS / file))
+                tt = []
+                for _ in range(2 if ctx.quick else 5):
+                    t0 = time.perf_counter()
+                    translate(src, mode, defines=defines, filename=str(KERNELS / file))
+                    tt.append(time.perf_counter() - t0)
+                row["translate_s_min"], row["translate_s_median"] = min(tt), statistics.median(tt)
+                cache = tempfile.mkdtemp(prefix="okl-bench-cache-")
+                try:
+                    props = dict(impl.okl_device.props, cache_dir=cache)
+                    flags = [f"-DOKL_BENCH_NONCE_{uuid.uuid4().hex[:12]}=1"]
+                    dev = okl.Device(mode, **props)
+                    t0 = time.perf_counter()
+                    k = dev.build_kernel(KERNELS / file, name, defines=defines, flags=flags)
+                    row["cold_wall_s"] = time.perf_counter() - t0
+                    row["cold_s"] = k.build_seconds
+                    row["cold_cache_hit"] = k.cache_hit
+                    warm = []
+                    hits = []
+                    for _ in range(2 if ctx.quick else 5):
+                        dev = okl.Device(mode, **props)
+                        k = dev.build_kernel(KERNELS / file, name, defines=defines, flags=flags)
+                        warm.append(k.build_seconds)
+                        hits.append(k.cache_hit)
+                    row["warm_s_min"], row["warm_s_median"] = min(warm), statistics.median(warm)
+                    row["warm_cache_hit"] = all(hits)
+                finally:
+                    shutil.rmtree(cache, ignore_errors=True)
+                row["peer_compile_s"], row["peer"] = _peer_compile(ctx, impl, peer, peer_defines)
+                row["check"] = "PASS"
+            except Exception as e:
+                row["check"] = "ERROR"
+                row["check_detail"] = f"{type(e).__name__}: {e}"
+            ctx.builds.append(row)
+            if row["check"] == "PASS":
+                log(f"[bench] build     {name:12} {mode:8} translate {row['translate_s_min']*1e3:7.1f} "
+                    f"ms  cold {row['cold_s']*1e3:7.1f} ms  warm {row['warm_s_min']*1e3:7.3f} ms"
+                    f"  (peer compile {row['peer_compile_s'] and row['peer_compile_s']*1e3 or 0:.0f} ms)")
+            else:
+                log(f"[bench] build {name} {mode}: {row['check_detail']}")
+
+
+def _peer_compile(ctx: Context, impl, peer: str, defines: dict):
+    """Seconds to compile the hand-written peer the way okl compiles this mode's output."""
+    nonce = f"-DPEER_NONCE_{uuid.uuid4().hex[:12]}=1"
+    if impl.device == "cpu" and impl.mode in ("openmp", "serial"):
+        out = tempfile.mktemp(suffix=".so")
+        flags = [f for f in CPU_FLAGS if impl.mode == "openmp" or f != "-fopenmp"]
+        cmd = [c_compiler(), *flags, *[f"-D{k}={v}" for k, v in defines.items()], nonce,
+               str(PEERS / "openmp" / f"{peer}.c"), "-o", out, "-lm"]
+        t0 = time.perf_counter()
+        subprocess.run(cmd, capture_output=True, check=True)
+        dt = time.perf_counter() - t0
+        shutil.os.remove(out)
+        return dt, "cc " + peer + ".c"
+    if impl.mode in ("cuda", "hip") and ctx.cp is not None:
+        cp = ctx.cp
+        code = (PEERS / "cuda" / f"{peer}.cu").read_text()
+        options = (*NVRTC_FLAGS, *[f"-D{k}={v}" for k, v in defines.items()], nonce)
+        t0 = time.perf_counter()
+        mod = cp.RawModule(code=code, options=options)
+        mod.compile()
+        return time.perf_counter() - t0, "NVRTC " + peer + ".cu"
+    return None, None

@@ -1,0 +1,650 @@
+"""Shared machinery of the benchmark harness: implementations, memory, timing, checks, results.
+
+An *implementation* (``Impl``) is one way of running a benchmark: an okl mode ("okl" impls,
+one per backend present) or a peer ("cuda-hand", "cupy", "cupy-memcpy", "openmp-hand",
+"openmp-hand-1t", "numpy").  Each lives in a memory *space*:
+
+- ``cupy``    CuPy arrays on the GPU (okl cuda/hip, hand CUDA, CuPy): timed with CUDA events;
+- ``opencl``  okl Memory on the OpenCL device: timed with queue.finish + perf_counter;
+- ``host``    numpy arrays (okl serial/openmp, hand OpenMP C, numpy): timed with perf_counter.
+
+Inputs are generated once on the host (numpy, fixed seed), uploaded once per space, and every
+result is checked against a reference computed in the same space (numpy on the host, CuPy
+expressions on the GPU).  A wrong answer is recorded as FAIL with no speed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import hashlib
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+KERNELS = HERE / "kernels"
+PEERS = HERE / "peers"
+
+ALL_MODES = ("cuda", "hip", "opencl", "openmp", "serial")
+# okl's CPU build command (okl/runtime/cpu.py): $CC -O3 -march=native [-fopenmp] -std=gnu99
+# -fPIC -shared ... -lm.  The OpenMP C peers are built with exactly these flags.
+CPU_FLAGS = ("-O3", "-march=native", "-fopenmp", "-std=gnu99", "-fPIC", "-shared")
+# okl's NVRTC options for cuda mode (okl/runtime/cuda.py); the CUDA peers get the same.
+NVRTC_FLAGS = ("-std=c++17",)
+
+
+def log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# implementations
+
+
+@dataclass
+class Impl:
+    name: str            # "okl", "cuda-hand", "cupy", "cupy-memcpy", "openmp-hand", "numpy", ...
+    mode: str | None     # okl mode for okl impls
+    device: str          # "gpu" or "cpu" (what runs the kernel)
+    space: str           # "cupy", "opencl", "host"
+    okl_device: object = None
+    device_name: str = ""
+    threads: int | None = None  # openmp-hand-1t: 1
+
+    @property
+    def label(self) -> str:
+        return f"okl {self.mode}" if self.name == "okl" else self.name
+
+    @property
+    def is_okl(self) -> bool:
+        return self.name == "okl"
+
+    @property
+    def timing(self) -> str:
+        return {"cupy": "cuda-event", "opencl": "queue.finish+perf_counter",
+                "host": "perf_counter"}[self.space]
+
+
+def cupy_or_none():
+    try:
+        import cupy as cp
+        if cp.cuda.runtime.getDeviceCount() < 1:
+            return None
+        return cp
+    except Exception:
+        return None
+
+
+def _opencl_choice(pref: str):
+    """(platform_id, device_id, device type) of the OpenCL device to use, or None."""
+    try:
+        import pyopencl as cl
+        platforms = cl.get_platforms()
+    except Exception:
+        return None
+    found = []
+    for pid, p in enumerate(platforms):
+        try:
+            devices = p.get_devices()
+        except Exception:
+            continue
+        for did, d in enumerate(devices):
+            kind = "gpu" if d.type & cl.device_type.GPU else "cpu"
+            found.append((pid, did, kind))
+    if not found:
+        return None
+    if pref in ("gpu", "cpu"):
+        match = [f for f in found if f[2] == pref]
+        return match[0] if match else None
+    gpus = [f for f in found if f[2] == "gpu"]
+    return (gpus or found)[0]
+
+
+@dataclass
+class Context:
+    modes: list[str]
+    quick: bool = False
+    opencl_pref: str = "auto"
+    only: set[str] | None = None          # bench names to run (None: all)
+    results: list[dict] = field(default_factory=list)
+    builds: list[dict] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    impls: list[Impl] = field(default_factory=list)
+    skipped: dict[str, str] = field(default_factory=dict)
+    cp: object = None
+
+    def setup(self) -> None:
+        import okl
+        self.cp = cupy_or_none()
+        for mode in self.modes:
+            props = {}
+            if mode == "opencl":
+                choice = _opencl_choice(self.opencl_pref)
+                if choice is None:
+                    self.skipped[mode] = "no OpenCL device (pyopencl or platform missing)"
+                    continue
+                props = {"platform_id": choice[0], "device_id": choice[1]}
+            try:
+                dev = okl.Device(mode, **props)
+            except Exception as e:
+                self.skipped[mode] = f"{type(e).__name__}: {e}"
+                log(f"[bench] okl mode {mode} unavailable: {e}")
+                continue
+            if mode in ("cuda", "hip"):
+                device, space = "gpu", "cupy"
+            elif mode == "opencl":
+                device, space = choice[2], "opencl"
+            else:
+                device, space = "cpu", "host"
+            self.impls.append(Impl("okl", mode, device, space, dev, dev.name))
+        devices = {i.device for i in self.impls}
+        if "gpu" in devices and self.cp is not None:
+            name = gpu_name(self.cp)
+            self.impls += [Impl("cuda-hand", None, "gpu", "cupy", device_name=name),
+                           Impl("cupy", None, "gpu", "cupy", device_name=name),
+                           Impl("cupy-memcpy", None, "gpu", "cupy", device_name=name)]
+        if "cpu" in devices:
+            name = cpu_name()
+            self.impls += [Impl("openmp-hand", None, "cpu", "host", device_name=name),
+                           Impl("numpy", None, "cpu", "host", device_name=name)]
+            if any(i.mode == "serial" for i in self.impls):
+                self.impls.append(Impl("openmp-hand-1t", None, "cpu", "host", device_name=name,
+                                       threads=1))
+
+    def okl_impls(self) -> list[Impl]:
+        return [i for i in self.impls if i.is_okl]
+
+    def peers(self, *names: str) -> list[Impl]:
+        return [i for i in self.impls if i.name in names]
+
+    def record(self, **kw) -> dict:
+        self.results.append(kw)
+        return kw
+
+
+def gpu_name(cp) -> str:
+    prop = cp.cuda.runtime.getDeviceProperties(0)
+    name = prop["name"]
+    return name.decode() if isinstance(name, bytes) else str(name)
+
+
+def cpu_name() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+# ---------------------------------------------------------------------------------------------
+# memory
+
+
+class Space:
+    """Uploads host arrays to one impl's memory space, once per benchmark configuration."""
+
+    def __init__(self, ctx: Context):
+        self.ctx = ctx
+        self._cache: dict[tuple, object] = {}
+
+    def put(self, impl: Impl, name: str, host: np.ndarray):
+        key = (self._space_key(impl), name)
+        buf = self._cache.get(key)
+        if buf is None:
+            buf = self.upload(impl, host)
+            self._cache[key] = buf
+        return buf
+
+    def _space_key(self, impl: Impl):
+        return ("opencl", impl.mode) if impl.space == "opencl" else (impl.space,)
+
+    def upload(self, impl: Impl, host: np.ndarray):
+        if impl.space == "cupy":
+            return self.ctx.cp.asarray(host)
+        if impl.space == "opencl":
+            return impl.okl_device.asarray(host)
+        return host
+
+    def empty(self, impl: Impl, shape, dtype):
+        if impl.space == "cupy":
+            return self.ctx.cp.zeros(shape, dtype)
+        if impl.space == "opencl":
+            return impl.okl_device.zeros(shape, dtype)
+        return np.zeros(shape, dtype)
+
+    def zero(self, impl: Impl, buf) -> None:
+        if impl.space == "cupy":
+            buf.fill(0)
+        elif impl.space == "opencl":
+            buf.set(np.zeros(buf.shape, buf.dtype))
+        else:
+            buf[...] = 0
+
+    def get(self, impl: Impl, buf) -> np.ndarray:
+        if impl.space == "cupy":
+            return buf.get()
+        if impl.space == "opencl":
+            return buf.get()
+        return buf
+
+    def clear(self) -> None:
+        self._cache.clear()
+        if self.ctx.cp is not None:
+            self.ctx.cp.get_default_memory_pool().free_all_blocks()
+
+
+def xp_of(impl: Impl, ctx: Context):
+    """Array module in which results of `impl` are checked (the space's own)."""
+    return ctx.cp if impl.space == "cupy" else np
+
+
+def as_checkable(impl: Impl, ctx: Context, buf):
+    """The result buffer as an array of the checking module (copied back for OpenCL)."""
+    if impl.space == "opencl":
+        return buf.get()
+    return buf
+
+
+# ---------------------------------------------------------------------------------------------
+# timing
+
+
+def sync(impl: Impl, ctx: Context) -> None:
+    if impl.space == "cupy":
+        ctx.cp.cuda.get_current_stream().synchronize()
+    elif impl.space == "opencl":
+        impl.okl_device.finish()
+
+
+def time_calls(impl: Impl, ctx: Context, call, *, warmup: int | None = None,
+               reps: int | None = None, budget: float | None = None, pre=None) -> list[float]:
+    """Seconds per call, one entry per timed repetition (after warm-up).
+
+    GPU (cupy space): a CUDA event pair around every call on the current stream.  OpenCL:
+    finish, perf_counter, call, finish.  Host: perf_counter around the (synchronous) call.
+    reps adapts to the kernel's duration: as many as fit in `budget` seconds, within bounds.
+    `pre()` (e.g. zeroing an accumulator) runs before every call, outside the timed region.
+    """
+    pre = pre or (lambda: None)
+    quick = ctx.quick
+    gpu = impl.space == "cupy"
+    if warmup is None:
+        warmup = 1 if quick else (5 if gpu else 2)
+    for _ in range(warmup):
+        pre()
+        call()
+    sync(impl, ctx)
+    if reps is None:
+        if quick:
+            reps = 2
+        else:
+            pre()
+            sync(impl, ctx)
+            t0 = time.perf_counter()
+            call()
+            sync(impl, ctx)
+            one = max(time.perf_counter() - t0, 1e-7)
+            budget = budget or (0.4 if gpu else 2.0)
+            lo, hi = (30, 200) if gpu else (10, 50)
+            reps = int(min(max(budget / one, lo), hi))
+    if gpu:
+        cp = ctx.cp
+        events = [(cp.cuda.Event(), cp.cuda.Event()) for _ in range(reps)]
+        for start, end in events:
+            pre()
+            start.record()
+            call()
+            end.record()
+        events[-1][1].synchronize()
+        return [cp.cuda.get_elapsed_time(s, e) * 1e-3 for s, e in events]
+    times = []
+    for _ in range(reps):
+        pre()
+        if impl.space == "opencl":
+            impl.okl_device.finish()
+        t0 = time.perf_counter()
+        call()
+        if impl.space == "opencl":
+            impl.okl_device.finish()
+        times.append(time.perf_counter() - t0)
+    return times
+
+
+@contextlib.contextmanager
+def omp_threads(n: int | None):
+    """Temporarily set the OpenMP thread count of this (Python) thread; None: no change."""
+    if n is None:
+        yield
+        return
+    gomp = _libgomp()
+    if gomp is None:
+        yield
+        return
+    old = gomp.omp_get_max_threads()
+    gomp.omp_set_num_threads(n)
+    try:
+        yield
+    finally:
+        gomp.omp_set_num_threads(old)
+
+
+_GOMP = []
+
+
+def _libgomp():
+    if not _GOMP:
+        try:
+            _GOMP.append(ctypes.CDLL("libgomp.so.1"))
+        except OSError:
+            _GOMP.append(None)
+    return _GOMP[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# checking
+
+
+def compare(xp, out, ref, *, rtol: float, atol: float = 0.0) -> tuple[bool, str]:
+    """Every entry within atol + rtol * max|ref| (a norm-wise relative check, robust to
+    cancellation in single entries); also requires everything finite."""
+    out = xp.asarray(out).astype(xp.float64).ravel()
+    ref = xp.asarray(ref).astype(xp.float64).ravel()
+    if out.shape != ref.shape:
+        return False, f"shape {out.shape} != {ref.shape}"
+    if not bool(xp.isfinite(out).all()):
+        return False, "non-finite values in the result"
+    scale = float(xp.abs(ref).max()) if ref.size else 0.0
+    err = float(xp.abs(out - ref).max()) if ref.size else 0.0
+    tol = atol + rtol * scale
+    ok = err <= tol
+    rel = err / scale if scale else err
+    return ok, f"max |err| {err:.3g} (rel. to max|ref| {rel:.2e}, tol {tol:.3g})"
+
+
+# ---------------------------------------------------------------------------------------------
+# running one measurement
+
+
+def measure(ctx: Context, impl: Impl, *, bench: str, kernel: str, size: int, size_label: str,
+            precision: str, metric: str, work: float, call, check, higher_is_better=True,
+            unit_scale: float = 1e9, extra: dict | None = None, reps=None, warmup=None,
+            budget=None, threads=None, pre=None) -> dict:
+    """Run `call` once, check it, then time it; record a result.
+
+    work / time / unit_scale = metric value (e.g. bytes / s / 1e9 = GB/s).  `check()` returns
+    (ok, detail) after one run of `call`; `pre()` runs before every call, untimed.
+    """
+    pre_ = pre or (lambda: None)
+    base = dict(bench=bench, kernel=kernel, size=int(size), size_label=size_label,
+                precision=precision, impl=impl.name, mode=impl.mode, label=impl.label,
+                device=impl.device, device_name=impl.device_name, metric=metric,
+                higher_is_better=higher_is_better, timing=impl.timing, **(extra or {}))
+    try:
+        with omp_threads(threads if threads is not None else impl.threads):
+            pre_()
+            call()
+            sync(impl, ctx)
+            ok, detail = check()
+            if not ok:
+                log(f"[bench] FAIL {bench}/{kernel} {size_label} {precision} {impl.label}: "
+                    f"{detail}")
+                return ctx.record(**base, check="FAIL", check_detail=detail)
+            times = time_calls(impl, ctx, call, reps=reps, warmup=warmup, budget=budget,
+                               pre=pre)
+            # the last timed run must still be right (catches races that depend on timing)
+            sync(impl, ctx)
+            ok2, detail2 = check()
+            if not ok2:
+                return ctx.record(**base, check="FAIL", check_detail="after timing: " + detail2)
+    except Exception as e:
+        tb = traceback.format_exc(limit=3)
+        log(f"[bench] ERROR {bench}/{kernel} {size_label} {precision} {impl.label}: {e}")
+        return ctx.record(**base, check="ERROR", check_detail=f"{type(e).__name__}: {e}",
+                          traceback=tb)
+    tmin, tmed = min(times), statistics.median(times)
+    if higher_is_better:
+        best, med = work / tmin / unit_scale, work / tmed / unit_scale
+    else:  # a time per unit of work (e.g. microseconds per launch)
+        best, med = tmin / work * unit_scale, tmed / work * unit_scale
+    rec = ctx.record(**base, check="PASS", check_detail=detail, value_best=best,
+                     value_median=med, time_min_s=tmin, time_median_s=tmed, reps=len(times))
+    log(f"[bench] {bench:9} {kernel:12} {size_label:>10} {precision:4} {impl.label:16} "
+        f"{best:10.4g} {metric} (median {med:.4g})")
+    return rec
+
+
+def record_error(ctx: Context, impl: Impl, e: Exception, **base) -> None:
+    log(f"[bench] ERROR {base.get('bench')}/{base.get('kernel')} {impl.label}: {e}")
+    ctx.record(**base, impl=impl.name, mode=impl.mode, label=impl.label, device=impl.device,
+               device_name=impl.device_name, check="ERROR",
+               check_detail=f"{type(e).__name__}: {e}", traceback=traceback.format_exc(limit=4))
+
+
+# ---------------------------------------------------------------------------------------------
+# peers
+
+
+_PEER_LIBS: dict[tuple, ctypes.CDLL] = {}
+_PEER_DIR = []
+
+
+def c_compiler() -> str:
+    return os.environ.get("CC") or "cc"
+
+
+def c_peer(name: str, defines: dict | None = None) -> ctypes.CDLL:
+    """Build peers/openmp/<name>.c with okl's CPU flags (+ -D defines) and load it."""
+    defines = defines or {}
+    key = (name, tuple(sorted((k, str(v)) for k, v in defines.items())))
+    lib = _PEER_LIBS.get(key)
+    if lib is not None:
+        return lib
+    if not _PEER_DIR:
+        _PEER_DIR.append(tempfile.mkdtemp(prefix="okl-bench-peers-"))
+    src = PEERS / "openmp" / f"{name}.c"
+    tag = hashlib.sha256(repr(key).encode()).hexdigest()[:12]
+    out = os.path.join(_PEER_DIR[0], f"{name}-{tag}.so")
+    cmd = [c_compiler(), *CPU_FLAGS, *[f"-D{k}={v}" for k, v in defines.items()], str(src),
+           "-o", out, "-lm"]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"peer build failed: {' '.join(cmd)}\n{r.stderr}")
+    lib = ctypes.CDLL(out)
+    _PEER_LIBS[key] = lib
+    return lib
+
+
+def cfunc(lib, name: str, *argtypes, restype=None):
+    fn = getattr(lib, name)
+    fn.argtypes = list(argtypes)
+    fn.restype = restype
+    return fn
+
+
+def ptr(a: np.ndarray) -> int:
+    return a.ctypes.data
+
+
+P = ctypes.c_void_p
+I32 = ctypes.c_int
+
+
+def ctype_of(dtype) -> type:
+    return ctypes.c_double if np.dtype(dtype) == np.float64 else ctypes.c_float
+
+
+_CUDA_MODULES: dict[tuple, object] = {}
+
+
+def cuda_peer(ctx: Context, name: str, defines: dict | None = None):
+    """CuPy RawModule of peers/cuda/<name>.cu with okl's NVRTC options plus -D defines."""
+    defines = defines or {}
+    key = (name, tuple(sorted((k, str(v)) for k, v in defines.items())))
+    mod = _CUDA_MODULES.get(key)
+    if mod is None:
+        code = (PEERS / "cuda" / f"{name}.cu").read_text()
+        options = (*NVRTC_FLAGS, *[f"-D{k}={v}" for k, v in defines.items()])
+        mod = ctx.cp.RawModule(code=code, options=options)
+        _CUDA_MODULES[key] = mod
+    return mod
+
+
+# ---------------------------------------------------------------------------------------------
+# okl kernels
+
+
+def okl_kernel(impl: Impl, file: str, name: str, defines: dict):
+    return impl.okl_device.build_kernel(KERNELS / file, name, defines=defines)
+
+
+def okl_arg(impl: Impl, buf):
+    """okl accepts numpy (CPU), CuPy (cuda/hip) and okl Memory (all) directly."""
+    return buf
+
+
+# ---------------------------------------------------------------------------------------------
+# machine description
+
+
+def machine_info(ctx: Context) -> dict:
+    info = {"hostname": platform.node(), "platform": platform.platform(),
+            "python": sys.version.split()[0], "cpu": cpu_name(), "cpus": os.cpu_count(),
+            "env": {k: os.environ.get(k) for k in ("OMP_NUM_THREADS", "OMP_PROC_BIND",
+                                                   "OMP_WAIT_POLICY", "OKL_CACHE_DIR",
+                                                   "CC", "POCL_KERNEL_CACHE")}}
+    try:
+        with open("/proc/meminfo") as f:
+            info["mem_gb"] = round(int(f.readline().split()[1]) / 2**20, 1)
+    except OSError:
+        pass
+    cc = shutil.which(c_compiler())
+    if cc:
+        r = subprocess.run([cc, "--version"], capture_output=True, text=True)
+        info["cc"] = (r.stdout or r.stderr).splitlines()[0] if (r.stdout or r.stderr) else cc
+    cp = ctx.cp
+    if cp is not None:
+        try:
+            prop = cp.cuda.runtime.getDeviceProperties(0)
+            info["gpu"] = {"name": gpu_name(cp), "sm": f"{prop['major']}{prop['minor']}",
+                           "multiprocessors": prop["multiProcessorCount"],
+                           "memory_gb": round(prop["totalGlobalMem"] / 2**30, 1),
+                           "cuda_runtime": cp.cuda.runtime.runtimeGetVersion(),
+                           "cuda_driver": cp.cuda.runtime.driverGetVersion(),
+                           "nvrtc": ".".join(map(str, cp.cuda.nvrtc.getVersion()))}
+        except Exception as e:
+            info["gpu"] = {"error": str(e)}
+    for impl in ctx.okl_impls():
+        if impl.mode == "opencl":
+            info["opencl_device"] = impl.device_name
+    return info
+
+
+def versions() -> dict:
+    import okl
+    out = {"okl": okl.__version__, "numpy": np.__version__}
+    for mod in ("cupy", "pyopencl", "pycparser", "matplotlib"):
+        try:
+            m = __import__(mod)
+            out[mod] = getattr(m, "__version__", None) or str(getattr(m, "VERSION", ""))
+        except Exception:
+            out[mod] = None
+    try:
+        from okl.version import translator_digest
+        out["okl_translator"] = translator_digest()[:16]
+    except Exception:
+        pass
+    try:
+        r = subprocess.run(["git", "-C", str(HERE), "rev-parse", "--short", "HEAD"],
+                           capture_output=True, text=True)
+        out["git"] = r.stdout.strip()
+        r = subprocess.run(["git", "-C", str(HERE), "status", "--porcelain", "--", "../okl"],
+                           capture_output=True, text=True)
+        out["okl_dirty"] = bool(r.stdout.strip())
+    except OSError:
+        pass
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# one benchmark configuration: host inputs, per-space uploads and references
+
+
+class Config:
+    """Host inputs of one configuration, their uploads per space, and cached references.
+
+    ``ref(impl, name, fn)``: fn(xp, arrays) -> reference, computed in the impl's checking
+    space (CuPy on the GPU from the uploaded inputs; numpy on the host otherwise) and cached.
+    """
+
+    def __init__(self, ctx: Context, host: dict[str, np.ndarray]):
+        self.ctx = ctx
+        self.host = host
+        self.space = Space(ctx)
+        self._refs: dict[tuple, object] = {}
+
+    def arrays(self, impl: Impl) -> dict:
+        return {k: self.space.put(impl, k, v) for k, v in self.host.items()}
+
+    def ref(self, impl: Impl, name: str, fn):
+        gpu = impl.space == "cupy"
+        key = (gpu, name)
+        if key not in self._refs:
+            if gpu:
+                cp = self.ctx.cp
+                arrays = {k: self.space.put(impl, k, v) for k, v in self.host.items()}
+                self._refs[key] = fn(cp, arrays)
+            else:
+                self._refs[key] = fn(np, self.host)
+        return self._refs[key]
+
+    def checker(self, impl: Impl, out, name: str, fn, *, rtol: float, atol: float = 0.0):
+        """A check() for measure(): compares `out` with reference `name`."""
+        def check():
+            ref = self.ref(impl, name, fn)
+            got = as_checkable(impl, self.ctx, out)
+            xp = self.ctx.cp if impl.space == "cupy" else np
+            return compare(xp, got, ref, rtol=rtol, atol=atol)
+        return check
+
+    def release(self) -> None:
+        self.space.clear()
+        self._refs.clear()
+        self.host = {}
+        if self.ctx.cp is not None:
+            self.ctx.cp.get_default_memory_pool().free_all_blocks()
+
+
+def rng(seed: int = 12345) -> np.random.Generator:
+    return np.random.default_rng(seed)
+
+
+def random_array(n, dtype, seed: int, low=0.0, high=1.0) -> np.ndarray:
+    g = rng(seed)
+    dtype = np.dtype(dtype)
+    if dtype in (np.float32, np.float64):
+        a = g.random(n, dtype=dtype)
+        if (low, high) != (0.0, 1.0):
+            a *= dtype.type(high - low)
+            a += dtype.type(low)
+        return a
+    raise TypeError(dtype)
+
+
+def pow2_label(n: int) -> str:
+    if n > 0 and n & (n - 1) == 0:
+        return f"2^{n.bit_length() - 1}"
+    return str(n)
