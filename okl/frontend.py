@@ -11,7 +11,7 @@ import time
 
 from pycparser import c_ast
 
-from .errors import Diagnostics
+from .errors import Diagnostic, Diagnostics, SourceLoc, TranslationError
 from .model.attach import attach
 from .model.build import ModelBuilder
 from .model.kernel import Program
@@ -32,7 +32,17 @@ def analyze(source: str, filename: str = "<input>", *, mode: str = "serial",
 
     ``timings``, when given, receives the seconds spent per stage: preprocess, attributes,
     parse, model (benchmarks/frontend_time.py)."""
-    clock = _Clock(timings)
+    try:
+        return _analyze(source, filename, mode, defines, include_dirs, _Clock(timings))
+    except RecursionError:  # a recursive pass met an expression thousands of levels deep
+        raise TranslationError(diagnostics=[Diagnostic(
+            "error", "an expression nests too deeply for okl (about a thousand levels)",
+            SourceLoc(filename, 1, 1),
+            hint="split it into several statements with temporary variables")]) from None
+
+
+def _analyze(source: str, filename: str, mode: str, defines, include_dirs,
+             clock: _Clock) -> Program:
     diags = Diagnostics()
     expanded = preprocess(source, filename, mode=mode, defines=defines,
                           include_dirs=include_dirs)

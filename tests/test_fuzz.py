@@ -139,3 +139,35 @@ def test_mutants_analyze_or_raise_okl_errors():
             pytest.fail(f"mutant {i} (OKL_FUZZ_SEED={SEED}) of {name} raised "
                         f"{type(e).__name__}: {e}\n--- mutant ---\n{mutant}")
     assert outcomes["error"] > 0
+
+
+@pytest.mark.parametrize("terms", [100, 3000])
+def test_long_expressions(terms):
+    """Long sums are common in generated or unrolled code: none may crash the front end."""
+    chain = " + ".join(["x[t]"] * terms)
+    program = okl.analyze(textwrap.dedent(f"""
+        @kernel void k(const int N, float *x) {{
+          for (int b = 0; b < {" + ".join(["N"] * terms)}; ++b; @outer) {{
+            for (int t = 0; t < 4; ++t; @inner) x[t] = {chain};
+          }}
+        }}
+    """), "long.okl")
+    assert program.kernels[0].outers[0].children[0].trip_value == 4
+    deep = textwrap.dedent(f"""
+        @kernel void k(const int N, float *x @dim(N, 4)) {{
+          for (int i = 0; i < {" + ".join(["N"] * terms)}; ++i; @tile(16, @outer, @inner)) {{
+            x(i, 0) = {chain};
+          }}
+        }}
+    """)
+    try:
+        okl.analyze(deep, "deep.okl")
+    except okl.OKLError as e:
+        assert terms > 100 and "nests too deeply" in e.diagnostics[0].message
+    for parens in (60, 400):
+        nested = "(" * parens + "4" + ")" * parens
+        try:
+            okl.analyze(f"@kernel void k(float *x) {{ for (int b = 0; b < {nested}; ++b; "
+                        "@outer) for (int t = 0; t < 4; ++t; @inner) x[t] = 0; }", "p.okl")
+        except okl.OKLError as e:
+            assert parens > 60 and "nests too deeply" in e.diagnostics[0].message

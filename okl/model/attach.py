@@ -59,54 +59,59 @@ def start_of(node: c_ast.Node) -> tuple[int, int]:
 
 
 def _attachables(ast: c_ast.FileAST):
-    """(start, preorder index, node, parent list id) for every statement/declaration."""
-    out = []
+    """(start, preorder index, node, parent list id) for every statement/declaration.
+
+    Iterative (expressions can nest thousands deep): a preorder pass records the nodes, a
+    reversed pass computes each subtree's start (see start_of) from its children's."""
+    out: list = []
     declarators: dict[tuple[int, int], c_ast.Node] = {}
     fors: dict[tuple[int, int], c_ast.Node] = {}
     none = (1 << 30, 0)
-
-    def visit(node, group) -> tuple[int, int]:
-        """Record ``node`` and its subtree; return the subtree's start (see start_of)."""
-        if node is None:
-            return none
-        c = node.coord
-        if c is not None and c.file == PRELUDE:
-            return none
+    preorder: list[tuple[c_ast.Node, int | None, int | None]] = []  # (node, slot, group)
+    stack: list[tuple[c_ast.Node | None, int | None]] = [(e, id(ast)) for e in reversed(ast.ext)]
+    while stack:
+        node, group = stack.pop()
+        if node is None or (node.coord is not None and node.coord.file == PRELUDE):
+            continue
         slot = None
         if group is not None:
             slot = len(out)
             out.append(None)
+        preorder.append((node, slot, group))
         if isinstance(node, (c_ast.Decl, c_ast.Typedef)):
             name_node = _declarator(node.type)
             if name_node is not None and name_node.coord is not None:
                 declarators[(name_node.coord.line, name_node.coord.column)] = node
-        if isinstance(node, c_ast.For) and c is not None:
-            fors[(c.line, c.column)] = node
+        if isinstance(node, c_ast.For) and node.coord is not None:
+            fors[(node.coord.line, node.coord.column)] = node
+        stack.extend((child, _group(node, name, child))
+                     for name, child in reversed(node.children()))
+    starts: dict[int, tuple[int, int]] = {}
+    for node, slot, group in reversed(preorder):
+        c = node.coord
         best = (c.line, c.column or 0) if c is not None and c.line else none
-        for name, child in node.children():
-            child_group = None
-            if isinstance(node, (c_ast.Compound, c_ast.FileAST, c_ast.ParamList,
-                                 c_ast.DeclList, c_ast.Case, c_ast.Default)):
-                child_group = id(node)
-            elif isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile)) and name == "stmt":
-                child_group = id(child)
-            elif isinstance(node, c_ast.If) and name in ("iftrue", "iffalse"):
-                child_group = id(child)
-            elif isinstance(node, c_ast.Label) and name == "stmt":
-                child_group = id(child)
-            elif isinstance(node, c_ast.FuncDef) and name == "decl":
-                child_group = id(node)
-            elif isinstance(node, c_ast.Struct):
-                child_group = id(node)
-            best = min(best, visit(child, child_group))
+        for _, child in node.children():
+            best = min(best, starts.get(id(child), none))
+        starts[id(node)] = best
         if slot is not None:
             out[slot] = (best, slot, node, group)
-        return best
-
-    for ext in ast.ext:
-        visit(ext, id(ast))
     out.sort(key=lambda item: (item[0], item[1]))
     return out, declarators, fors
+
+
+def _group(node: c_ast.Node, name: str, child: c_ast.Node) -> int | None:
+    """The list of siblings ``child`` belongs to for prefix attributes, if any."""
+    if isinstance(node, (c_ast.Compound, c_ast.FileAST, c_ast.ParamList, c_ast.DeclList,
+                         c_ast.Case, c_ast.Default, c_ast.Struct)):
+        return id(node)
+    if isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Label)) and \
+            name == "stmt":
+        return id(child)
+    if isinstance(node, c_ast.If) and name in ("iftrue", "iffalse"):
+        return id(child)
+    if isinstance(node, c_ast.FuncDef) and name == "decl":
+        return id(node)
+    return None
 
 
 def _declarator(t):

@@ -696,27 +696,26 @@ class _Context:
         return _Context(self.stack, self.regular, True, True, unsure=True)
 
 
-def _ids_outside_inner(node, amap: AttributeMap):
+def _ids_outside_inner(node, amap: AttributeMap) -> list[c_ast.ID]:
     """Identifier uses in an @outer body that are not inside an @inner loop or a declaration
-    of a @shared/@exclusive variable."""
-    if node is None:
-        return
-    if isinstance(node, c_ast.For) and (amap.has(node, "inner")):
-        return
-    if isinstance(node, c_ast.For) and amap.has(node, "outer"):
-        yield from _ids_outside_inner(node.stmt, amap)
-        return
-    if isinstance(node, c_ast.Decl) and (amap.has(node, "shared") or amap.has(node,
-                                                                                "exclusive")):
-        return
-    if isinstance(node, c_ast.ID):
-        yield node
-        return
-    if isinstance(node, c_ast.StructRef):
-        yield from _ids_outside_inner(node.name, amap)
-        return
-    for _, child in node.children():
-        yield from _ids_outside_inner(child, amap)
+    of a @shared/@exclusive variable, in source order."""
+    out: list[c_ast.ID] = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n is None or isinstance(n, c_ast.For) and amap.has(n, "inner"):
+            continue
+        if isinstance(n, c_ast.For) and amap.has(n, "outer"):
+            stack.append(n.stmt)
+        elif isinstance(n, c_ast.Decl) and (amap.has(n, "shared") or amap.has(n, "exclusive")):
+            continue
+        elif isinstance(n, c_ast.ID):
+            out.append(n)
+        elif isinstance(n, c_ast.StructRef):
+            stack.append(n.name)
+        else:
+            stack.extend(child for _, child in reversed(n.children()))
+    return out
 
 
 def _extent(block: Loop) -> dict[int, int] | None:

@@ -17,7 +17,7 @@ def evaluate(node: c_ast.Node | None, env: dict[str, int] | None = None) -> int 
     """The integer value of ``node`` or None when it is not a compile-time constant."""
     try:
         return _eval(node, env or {})
-    except (ZeroDivisionError, ValueError, OverflowError, TypeError):
+    except (ZeroDivisionError, ValueError, OverflowError, TypeError, RecursionError):
         return None
 
 
