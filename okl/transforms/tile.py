@@ -31,13 +31,17 @@ from .astutil import walk, with_coord
 
 def expand_tiles(ast: c_ast.FileAST, amap: AttributeMap, types: TypeTable,
                  expanded: Expanded, diags: Diagnostics) -> None:
+    tiled_outer: set[int] = set()  # ids of the @outer loops tiles made: only those float
     for node in list(walk(ast)):
         if isinstance(node, c_ast.For) and amap.has(node, "tile"):
-            _expand(node, amap, types, expanded, diags)
+            _expand(node, amap, types, expanded, diags, tiled_outer)
+    for ext in ast.ext:
+        if isinstance(ext, c_ast.FuncDef):
+            _float_outer_loops(ext, amap, tiled_outer)
 
 
 def _expand(loop: c_ast.For, amap: AttributeMap, types: TypeTable, expanded: Expanded,
-            diags: Diagnostics) -> None:
+            diags: Diagnostics, tiled_outer: set[int]) -> None:
     tile = amap.get(loop, "tile")
     here = expanded.locate(tile.line, tile.col)
     parts = _tile_args(tile, expanded, diags)
@@ -88,10 +92,80 @@ def _expand(loop: c_ast.For, amap: AttributeMap, types: TypeTable, expanded: Exp
     with_coord(loop, coord)
     for a in outer_attrs:
         amap.add(loop, a)
+    if any(a.name == "outer" for a in outer_attrs):
+        tiled_outer.add(id(loop))
     for a in inner_attrs:
         amap.add(inner, a)
     if amap.has(inner, "tile"):
-        _expand(inner, amap, types, expanded, diags)
+        _expand(inner, amap, types, expanded, diags, tiled_outer)
+
+
+def _float_outer_loops(fn: c_ast.FuncDef, amap: AttributeMap, tiled_outer: set[int]) -> None:
+    """Nested tiles: ``@tile(4, @outer, @inner)`` around ``@tile(16, @outer, @inner)`` puts
+    the second tile's @outer loop inside the first one's @inner loop.  As OCCA does, move it
+    up above the @inner loops (and the tile checks) that hold nothing else, so the result is
+    @outer, @outer, @inner, @inner.  A loop whose header reads an iterator it would move
+    above stays where it is (and the model reports the misplaced @outer)."""
+    moved = True
+    while moved:
+        moved = False
+        parents: dict[int, c_ast.Node] = {}
+        for n in walk(fn.body):
+            for _, child in n.children():
+                parents[id(child)] = n
+        for node in walk(fn.body):
+            if not (isinstance(node, c_ast.For) and id(node) in tiled_outer):
+                continue
+            chain, p = [], parents.get(id(node))
+            child = node
+            while p is not None and _wraps(p, child, amap):
+                chain.append(p)
+                child, p = p, parents.get(id(p))
+            tops = [k for k, q in enumerate(chain) if isinstance(q, c_ast.For) and
+                    amap.has(q, "inner")]
+            if not tops:
+                continue
+            chain = chain[:tops[-1] + 1]
+            crossed = {d.name for q in chain if isinstance(q, c_ast.For)
+                       for d in (q.init.decls if isinstance(q.init, c_ast.DeclList) else [])}
+            header = [node.init, node.cond, node.next]
+            if any(i.name in crossed for h in header if h is not None for i in _ids(h)):
+                continue
+            top = chain[-1]
+            _replace_child(parents[id(node)], node, node.stmt)
+            _replace_child(parents[id(top)], top, node)
+            node.stmt = c_ast.Compound([top], coord=node.coord)
+            moved = True
+            break
+
+
+def _wraps(parent: c_ast.Node, child: c_ast.Node, amap: AttributeMap) -> bool:
+    """``parent`` holds nothing but ``child``: a one-statement block, an if without else,
+    or an @inner loop."""
+    if isinstance(parent, c_ast.Compound):
+        return len(parent.block_items or []) == 1
+    if isinstance(parent, c_ast.If):
+        return parent.iffalse is None and parent.iftrue is child
+    if isinstance(parent, c_ast.For):
+        return parent.stmt is child and amap.has(parent, "inner")
+    return False
+
+
+def _replace_child(parent: c_ast.Node, old: c_ast.Node, new: c_ast.Node) -> None:
+    if isinstance(parent, c_ast.Compound):
+        items = new.block_items or [] if isinstance(new, c_ast.Compound) else [new]
+        k = next(i for i, x in enumerate(parent.block_items) if x is old)
+        parent.block_items[k:k + 1] = items
+    elif isinstance(parent, c_ast.If):
+        parent.iftrue = new
+    elif isinstance(parent, c_ast.For):
+        parent.stmt = new
+    else:  # pragma: no cover - _wraps admits nothing else
+        raise TypeError(type(parent).__name__)
+
+
+def _ids(node: c_ast.Node):
+    return (n for n in walk(node) if isinstance(n, c_ast.ID))
 
 
 def _decl(name: str, type_node: c_ast.Node, init: c_ast.Node) -> c_ast.Decl:
