@@ -240,3 +240,10 @@ def test_okl_keywords_need_no_header():
         }
     """)
     assert [str(q.dtype) for q in p.kernels[0].params] == ["int32", "uint64", "uint64", "bool"]
+
+
+def test_source_named_after_a_missing_folder():
+    """Source from memory may carry any file name; the folder need not exist."""
+    p = analyze(SIZED, filename="no/such/folder/k.okl", defines={"p_N": 2})
+    assert inner_extent(p) == 2
+    assert p.kernels[0].loc.file == "no/such/folder/k.okl"

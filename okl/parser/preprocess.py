@@ -141,7 +141,9 @@ def preprocess(source: str, filename: str = "<input>", *, mode: str = "serial",
         args.append(f"-D{name}={_define_value(value)}")
     # cpp reads stdin, whose directory is its working directory: running it in the kernel's
     # folder makes #include "x.h" look next to the kernel first, as for a file on disk.
-    base = os.path.dirname(os.path.abspath(filename)) if filename[:1] != "<" else os.getcwd()
+    base = os.path.dirname(os.path.abspath(filename)) if filename[:1] != "<" else ""
+    if not os.path.isdir(base):  # source from memory, named after no real folder
+        base = os.getcwd()
     proc = subprocess.run(args + ["-"], input=prepared, capture_output=True, text=True,
                           cwd=base)
     original = {filename: source.split("\n")}
