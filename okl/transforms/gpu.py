@@ -31,7 +31,7 @@ def lower_gpu_kernel(program: Program, kernel: Kernel, plan: KernelPlan, target,
         items = [body]
         shared = [v for v in kernel.shared if _inside(v.node, dk.outer_loop.node)]
         if target.hoist_shared:
-            items = _hoist_shared(shared, body, target) + items
+            items = _hoist_shared(shared, body, target, kernel.params) + items
         else:
             for v in shared:
                 v.node.storage = [target.shared_storage] + list(v.node.storage)
@@ -136,24 +136,69 @@ def _barrier_kind(attr) -> str:
     return ""
 
 
-def _hoist_shared(shared, body: c_ast.Node, target) -> list[c_ast.Node]:
-    """OpenCL: move __local declarations to kernel scope, renaming clashes."""
+def _hoist_shared(shared, body: c_ast.Node, target, params) -> list[c_ast.Node]:
+    """OpenCL: move __local declarations to kernel scope.  Two @shared arrays of one name in
+    different blocks would then clash, so the later one gets a fresh name -- used by no
+    identifier of the kernel -- in the scope where it was declared."""
     hoisted = []
     taken: set[str] = set()
+    used = {p.name for p in params} | {n.name for n in walk(body) if isinstance(n, c_ast.ID)} \
+        | {n.name for n in walk(body) if isinstance(n, c_ast.Decl) and n.name}
     for v in shared:
         parent = _container(body, v.node)
-        parent.block_items = [x for x in parent.block_items if x is not v.node]
+        k = next(i for i, x in enumerate(parent.block_items) if x is v.node)
         decl = v.node
         if decl.name in taken:
-            new = f"{decl.name}_{len(taken)}"
-            old = decl.name
+            old, n = decl.name, 1
+            while f"{old}_{n}" in used | taken:
+                n += 1
+            new = f"{old}_{n}"
             _rename_decl(decl, new)
-            rewrite(parent, lambda n, o=old, w=new: c_ast.ID(w, coord=n.coord)
-                    if isinstance(n, c_ast.ID) and n.name == o else None)
+            for item in parent.block_items[k + 1:]:
+                if _rename_uses(item, old, new):
+                    break
         taken.add(decl.name)
+        parent.block_items = [x for x in parent.block_items if x is not v.node]
         decl.storage = [target.shared_storage] + list(decl.storage)
         hoisted.append(decl)
     return hoisted
+
+
+def _rename_uses(node: c_ast.Node, old: str, new: str) -> bool:
+    """Rename the uses of ``old`` in ``node`` (a statement in old's scope) to ``new``, leaving
+    scopes that declare their own ``old``; True when ``node`` itself redeclares ``old`` (the
+    rest of the enclosing block then sees that one)."""
+    if isinstance(node, c_ast.Decl):
+        if node.init is not None and node.name != old:
+            _rename_uses(node.init, old, new)
+        if isinstance(node.type, c_ast.ArrayDecl):
+            t = node.type
+            while isinstance(t, c_ast.ArrayDecl):
+                if t.dim is not None:
+                    _rename_uses(t.dim, old, new)
+                t = t.type
+        return node.name == old
+    if isinstance(node, c_ast.Compound):
+        for item in node.block_items or []:
+            if _rename_uses(item, old, new):
+                break
+        return False
+    if isinstance(node, c_ast.For) and isinstance(node.init, c_ast.DeclList):
+        for d in node.init.decls:
+            if _rename_uses(d, old, new):
+                return False
+    if isinstance(node, c_ast.ID):
+        if node.name == old:
+            node.name = new
+        return False
+    if isinstance(node, c_ast.StructRef):
+        _rename_uses(node.name, old, new)
+        return False
+    for name, child in node.children():
+        if isinstance(node, c_ast.For) and name == "init" and isinstance(child, c_ast.DeclList):
+            continue
+        _rename_uses(child, old, new)
+    return False
 
 
 def _container(root: c_ast.Node, node: c_ast.Node) -> c_ast.Compound:
