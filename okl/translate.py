@@ -114,8 +114,9 @@ def lower_program(program: Program, target: Target, *, line_directives: bool = T
     emitter = Emitter(program.expanded, line_directives=line_directives)
     uses = uses_of(out)
     parts = [target.prologue(uses)]
-    for inc in program.expanded.system_includes:
-        if not (target.gpu and inc in target.builtin_headers):
+    for inc in dict.fromkeys(program.expanded.system_includes):
+        if not (target.gpu and inc in target.builtin_headers) and \
+                f"#include {inc}\n" not in parts[0]:
             parts.append(f"#include {inc}\n")
     parts.append("\n")
     parts.append("\n".join(emitter.emit_external(node) for node in out))
@@ -127,6 +128,12 @@ def _lower_global(ext: c_ast.Node, target: Target, program: Program,
                   diags: Diagnostics) -> c_ast.Node:
     """Device functions and file-scope variables outside the kernels."""
     if not target.gpu:
+        decl = ext.decl if isinstance(ext, c_ast.FuncDef) else ext
+        if isinstance(decl, c_ast.Decl) and isinstance(decl.type, c_ast.FuncDecl) and \
+                "inline" in decl.funcspec and not {"static", "extern"} & set(decl.storage):
+            # C99: a plain `inline` definition provides no external symbol, so a call the
+            # compiler does not inline fails when the kernel library is loaded
+            decl.storage = ["static"] + list(decl.storage)
         return ext
     if isinstance(ext, c_ast.FuncDef):
         ext.decl.storage = list(target.device_function_storage) + list(ext.decl.storage)
@@ -169,11 +176,22 @@ def _pointer_space(ftype: c_ast.FuncDecl, target: Target) -> None:
 
 
 def _spell(nodes: list[c_ast.Node], target: Target) -> None:
-    """Backend spellings: restrict qualifiers and OpenCL math function names."""
+    """Backend spellings: restrict qualifiers, pragmas and OpenCL math function names."""
     for root in nodes:
         for n in walk(root):
             if isinstance(n, c_ast.PtrDecl) and "restrict" in n.quals:
                 n.quals = [target.restrict if q == "restrict" else q for q in n.quals]
+            elif isinstance(n, c_ast.Compound) and any(
+                    isinstance(x, c_ast.Pragma) for x in n.block_items or []):
+                items = []
+                for x in n.block_items:
+                    if isinstance(x, c_ast.Pragma):
+                        text = target.pragma(x.string)
+                        if text is None:
+                            continue
+                        x.string = text
+                    items.append(x)
+                n.block_items = items
         if target.math_names:
             rewrite(root, lambda n: _rename_call(n, target.math_names))
         if target.reserved:

@@ -65,6 +65,10 @@ class Target:
         """The statement for a barrier; kind is "" (explicit), "warp" or "auto"."""
         return None
 
+    def pragma(self, text: str) -> str | None:
+        """A user's ``#pragma`` as this backend spells it (None: leave it out)."""
+        return text
+
     def check_params(self, kernel, program, diags) -> None:
         """Report kernel parameters this backend cannot take (OpenCL: size_t, bool)."""
 

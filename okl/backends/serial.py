@@ -23,3 +23,11 @@ class SerialTarget(Target):
 
     def outer_pragma(self, kernel, outer) -> str | None:
         return None
+
+    def pragma(self, text: str) -> str | None:
+        """CUDA's ``#pragma unroll N`` is ``#pragma GCC unroll N`` in C (gcc >= 8, clang);
+        a bare ``#pragma unroll`` has no C spelling and is left to the optimiser."""
+        words = text.split()
+        if words and words[0] == "unroll":
+            return "GCC unroll " + " ".join(words[1:]) if len(words) > 1 else None
+        return text
