@@ -104,6 +104,18 @@ _SIMPLE = (c_ast.Assignment, c_ast.UnaryOp, c_ast.FuncCall, c_ast.Return, c_ast.
            c_ast.Continue, c_ast.EmptyStatement)
 
 
+_BITWISE = {"&", "|", "^"}
+
+
+def _warns(parent: str, child: str) -> bool:
+    """Would ``a child b`` unparenthesised inside ``parent`` draw -Wparentheses?"""
+    if parent in _BITWISE:
+        return child != parent
+    if parent in ("<<", ">>"):
+        return child in ("+", "-")
+    return parent == "||" and child == "&&"
+
+
 class Emitter(c_generator.CGenerator):
     """pycparser's generator with K&R braces plus exact ``#line`` directives.
 
@@ -157,6 +169,21 @@ class Emitter(c_generator.CGenerator):
             if current is not None:
                 current = (current[0], current[1] + 1)
         return "\n".join(out)
+
+    def visit_BinaryOp(self, n: c_ast.BinaryOp) -> str:
+        """Minimal parentheses, except where C compilers' -Wparentheses asks for them
+        (``(k + 1) & 7``, ``(a && b) || c``): what reads well and compiles without noise."""
+        def side(d: c_ast.Node, right: bool) -> str:
+            text = self.visit(d)
+            if self._is_simple_node(d):
+                return text
+            if isinstance(d, c_ast.BinaryOp):
+                mine, theirs = self.precedence_map[n.op], self.precedence_map[d.op]
+                tighter = theirs > mine if right else theirs >= mine
+                if tighter and not _warns(n.op, d.op):
+                    return text
+            return f"({text})"
+        return f"{side(n.left, False)} {n.op} {side(n.right, True)}"
 
     # -- statements ------------------------------------------------------------------------
     def _generate_stmt(self, n: c_ast.Node, add_indent: bool = False) -> str:
