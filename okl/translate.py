@@ -127,13 +127,14 @@ def lower_program(program: Program, target: Target, *, line_directives: bool = T
 def _lower_global(ext: c_ast.Node, target: Target, program: Program,
                   diags: Diagnostics) -> c_ast.Node:
     """Device functions and file-scope variables outside the kernels."""
+    decl = ext.decl if isinstance(ext, c_ast.FuncDef) else ext
+    if target.c99_inline and isinstance(decl, c_ast.Decl) and \
+            isinstance(decl.type, c_ast.FuncDecl) and "inline" in decl.funcspec and \
+            not {"static", "extern"} & set(decl.storage):
+        # C99 (and OpenCL C): a plain `inline` definition provides no external symbol, so a
+        # call the compiler does not inline fails to link
+        decl.storage = ["static"] + list(decl.storage)
     if not target.gpu:
-        decl = ext.decl if isinstance(ext, c_ast.FuncDef) else ext
-        if isinstance(decl, c_ast.Decl) and isinstance(decl.type, c_ast.FuncDecl) and \
-                "inline" in decl.funcspec and not {"static", "extern"} & set(decl.storage):
-            # C99: a plain `inline` definition provides no external symbol, so a call the
-            # compiler does not inline fails when the kernel library is loaded
-            decl.storage = ["static"] + list(decl.storage)
         return ext
     if isinstance(ext, c_ast.FuncDef):
         ext.decl.storage = list(target.device_function_storage) + list(ext.decl.storage)

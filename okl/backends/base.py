@@ -26,6 +26,7 @@ class Target:
     constant_storage: str | None = None
     device_function_storage: tuple[str, ...] = ()
     hoist_shared = False  # OpenCL: __local arrays must be declared at kernel scope
+    c99_inline = True  # `inline` without `static` defines no symbol (C99, OpenCL C)
     math_names: dict[str, str] = {}
     reserved: frozenset[str] = frozenset()  # user identifiers to rename (prefix _okl_)
     # libc headers a device compiler provides itself (their functions are builtins there)

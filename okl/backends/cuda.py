@@ -30,6 +30,7 @@ class CudaTarget(Target):
     shared_storage = "__shared__"
     constant_storage = "__constant__"
     device_function_storage = ("__device__",)
+    c99_inline = False  # C++
 
     def prologue(self, uses: set[str]) -> str:
         return self.typedefs_for(uses)
