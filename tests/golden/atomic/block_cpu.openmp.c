@@ -1,0 +1,30 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 4 "block_cpu.okl"
+void pairUpdate(const int n, const float *x, float *sum, int *count) {
+  #pragma omp parallel for
+#line 5 "block_cpu.okl"
+  for (int b = 0; b < n; ++b) {
+    for (int t = 0; t < 16; ++t) {
+      const float v = x[b * 16 + t];
+      if (v > 0.0f) {
+        {
+          #pragma omp critical
+          {
+#line 10 "block_cpu.okl"
+            sum[0] += v;
+            count[0] += 1;
+          }
+        }
+      }
+    }
+  }
+}
+
+#line 4 "block_cpu.okl"
+void _okl_entry_pairUpdate(void **args) {
+  pairUpdate(*((const int *) args[0]), (const float *) args[1], (float *) args[2], (int *) args[3]);
+}

@@ -1,0 +1,28 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 2 "long_global.okl"
+void longOps(const int n, const long *x, long *acc, unsigned long *uacc) {
+  for (int b = 0; b < n; ++b) {
+    for (int t = 0; t < 32; ++t) {
+      const long v = x[b * 32 + t];
+      acc[0] += v;
+      acc[1] -= v;
+      acc[2]++;
+      acc[3]--;
+      acc[4] &= v;
+      acc[5] |= v;
+      acc[6] ^= v;
+      acc[7] = v;
+      uacc[0] += (unsigned long) v;
+      uacc[1] -= 1;
+    }
+  }
+}
+
+#line 2 "long_global.okl"
+void _okl_entry_longOps(void **args) {
+  longOps(*((const int *) args[0]), (const long *) args[1], (long *) args[2], (unsigned long *) args[3]);
+}

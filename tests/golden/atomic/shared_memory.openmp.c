@@ -1,0 +1,83 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 2 "shared_memory.okl"
+void sharedOps(const int nb, const int *keys, const double *w, int *counts, double *sums) {
+  #pragma omp parallel for
+  for (int b = 0; b < nb; ++b) {
+    int s_count[8];
+    unsigned int s_bits[1];
+    float s_max[1];
+    double s_sum[8];
+    for (int t = 0; t < 64; ++t) {
+      if (t < 8) {
+        s_count[t] = 0;
+        s_sum[t] = 0.0;
+      }
+      if (t == 0) {
+        s_bits[0] = 0u;
+        s_max[0] = 0.0f;
+      }
+    }
+    for (int t = 0; t < 64; ++t) {
+      const int k = keys[b * 64 + t] & 7;
+      {
+        #pragma omp atomic
+#line 21 "shared_memory.okl"
+        s_count[k] += 1;
+      }
+      {
+        #pragma omp atomic
+#line 22 "shared_memory.okl"
+        s_count[(k + 1) & 7]--;
+      }
+      {
+        #pragma omp atomic
+#line 23 "shared_memory.okl"
+        s_bits[0] |= 1u << k;
+      }
+      {
+        #pragma omp atomic
+#line 24 "shared_memory.okl"
+        s_bits[0] ^= 1u;
+      }
+      {
+        #pragma omp atomic write
+#line 25 "shared_memory.okl"
+        s_max[0] = (float) k;
+      }
+      {
+        #pragma omp atomic
+#line 26 "shared_memory.okl"
+        s_sum[k] += w[b * 64 + t];
+      }
+      {
+        #pragma omp atomic
+#line 27 "shared_memory.okl"
+        s_sum[7 - k] -= 1.0;
+      }
+    }
+#line 29 "shared_memory.okl"
+    for (int t = 0; t < 64; ++t) {
+      if (t < 8) {
+        {
+          #pragma omp atomic
+#line 31 "shared_memory.okl"
+          counts[t] += s_count[t] + ((int) s_bits[0]) + ((int) s_max[0]);
+        }
+        {
+          #pragma omp atomic
+#line 32 "shared_memory.okl"
+          sums[t] += s_sum[t];
+        }
+      }
+    }
+  }
+}
+
+#line 2 "shared_memory.okl"
+void _okl_entry_sharedOps(void **args) {
+  sharedOps(*((const int *) args[0]), (const int *) args[1], (const double *) args[2], (int *) args[3], (double *) args[4]);
+}

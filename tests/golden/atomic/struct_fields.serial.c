@@ -1,0 +1,30 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 6 "struct_fields.okl"
+typedef struct
+{
+#line 3 "struct_fields.okl"
+  int count;
+  float total;
+  double weighted;
+} stats_t;
+
+void accumulate(const int n, const float *x, stats_t *stats, stats_t *bins) {
+  for (int b = 0; b < n; ++b) {
+    for (int t = 0; t < 32; ++t) {
+      const float v = x[b * 32 + t];
+      stats->count += 1;
+      stats->total += v;
+      bins[t % 4].weighted += 0.25 * v;
+      stats[0].weighted -= v;
+    }
+  }
+}
+
+#line 8 "struct_fields.okl"
+void _okl_entry_accumulate(void **args) {
+  accumulate(*((const int *) args[0]), (const float *) args[1], (stats_t *) args[2], (stats_t *) args[3]);
+}

@@ -1,0 +1,26 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 2 "unsigned_global.okl"
+void unsignedOps(const int n, const unsigned int *x, unsigned int *acc) {
+  for (int b = 0; b < n; ++b) {
+    for (int t = 0; t < 32; ++t) {
+      const unsigned int v = x[b * 32 + t];
+      *acc += v;
+      acc[1] -= v;
+      acc[2]++;
+      --acc[3];
+      acc[4] &= v;
+      acc[5] |= v;
+      acc[6] ^= v;
+      acc[7] = v;
+    }
+  }
+}
+
+#line 2 "unsigned_global.okl"
+void _okl_entry_unsignedOps(void **args) {
+  unsignedOps(*((const int *) args[0]), (const unsigned int *) args[1], (unsigned int *) args[2]);
+}

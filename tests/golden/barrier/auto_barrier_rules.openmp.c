@@ -1,0 +1,34 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 4 "auto_barrier_rules.okl"
+void rules(const int nb, const float *x, float *y) {
+  #pragma omp parallel for
+#line 5 "auto_barrier_rules.okl"
+  for (int b = 0; b < nb; ++b) {
+    float s[16];
+    for (int t = 0; t < 16; ++t) {
+      s[t] = x[b * 16 + t];
+    }
+    for (int t = 0; t < 16; ++t) {
+      y[b * 16 + t] = 0.0f;
+    }
+    for (int t = 0; t < 16; ++t) {
+      s[t] = s[t] + s[15 - t];
+    }
+#line 17 "auto_barrier_rules.okl"
+    for (int t = 0; t < 16; ++t) {
+      s[t] *= 2.0f;
+    }
+    for (int t = 0; t < 16; ++t) {
+      y[b * 16 + t] += s[t];
+    }
+  }
+}
+
+#line 4 "auto_barrier_rules.okl"
+void _okl_entry_rules(void **args) {
+  rules(*((const int *) args[0]), (const float *) args[1], (float *) args[2]);
+}

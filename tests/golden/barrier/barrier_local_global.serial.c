@@ -1,0 +1,27 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 3 "barrier_local_global.okl"
+void legacyBarriers(const int nb, const double *x, double *y) {
+  for (int b = 0; b < nb; ++b) {
+    double s[8];
+    for (int t = 0; t < 8; ++t) {
+      s[t] = x[b * 8 + t];
+    }
+#line 10 "barrier_local_global.okl"
+    for (int t = 0; t < 8; ++t) {
+      y[b * 8 + t] = s[7 - t];
+    }
+#line 14 "barrier_local_global.okl"
+    for (int t = 0; t < 8; ++t) {
+      s[t] = y[b * 8 + t] + 1.0;
+    }
+  }
+}
+
+#line 3 "barrier_local_global.okl"
+void _okl_entry_legacyBarriers(void **args) {
+  legacyBarriers(*((const int *) args[0]), (const double *) args[1], (double *) args[2]);
+}

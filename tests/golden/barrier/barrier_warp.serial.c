@@ -1,0 +1,27 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 2 "barrier_warp.okl"
+void warpSum(const int nb, const int *x, int *out) {
+  for (int b = 0; b < nb; ++b) {
+    int s[32];
+    for (int t = 0; t < 32; ++t) {
+      s[t] = x[b * 32 + t];
+    }
+#line 9 "barrier_warp.okl"
+    for (int t = 0; t < 32; ++t) {
+      if (t < 16) s[t] += s[t + 16];
+    }
+#line 13 "barrier_warp.okl"
+    for (int t = 0; t < 32; ++t) {
+      if (t == 0) out[b] = s[0] + s[1] + s[2] + s[3] + s[4] + s[5] + s[6] + s[7] + s[8] + s[9] + s[10] + s[11] + s[12] + s[13] + s[14] + s[15];
+    }
+  }
+}
+
+#line 2 "barrier_warp.okl"
+void _okl_entry_warpSum(void **args) {
+  warpSum(*((const int *) args[0]), (const int *) args[1], (int *) args[2]);
+}

@@ -1,0 +1,36 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 3 "blocks_in_loop.okl"
+void relax(const int nb, const int sweeps, float *x) {
+  #pragma omp parallel for
+#line 4 "blocks_in_loop.okl"
+  for (int b = 0; b < nb; ++b) {
+    float s[32];
+    float t_new[32];
+    for (int t = 0; t < 32; ++t) {
+      s[t] = x[b * 32 + t];
+    }
+    for (int it = 0; it < sweeps; ++it) {
+      for (int t = 0; t < 32; ++t) {
+        const float left = s[(t + 31) % 32];
+#line 12 "blocks_in_loop.okl"
+        const float right = s[(t + 1) % 32];
+        t_new[t] = 0.5f * (left + right);
+      }
+      for (int t = 0; t < 32; ++t) {
+        s[t] = t_new[t];
+      }
+    }
+    for (int t = 0; t < 32; ++t) {
+      x[b * 32 + t] = s[t];
+    }
+  }
+}
+
+#line 3 "blocks_in_loop.okl"
+void _okl_entry_relax(void **args) {
+  relax(*((const int *) args[0]), *((const int *) args[1]), (float *) args[2]);
+}

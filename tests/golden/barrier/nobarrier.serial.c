@@ -1,0 +1,25 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 3 "nobarrier.okl"
+void readTwice(const int nb, const float *x, float *y, float *z) {
+  for (int b = 0; b < nb; ++b) {
+    float s[64];
+    for (int t = 0; t < 64; ++t) {
+      s[t] = x[b * 64 + t];
+    }
+    for (int t = 0; t < 64; ++t) {
+      y[b * 64 + t] = s[63 - t];
+    }
+    for (int t = 0; t < 64; ++t) {
+      z[b * 64 + t] = s[t] + s[(t + 1) % 64];
+    }
+  }
+}
+
+#line 3 "nobarrier.okl"
+void _okl_entry_readTwice(void **args) {
+  readTwice(*((const int *) args[0]), (const float *) args[1], (float *) args[2], (float *) args[3]);
+}

@@ -1,0 +1,28 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 4 "dim_typedef.okl"
+typedef float *field3;
+
+#line 5 "dim_typedef.okl"
+typedef const float *cfield3;
+
+void gradient(const int ne, const float *u, field3 du) {
+  for (int e = 0; e < ne; ++e) {
+    for (int j = 0; j < 4; ++j) {
+      for (int i = 0; i < 4; ++i) {
+        cfield3 ue = u + e * 4 * 4 * 4;
+        for (int k = 0; k < 4; ++k) {
+          du[i + 4 * (j + 4 * (k + e * 4))] = ue[(i + 1) % 4 + 4 * (j + 4 * k)] - ue[i + 4 * (j + 4 * k)];
+        }
+      }
+    }
+  }
+}
+
+#line 7 "dim_typedef.okl"
+void _okl_entry_gradient(void **args) {
+  gradient(*((const int *) args[0]), (const float *) args[1], *((field3 *) args[2]));
+}

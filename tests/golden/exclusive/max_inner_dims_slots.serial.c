@@ -1,0 +1,30 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 3 "max_inner_dims_slots.okl"
+void bounded(const int nb, const int bs, const float *x, float *y) {
+  for (int b = 0; b < nb; ++b) {
+    int _okl_exclusive_index = 0;
+#line 5 "max_inner_dims_slots.okl"
+    float r[128];
+    _okl_exclusive_index = 0;
+#line 6 "max_inner_dims_slots.okl"
+    for (int t = 0; t < bs; ++t) {
+      r[_okl_exclusive_index] = x[b * bs + t];
+      ++_okl_exclusive_index;
+    }
+    _okl_exclusive_index = 0;
+#line 9 "max_inner_dims_slots.okl"
+    for (int t = 0; t < bs; ++t) {
+      y[b * bs + t] = 3.0f * r[_okl_exclusive_index];
+      ++_okl_exclusive_index;
+    }
+  }
+}
+
+#line 3 "max_inner_dims_slots.okl"
+void _okl_entry_bounded(void **args) {
+  bounded(*((const int *) args[0]), *((const int *) args[1]), (const float *) args[2], (float *) args[3]);
+}

@@ -1,0 +1,41 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 4 "device_functions.okl"
+float square(float x);
+
+inline static float clampf(const float x, const float lo, const float hi) {
+  return (x < lo) ? (lo) : ((x > hi) ? (hi) : (x));
+}
+
+float square(float x) {
+  return x * x;
+}
+
+inline static float cube(const float x) {
+  return x * square(x);
+}
+
+float norm2(const float *v, const int n) {
+  float s = 0.0f;
+  for (int k = 0; k < n; ++k) s += square(v[k]);
+  return s;
+}
+
+void normalize(const int nv, const float *v, float *out) {
+  #pragma omp parallel for
+#line 25 "device_functions.okl"
+  for (int b = 0; b < nv; ++b) {
+    for (int t = 0; t < 3; ++t) {
+      const float len = sqrtf(norm2(v + b * 3, 3));
+      out[b * 3 + t] = clampf(v[b * 3 + t] / len, -1.0f, 1.0f) + 0.0f * cube(len);
+    }
+  }
+}
+
+#line 24 "device_functions.okl"
+void _okl_entry_normalize(void **args) {
+  normalize(*((const int *) args[0]), (const float *) args[1], (float *) args[2]);
+}

@@ -1,0 +1,45 @@
+#include <hip/hip_runtime.h>
+
+#line 4 "struct_params.okl"
+typedef struct
+{
+#line 3 "struct_params.okl"
+  float x;
+#line 3 "struct_params.okl"
+  float y;
+#line 3 "struct_params.okl"
+  float z;
+} vec3;
+
+#line 10 "struct_params.okl"
+typedef struct
+{
+#line 7 "struct_params.okl"
+  int n;
+  float dt;
+  vec3 gravity;
+} params_t;
+
+__device__ vec3 axpy3(const float a, const vec3 x, const vec3 y) {
+  vec3 r;
+  r.x = a * x.x + y.x;
+  r.y = a * x.y + y.y;
+  r.z = a * x.z + y.z;
+  return r;
+}
+
+extern "C" __global__ __launch_bounds__(32) void _okl_step_0(const params_t p, const vec3 *vel, vec3 *pos) {
+  {
+#line 21 "struct_params.okl"
+    int b = blockIdx.x;
+    {
+#line 22 "struct_params.okl"
+      int t = threadIdx.x;
+      const int i = b * 32 + t;
+      if (i < p.n) {
+        const vec3 v = axpy3(p.dt, p.gravity, vel[i]);
+        pos[i] = axpy3(p.dt, v, pos[i]);
+      }
+    }
+  }
+}

@@ -1,0 +1,49 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 4 "struct_params.okl"
+typedef struct
+{
+#line 3 "struct_params.okl"
+  float x;
+#line 3 "struct_params.okl"
+  float y;
+#line 3 "struct_params.okl"
+  float z;
+} vec3;
+
+#line 10 "struct_params.okl"
+typedef struct
+{
+#line 7 "struct_params.okl"
+  int n;
+  float dt;
+  vec3 gravity;
+} params_t;
+
+vec3 axpy3(const float a, const vec3 x, const vec3 y) {
+  vec3 r;
+  r.x = a * x.x + y.x;
+  r.y = a * x.y + y.y;
+  r.z = a * x.z + y.z;
+  return r;
+}
+
+void step(const params_t p, const vec3 *vel, vec3 *pos) {
+  for (int b = 0; b < (p.n + 31) / 32; ++b) {
+    for (int t = 0; t < 32; ++t) {
+      const int i = b * 32 + t;
+      if (i < p.n) {
+        const vec3 v = axpy3(p.dt, p.gravity, vel[i]);
+        pos[i] = axpy3(p.dt, v, pos[i]);
+      }
+    }
+  }
+}
+
+#line 20 "struct_params.okl"
+void _okl_entry_step(void **args) {
+  step(*((const params_t *) args[0]), (const vec3 *) args[1], (vec3 *) args[2]);
+}

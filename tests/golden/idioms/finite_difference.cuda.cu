@@ -1,0 +1,47 @@
+
+#line 5 "finite_difference.okl"
+extern "C" __global__ __launch_bounds__(128) void _okl_laplacian_0(const int nx, const int ny, const float h2, const float *u, float *lu) {
+  {
+#line 6 "finite_difference.okl"
+    int gy = blockIdx.y;
+    {
+#line 7 "finite_difference.okl"
+      int gx = blockIdx.x;
+      __shared__ float s_u[8 + 2][16 + 2];
+      {
+#line 9 "finite_difference.okl"
+        int ty = threadIdx.y;
+        {
+#line 10 "finite_difference.okl"
+          int tx = threadIdx.x;
+          const int x = gx * 16 + tx;
+#line 11 "finite_difference.okl"
+          const int y = gy * 8 + ty;
+          const int cx = (x < nx) ? (x) : (nx - 1);
+#line 12 "finite_difference.okl"
+          const int cy = (y < ny) ? (y) : (ny - 1);
+          s_u[ty + 1][tx + 1] = u[cy * nx + cx];
+          if (tx == 0) s_u[ty + 1][0] = u[cy * nx + ((cx > 0) ? (cx - 1) : (0))];
+          if (tx == 16 - 1) s_u[ty + 1][16 + 1] = u[cy * nx + ((cx < nx - 1) ? (cx + 1) : (cx))];
+          if (ty == 0) s_u[0][tx + 1] = u[((cy > 0) ? (cy - 1) : (0)) * nx + cx];
+          if (ty == 8 - 1) s_u[8 + 1][tx + 1] = u[((cy < ny - 1) ? (cy + 1) : (cy)) * nx + cx];
+        }
+      }
+      __syncthreads();
+      {
+#line 20 "finite_difference.okl"
+        int ty = threadIdx.y;
+        {
+#line 21 "finite_difference.okl"
+          int tx = threadIdx.x;
+          const int x = gx * 16 + tx;
+#line 22 "finite_difference.okl"
+          const int y = gy * 8 + ty;
+          if (x < nx && y < ny) {
+            lu[y * nx + x] = (s_u[ty + 1][tx] + s_u[ty + 1][tx + 2] + s_u[ty][tx + 1] + s_u[ty + 2][tx + 1] - 4.0f * s_u[ty + 1][tx + 1]) / h2;
+          }
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,43 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 5 "finite_difference.okl"
+void laplacian(const int nx, const int ny, const float h2, const float *u, float *lu) {
+  for (int gy = 0; gy < (ny + 8 - 1) / 8; ++gy) {
+    for (int gx = 0; gx < (nx + 16 - 1) / 16; ++gx) {
+      float s_u[8 + 2][16 + 2];
+      for (int ty = 0; ty < 8; ++ty) {
+        for (int tx = 0; tx < 16; ++tx) {
+          const int x = gx * 16 + tx;
+#line 11 "finite_difference.okl"
+          const int y = gy * 8 + ty;
+          const int cx = (x < nx) ? (x) : (nx - 1);
+#line 12 "finite_difference.okl"
+          const int cy = (y < ny) ? (y) : (ny - 1);
+          s_u[ty + 1][tx + 1] = u[cy * nx + cx];
+          if (tx == 0) s_u[ty + 1][0] = u[cy * nx + ((cx > 0) ? (cx - 1) : (0))];
+          if (tx == 16 - 1) s_u[ty + 1][16 + 1] = u[cy * nx + ((cx < nx - 1) ? (cx + 1) : (cx))];
+          if (ty == 0) s_u[0][tx + 1] = u[((cy > 0) ? (cy - 1) : (0)) * nx + cx];
+          if (ty == 8 - 1) s_u[8 + 1][tx + 1] = u[((cy < ny - 1) ? (cy + 1) : (cy)) * nx + cx];
+        }
+      }
+      for (int ty = 0; ty < 8; ++ty) {
+        for (int tx = 0; tx < 16; ++tx) {
+          const int x = gx * 16 + tx;
+#line 22 "finite_difference.okl"
+          const int y = gy * 8 + ty;
+          if (x < nx && y < ny) {
+            lu[y * nx + x] = (s_u[ty + 1][tx] + s_u[ty + 1][tx + 2] + s_u[ty][tx + 1] + s_u[ty + 2][tx + 1] - 4.0f * s_u[ty + 1][tx + 1]) / h2;
+          }
+        }
+      }
+    }
+  }
+}
+
+#line 5 "finite_difference.okl"
+void _okl_entry_laplacian(void **args) {
+  laplacian(*((const int *) args[0]), *((const int *) args[1]), *((const float *) args[2]), (const float *) args[3], (float *) args[4]);
+}

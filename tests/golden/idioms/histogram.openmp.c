@@ -1,0 +1,42 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 5 "histogram.okl"
+void histogram(const int n, const float lo, const float width, const float *x, unsigned int *bins) {
+  #pragma omp parallel for
+  for (int g = 0; g < (n + 255) / 256; ++g) {
+    unsigned int s_bins[16];
+    for (int t = 0; t < 256; ++t) {
+      if (t < 16) s_bins[t] = 0;
+    }
+    for (int t = 0; t < 256; ++t) {
+      const int i = g * 256 + t;
+      if (i < n) {
+        int k = (int) floorf((x[i] - lo) / width);
+        k = (k < 0) ? (0) : ((k >= 16) ? (16 - 1) : (k));
+        {
+          #pragma omp atomic
+#line 17 "histogram.okl"
+          s_bins[k] += 1;
+        }
+      }
+    }
+#line 20 "histogram.okl"
+    for (int t = 0; t < 256; ++t) {
+      if (t < 16) {
+        {
+          #pragma omp atomic
+#line 22 "histogram.okl"
+          bins[t] += s_bins[t];
+        }
+      }
+    }
+  }
+}
+
+#line 5 "histogram.okl"
+void _okl_entry_histogram(void **args) {
+  histogram(*((const int *) args[0]), *((const float *) args[1]), *((const float *) args[2]), (const float *) args[3], (unsigned int *) args[4]);
+}

@@ -1,0 +1,73 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 8 "slab_tensor_3d.okl"
+void stiffness(const int Nelements, const double *D, const double *q, double *Aq) {
+  #pragma omp parallel for
+#line 9 "slab_tensor_3d.okl"
+  for (int e = 0; e < Nelements; ++e) {
+    int _okl_exclusive_index = 0;
+#line 10 "slab_tensor_3d.okl"
+    double s_D[4][4];
+    double s_q[4][4][4 + 1];
+    double r_q[16][4];
+#line 12 "slab_tensor_3d.okl"
+    double r_Aq[16][4];
+    _okl_exclusive_index = 0;
+    for (int j = 0; j < 4; ++j) {
+      for (int i = 0; i < 4; ++i) {
+        s_D[j][i] = D[j * 4 + i];
+        #pragma GCC unroll 4
+        for (int k = 0; k < 4; ++k) {
+          r_q[_okl_exclusive_index][k] = q[e * (4 * 4 * 4) + (k * 4 + j) * 4 + i];
+          r_Aq[_okl_exclusive_index][k] = 0.0;
+        }
+        ++_okl_exclusive_index;
+      }
+    }
+    for (int k = 0; k < 4; ++k) {
+      _okl_exclusive_index = 0;
+#line 26 "slab_tensor_3d.okl"
+      for (int j = 0; j < 4; ++j) {
+        for (int i = 0; i < 4; ++i) {
+          s_q[k][j][i] = r_q[_okl_exclusive_index][k];
+          ++_okl_exclusive_index;
+        }
+      }
+      _okl_exclusive_index = 0;
+#line 32 "slab_tensor_3d.okl"
+      for (int j = 0; j < 4; ++j) {
+        for (int i = 0; i < 4; ++i) {
+          double qr = 0.0;
+#line 34 "slab_tensor_3d.okl"
+          double qs = 0.0;
+          #pragma GCC unroll 4
+          for (int m = 0; m < 4; ++m) {
+            qr += s_D[i][m] * s_q[k][j][m];
+            qs += s_D[j][m] * s_q[k][m][i];
+          }
+          r_Aq[_okl_exclusive_index][k] += qr + qs;
+          ++_okl_exclusive_index;
+        }
+      }
+    }
+    _okl_exclusive_index = 0;
+#line 45 "slab_tensor_3d.okl"
+    for (int j = 0; j < 4; ++j) {
+      for (int i = 0; i < 4; ++i) {
+        #pragma GCC unroll 4
+        for (int k = 0; k < 4; ++k) {
+          Aq[e * (4 * 4 * 4) + (k * 4 + j) * 4 + i] = r_Aq[_okl_exclusive_index][k];
+        }
+        ++_okl_exclusive_index;
+      }
+    }
+  }
+}
+
+#line 8 "slab_tensor_3d.okl"
+void _okl_entry_stiffness(void **args) {
+  stiffness(*((const int *) args[0]), (const double *) args[1], (const double *) args[2], (double *) args[3]);
+}

@@ -1,0 +1,21 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 2 "add_vectors.okl"
+void addVectors(const int entries, const float *a, const float *b, float *ab) {
+  for (int block = 0; block < (entries + 15) / 16; ++block) {
+    for (int t = 0; t < 16; ++t) {
+      const int i = block * 16 + t;
+      if (i < entries) {
+        ab[i] = a[i] + b[i];
+      }
+    }
+  }
+}
+
+#line 2 "add_vectors.okl"
+void _okl_entry_addVectors(void **args) {
+  addVectors(*((const int *) args[0]), (const float *) args[1], (const float *) args[2], (float *) args[3]);
+}

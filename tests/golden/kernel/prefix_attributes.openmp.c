@@ -1,0 +1,21 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 3 "prefix_attributes.okl"
+void copyPrefix(const int n, const double * restrict src, double * restrict dst) {
+  #pragma omp parallel for
+#line 4 "prefix_attributes.okl"
+  for (int b = 0; b < (n + 31) / 32; ++b) {
+    for (int t = 0; t < 32; ++t) {
+      const int i = b * 32 + t;
+      if (i < n) dst[i] = src[i];
+    }
+  }
+}
+
+#line 3 "prefix_attributes.okl"
+void _okl_entry_copyPrefix(void **args) {
+  copyPrefix(*((const int *) args[0]), (const double *) args[1], (double *) args[2]);
+}

@@ -1,0 +1,22 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 2 "launch_bounds_3d.okl"
+void cube(const int ne, double *v) {
+  for (int e = 0; e < ne; ++e) {
+    for (int k = 0; k < 2; ++k) {
+      for (int j = 0; j < 4; ++j) {
+        for (int i = 0; i < 8; ++i) {
+          v[((e * 2 + k) * 4 + j) * 8 + i] = i + 10 * j + 100 * k;
+        }
+      }
+    }
+  }
+}
+
+#line 2 "launch_bounds_3d.okl"
+void _okl_entry_cube(void **args) {
+  cube(*((const int *) args[0]), (double *) args[1]);
+}

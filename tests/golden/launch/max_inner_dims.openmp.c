@@ -1,0 +1,24 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 3 "max_inner_dims.okl"
+void boundedTile(const int nx, const int ny, const int bx, const int by, float *a) {
+  #pragma omp parallel for collapse(2)
+#line 4 "max_inner_dims.okl"
+  for (int gy = 0; gy < ny; ++gy) {
+    for (int gx = 0; gx < nx; ++gx) {
+      for (int ty = 0; ty < by; ++ty) {
+        for (int tx = 0; tx < bx; ++tx) {
+          a[(gy * by + ty) * nx * bx + gx * bx + tx] += 1.0f;
+        }
+      }
+    }
+  }
+}
+
+#line 3 "max_inner_dims.okl"
+void _okl_entry_boundedTile(void **args) {
+  boundedTile(*((const int *) args[0]), *((const int *) args[1]), *((const int *) args[2]), *((const int *) args[3]), (float *) args[4]);
+}

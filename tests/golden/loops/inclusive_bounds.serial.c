@@ -1,0 +1,23 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 2 "inclusive_bounds.okl"
+void inclusive(const int last, int *hits) {
+  for (int b = 1; b <= last; ++b) {
+    for (int t = 7; t >= 0; --t) {
+      hits[(b - 1) * 8 + t] = b;
+    }
+  }
+  for (int b = 0; b <= last - 1; b++) {
+    for (int t = 0; t <= 7; t++) {
+      hits[b * 8 + t] += t;
+    }
+  }
+}
+
+#line 2 "inclusive_bounds.okl"
+void _okl_entry_inclusive(void **args) {
+  inclusive(*((const int *) args[0]), (int *) args[1]);
+}

@@ -1,0 +1,28 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 2 "iterator_types.okl"
+void wide(const long n, const unsigned int m, double *x) {
+  for (long b = 0; b < n; ++b) {
+    for (unsigned int t = 0; t < 32u; ++t) {
+      x[b * 32 + t] = 0.5 * t;
+    }
+  }
+  for (size_t b = 0; b < m; ++b) {
+    for (size_t t = 0; t < 8; ++t) {
+      x[b * 8 + t] += 1.0;
+    }
+  }
+  for (unsigned long b = 0; b < ((unsigned long) n); b += 2) {
+    for (long t = 0; t < 16; t += 1) {
+      x[b * 16 + t] *= 2.0;
+    }
+  }
+}
+
+#line 2 "iterator_types.okl"
+void _okl_entry_wide(void **args) {
+  wide(*((const long *) args[0]), *((const unsigned int *) args[1]), (double *) args[2]);
+}

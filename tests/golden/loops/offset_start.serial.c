@@ -1,0 +1,19 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 2 "offset_start.okl"
+void interior(const int n, const float *u, float *lap) {
+  for (int b = 1; b < n - 1; ++b) {
+    for (int t = 2; t < 18; ++t) {
+      const int i = b * 20 + t;
+      lap[i] = u[i - 1] - 2.0f * u[i] + u[i + 1];
+    }
+  }
+}
+
+#line 2 "offset_start.okl"
+void _okl_entry_interior(void **args) {
+  interior(*((const int *) args[0]), (const float *) args[1], (float *) args[2]);
+}

@@ -1,0 +1,20 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 2 "runtime_inner.okl"
+void rowSums(const int rows, const int cols, const float *a, float *partial) {
+  #pragma omp parallel for
+#line 3 "runtime_inner.okl"
+  for (int r = 0; r < rows; ++r) {
+    for (int c = 0; c < cols; ++c) {
+      partial[r * cols + c] = a[r * cols + c] * a[r * cols + c];
+    }
+  }
+}
+
+#line 2 "runtime_inner.okl"
+void _okl_entry_rowSums(void **args) {
+  rowSums(*((const int *) args[0]), *((const int *) args[1]), (const float *) args[2], (float *) args[3]);
+}

@@ -1,0 +1,24 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 2 "explicit_indices.okl"
+void explicitAxes(const int nx, const int ny, float *grid) {
+  #pragma omp parallel for collapse(2)
+#line 3 "explicit_indices.okl"
+  for (int bx = 0; bx < nx; ++bx) {
+    for (int by = 0; by < ny; ++by) {
+      for (int tx = 0; tx < 4; ++tx) {
+        for (int ty = 0; ty < 2; ++ty) {
+          grid[((by * 2 + ty) * nx + bx) * 4 + tx] = bx + 10.0f * by;
+        }
+      }
+    }
+  }
+}
+
+#line 2 "explicit_indices.okl"
+void _okl_entry_explicitAxes(void **args) {
+  explicitAxes(*((const int *) args[0]), *((const int *) args[1]), (float *) args[2]);
+}

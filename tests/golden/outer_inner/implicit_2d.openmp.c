@@ -1,0 +1,26 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 2 "implicit_2d.okl"
+void transpose(const int rows, const int cols, const float *in, float *out) {
+  #pragma omp parallel for collapse(2)
+#line 3 "implicit_2d.okl"
+  for (int by = 0; by < (rows + 7) / 8; ++by) {
+    for (int bx = 0; bx < (cols + 7) / 8; ++bx) {
+      for (int ty = 0; ty < 8; ++ty) {
+        for (int tx = 0; tx < 8; ++tx) {
+          const int r = by * 8 + ty;
+          const int c = bx * 8 + tx;
+          if (r < rows && c < cols) out[c * rows + r] = in[r * cols + c];
+        }
+      }
+    }
+  }
+}
+
+#line 2 "implicit_2d.okl"
+void _okl_entry_transpose(void **args) {
+  transpose(*((const int *) args[0]), *((const int *) args[1]), (const float *) args[2], (float *) args[3]);
+}

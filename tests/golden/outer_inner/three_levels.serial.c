@@ -1,0 +1,31 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 2 "three_levels.okl"
+void box(const int nx, const int ny, const int nz, float *v) {
+  for (int bz = 0; bz < nz; ++bz) {
+    for (int by = 0; by < ny; ++by) {
+      for (int bx = 0; bx < nx; ++bx) {
+        for (int tz = 0; tz < 2; ++tz) {
+          for (int ty = 0; ty < 4; ++ty) {
+            for (int tx = 0; tx < 8; ++tx) {
+              const int x = bx * 8 + tx;
+#line 9 "three_levels.okl"
+              const int y = by * 4 + ty;
+#line 9 "three_levels.okl"
+              const int z = bz * 2 + tz;
+              v[(z * ny * 4 + y) * nx * 8 + x] = x + y + z;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+#line 2 "three_levels.okl"
+void _okl_entry_box(void **args) {
+  box(*((const int *) args[0]), *((const int *) args[1]), *((const int *) args[2]), (float *) args[3]);
+}

@@ -1,0 +1,27 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 2 "two_blocks_2d.okl"
+void twoBlocks(const int nb, const float *x, float *y, float *z) {
+  #pragma omp parallel for
+#line 3 "two_blocks_2d.okl"
+  for (int b = 0; b < nb; ++b) {
+    for (int j = 0; j < 4; ++j) {
+      for (int i = 0; i < 8; ++i) {
+        y[b * 32 + j * 8 + i] = 2.0f * x[b * 32 + j * 8 + i];
+      }
+    }
+    for (int j = 0; j < 4; ++j) {
+      for (int i = 0; i < 8; ++i) {
+        z[b * 32 + j * 8 + i] = x[b * 32 + j * 8 + i] + 1.0f;
+      }
+    }
+  }
+}
+
+#line 2 "two_blocks_2d.okl"
+void _okl_entry_twoBlocks(void **args) {
+  twoBlocks(*((const int *) args[0]), (const float *) args[1], (float *) args[2], (float *) args[3]);
+}

@@ -1,0 +1,30 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 5 "conditional_blocks.okl"
+void variants(const int nb, const float *x, float *y) {
+  #pragma omp parallel for
+#line 6 "conditional_blocks.okl"
+  for (int b = 0; b < nb; ++b) {
+    float s[32];
+    for (int t = 0; t < 32; ++t) {
+      s[t] = x[b * 32 + t];
+    }
+#line 16 "conditional_blocks.okl"
+    for (int t = 0; t < 32; ++t) {
+      s[t] += s[31 - t];
+    }
+#line 20 "conditional_blocks.okl"
+    for (int t = 0; t < 32; ++t) {
+#line 24 "conditional_blocks.okl"
+      y[b * 32 + t] = s[t];
+    }
+  }
+}
+
+#line 5 "conditional_blocks.okl"
+void _okl_entry_variants(void **args) {
+  variants(*((const int *) args[0]), (const float *) args[1], (float *) args[2]);
+}

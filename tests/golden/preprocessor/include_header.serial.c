@@ -1,0 +1,26 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 6 "include/okl_helpers.h"
+typedef float real_t;
+
+real_t lerp(const real_t a, const real_t b, const real_t t) {
+  return a + t * (b - a);
+}
+
+#line 6 "include_header.okl"
+void blend(const int n, const real_t t, const real_t *a, const real_t *b, real_t *c) {
+  for (int g = 0; g < (n + 32 - 1) / 32; ++g) {
+    for (int l = 0; l < 32; ++l) {
+      const int i = g * 32 + l;
+      if (i < n) c[i] = lerp(a[i], b[i], t);
+    }
+  }
+}
+
+#line 6 "include_header.okl"
+void _okl_entry_blend(void **args) {
+  blend(*((const int *) args[0]), *((const real_t *) args[1]), (const real_t *) args[2], (const real_t *) args[3], (real_t *) args[4]);
+}

@@ -1,0 +1,32 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 4 "pragma_unroll.okl"
+void contract(const int ne, const float *D, const float *u, float *du) {
+  #pragma omp parallel for
+#line 5 "pragma_unroll.okl"
+  for (int e = 0; e < ne; ++e) {
+    float s_D[8][8];
+    float s_u[8];
+    for (int i = 0; i < 8; ++i) {
+      #pragma GCC unroll 8
+      for (int j = 0; j < 8; ++j) s_D[i][j] = D[i * 8 + j];
+      s_u[i] = u[e * 8 + i];
+    }
+    for (int i = 0; i < 8; ++i) {
+      float r = 0.0f;
+#line 16 "pragma_unroll.okl"
+      for (int j = 0; j < 8; ++j) {
+        r += s_D[i][j] * s_u[j];
+      }
+      du[e * 8 + i] = r;
+    }
+  }
+}
+
+#line 4 "pragma_unroll.okl"
+void _okl_entry_contract(void **args) {
+  contract(*((const int *) args[0]), (const float *) args[1], (const float *) args[2], (float *) args[3]);
+}

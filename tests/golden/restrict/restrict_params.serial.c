@@ -1,0 +1,23 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 3 "restrict_params.okl"
+void triad(const int n, const double s, const double * restrict a, const double * restrict b, double * restrict c) {
+#line 5 "restrict_params.okl"
+  for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 128) {
+#line 5 "restrict_params.okl"
+    for (int i = _okl_tiled_i; i < _okl_tiled_i + 128; ++i) {
+#line 5 "restrict_params.okl"
+      if (i < n) {
+        c[i] = a[i] + s * b[i];
+      }
+    }
+  }
+}
+
+#line 3 "restrict_params.okl"
+void _okl_entry_triad(void **args) {
+  triad(*((const int *) args[0]), *((const double *) args[1]), (const double *) args[2], (const double *) args[3], (double *) args[4]);
+}

@@ -1,0 +1,55 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 4 "hoist_rename_uses.okl"
+void scopes(const int nb, float *x) {
+  for (int b = 0; b < nb; ++b) {
+    for (int t = 0; t < 16; ++t) {
+      float buf = x[b * 16 + t];
+      x[b * 16 + t] = buf + 1.0f;
+    }
+    {
+      float buf[16];
+      for (int t = 0; t < 16; ++t) {
+        buf[t] = x[b * 16 + t];
+      }
+      for (int t = 0; t < 16; ++t) {
+        x[b * 16 + t] = buf[15 - t];
+      }
+    }
+    {
+      float buf[16];
+      for (int t = 0; t < 16; ++t) {
+        buf[t] = 2.0f * x[b * 16 + t];
+      }
+      for (int t = 0; t < 16; ++t) {
+        x[b * 16 + t] = buf[t] + buf[(t + 1) % 16];
+      }
+    }
+  }
+}
+
+#line 4 "hoist_rename_uses.okl"
+void _okl_entry_scopes(void **args) {
+  scopes(*((const int *) args[0]), (float *) args[1]);
+}
+
+#line 31 "hoist_rename_uses.okl"
+void other(const int n, float *buf) {
+  for (int b = 0; b < n; ++b) {
+    float tmp[8];
+    for (int t = 0; t < 8; ++t) {
+      tmp[t] = buf[b * 8 + t];
+    }
+    for (int t = 0; t < 8; ++t) {
+      buf[b * 8 + t] = tmp[7 - t];
+    }
+  }
+}
+
+#line 31 "hoist_rename_uses.okl"
+void _okl_entry_other(void **args) {
+  other(*((const int *) args[0]), (float *) args[1]);
+}

@@ -1,0 +1,33 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 4 "opencl_name_collision.okl"
+void twoScratch(const int nb, const int *x, float *y) {
+  for (int b = 0; b < nb; ++b) {
+    {
+      int s[32];
+      for (int t = 0; t < 32; ++t) {
+        s[t] = x[b * 32 + t];
+      }
+      for (int t = 0; t < 32; ++t) {
+        y[b * 32 + t] = (float) s[31 - t];
+      }
+    }
+    {
+      float s[32];
+      for (int t = 0; t < 32; ++t) {
+        s[t] = y[b * 32 + t] * 2.0f;
+      }
+      for (int t = 0; t < 32; ++t) {
+        y[b * 32 + t] = s[(t + 1) % 32];
+      }
+    }
+  }
+}
+
+#line 4 "opencl_name_collision.okl"
+void _okl_entry_twoScratch(void **args) {
+  twoScratch(*((const int *) args[0]), (const int *) args[1], (float *) args[2]);
+}

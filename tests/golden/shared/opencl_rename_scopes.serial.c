@@ -1,0 +1,38 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 4 "opencl_rename_scopes.okl"
+void renameScopes(const int nb, const float *tile_1, float *out) {
+  for (int b = 0; b < nb; ++b) {
+    {
+      float tile[16];
+      for (int t = 0; t < 16; ++t) {
+        tile[t] = tile_1[b * 16 + t];
+      }
+      for (int t = 0; t < 16; ++t) {
+        out[b * 16 + t] = tile[15 - t];
+      }
+    }
+    {
+      float tile[16];
+      for (int t = 0; t < 16; ++t) {
+        tile[t] = 2.0f * out[b * 16 + t];
+      }
+      for (int t = 0; t < 16; ++t) {
+        float acc = tile[t];
+        {
+          const float tile = 0.5f;
+          acc *= tile;
+        }
+        out[b * 16 + t] = acc + tile[(t + 1) % 16];
+      }
+    }
+  }
+}
+
+#line 4 "opencl_rename_scopes.okl"
+void _okl_entry_renameScopes(void **args) {
+  renameScopes(*((const int *) args[0]), (const float *) args[1], (float *) args[2]);
+}

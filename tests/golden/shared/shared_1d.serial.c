@@ -1,0 +1,22 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 4 "shared_1d.okl"
+void reverseBlocks(const int n, const float *x, float *y) {
+  for (int b = 0; b < n / 64; ++b) {
+    float s[64];
+    for (int t = 0; t < 64; ++t) {
+      s[t] = x[b * 64 + t];
+    }
+    for (int t = 0; t < 64; ++t) {
+      y[b * 64 + t] = s[64 - 1 - t];
+    }
+  }
+}
+
+#line 4 "shared_1d.okl"
+void _okl_entry_reverseBlocks(void **args) {
+  reverseBlocks(*((const int *) args[0]), (const float *) args[1], (float *) args[2]);
+}

@@ -1,0 +1,30 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 4 "shared_2d.okl"
+void transposeShared(const int n, const float *in, float *out) {
+  #pragma omp parallel for collapse(2)
+#line 5 "shared_2d.okl"
+  for (int by = 0; by < n / 16; ++by) {
+    for (int bx = 0; bx < n / 16; ++bx) {
+      float tile[16][16 + 1];
+      for (int ty = 0; ty < 16; ++ty) {
+        for (int tx = 0; tx < 16; ++tx) {
+          tile[ty][tx] = in[(by * 16 + ty) * n + bx * 16 + tx];
+        }
+      }
+      for (int ty = 0; ty < 16; ++ty) {
+        for (int tx = 0; tx < 16; ++tx) {
+          out[(bx * 16 + ty) * n + by * 16 + tx] = tile[tx][ty];
+        }
+      }
+    }
+  }
+}
+
+#line 4 "shared_2d.okl"
+void _okl_entry_transposeShared(void **args) {
+  transposeShared(*((const int *) args[0]), (const float *) args[1], (float *) args[2]);
+}

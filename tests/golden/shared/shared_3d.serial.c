@@ -1,0 +1,36 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 4 "shared_3d.okl"
+void cubeSums(const int ne, const double *u, double *sums) {
+  for (int e = 0; e < ne; ++e) {
+    double s_u[4][4][4];
+    double s_col[4][4];
+    for (int j = 0; j < 4; ++j) {
+      for (int i = 0; i < 4; ++i) {
+        for (int k = 0; k < 4; ++k) {
+          s_u[k][j][i] = u[e * 4 * 4 * 4 + (k * 4 + j) * 4 + i];
+        }
+      }
+    }
+    for (int j = 0; j < 4; ++j) {
+      for (int i = 0; i < 4; ++i) {
+        double acc = 0.0;
+        for (int k = 0; k < 4; ++k) acc += s_u[k][j][i];
+        s_col[j][i] = acc;
+      }
+    }
+    for (int j = 0; j < 4; ++j) {
+      for (int i = 0; i < 4; ++i) {
+        sums[e * 4 * 4 + j * 4 + i] = s_col[j][i] + s_col[i][j];
+      }
+    }
+  }
+}
+
+#line 4 "shared_3d.okl"
+void _okl_entry_cubeSums(void **args) {
+  cubeSums(*((const int *) args[0]), (const double *) args[1], (double *) args[2]);
+}

@@ -1,0 +1,26 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 2 "shared_volatile.okl"
+void lastWarp(const int nb, const int *x, int *out) {
+  for (int b = 0; b < nb; ++b) {
+    volatile int s[32];
+    for (int t = 0; t < 32; ++t) {
+      s[t] = x[b * 32 + t];
+    }
+    for (int t = 0; t < 32; ++t) {
+      if (t == 0) {
+        int total = 0;
+        for (int k = 0; k < 32; ++k) total += s[k];
+        out[b] = total;
+      }
+    }
+  }
+}
+
+#line 2 "shared_volatile.okl"
+void _okl_entry_lastWarp(void **args) {
+  lastWarp(*((const int *) args[0]), (const int *) args[1], (int *) args[2]);
+}

@@ -1,0 +1,29 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 3 "host_code_between.okl"
+void pipeline(const int n, const float alpha, const float *x, float *y) {
+  const int blocks = (n + 63) / 64;
+  const float scale = 2.0f * alpha;
+  for (int b = 0; b < blocks; ++b) {
+    for (int t = 0; t < 64; ++t) {
+      const int i = b * 64 + t;
+      if (i < n) y[i] = scale * x[i];
+    }
+  }
+  const int half = blocks / 2;
+  long offset = ((long) half) * 64;
+  for (int b = 0; b < half; ++b) {
+    for (int t = 0; t < 64; ++t) {
+      const long i = offset + b * 64 + t;
+      if (i < n) y[i] += alpha;
+    }
+  }
+}
+
+#line 3 "host_code_between.okl"
+void _okl_entry_pipeline(void **args) {
+  pipeline(*((const int *) args[0]), *((const float *) args[1]), (const float *) args[2], (float *) args[3]);
+}

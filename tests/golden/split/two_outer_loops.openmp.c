@@ -1,0 +1,27 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 2 "two_outer_loops.okl"
+void twoPasses(const int n, const float *x, float *y, float *z) {
+  #pragma omp parallel for
+#line 3 "two_outer_loops.okl"
+  for (int b = 0; b < n; ++b) {
+    for (int t = 0; t < 32; ++t) {
+      y[b * 32 + t] = 2.0f * x[b * 32 + t];
+    }
+  }
+  #pragma omp parallel for
+#line 8 "two_outer_loops.okl"
+  for (int b = 0; b < n; ++b) {
+    for (int t = 0; t < 32; ++t) {
+      z[b * 32 + t] = y[b * 32 + t] + y[(b + 1) % n * 32 + t];
+    }
+  }
+}
+
+#line 2 "two_outer_loops.okl"
+void _okl_entry_twoPasses(void **args) {
+  twoPasses(*((const int *) args[0]), (const float *) args[1], (float *) args[2], (float *) args[3]);
+}

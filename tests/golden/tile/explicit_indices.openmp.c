@@ -1,0 +1,31 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 2 "explicit_indices.okl"
+void scale2d(const int rows, const int cols, float *m) {
+  #pragma omp parallel for collapse(2)
+#line 3 "explicit_indices.okl"
+  for (int _okl_tiled_r = 0; _okl_tiled_r < rows; _okl_tiled_r += 8) {
+    for (int _okl_tiled_c = 0; _okl_tiled_c < cols; _okl_tiled_c += 32) {
+#line 3 "explicit_indices.okl"
+      for (int r = _okl_tiled_r; r < _okl_tiled_r + 8; ++r) {
+#line 3 "explicit_indices.okl"
+        if (r < rows) {
+          for (int c = _okl_tiled_c; c < _okl_tiled_c + 32; ++c) {
+#line 4 "explicit_indices.okl"
+            if (c < cols) {
+              m[r * cols + c] *= 0.5f;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+#line 2 "explicit_indices.okl"
+void _okl_entry_scale2d(void **args) {
+  scale2d(*((const int *) args[0]), *((const int *) args[1]), (float *) args[2]);
+}

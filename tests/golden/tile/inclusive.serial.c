@@ -1,0 +1,22 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 2 "inclusive.okl"
+void upTo(const int last, float *x) {
+  for (int _okl_tiled_i = 1; _okl_tiled_i <= last; _okl_tiled_i += 16) {
+#line 3 "inclusive.okl"
+    for (int i = _okl_tiled_i; i < _okl_tiled_i + 16; ++i) {
+#line 3 "inclusive.okl"
+      if (i <= last) {
+        x[i] = 1.0f / i;
+      }
+    }
+  }
+}
+
+#line 2 "inclusive.okl"
+void _okl_entry_upTo(void **args) {
+  upTo(*((const int *) args[0]), (float *) args[1]);
+}

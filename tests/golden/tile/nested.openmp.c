@@ -1,0 +1,31 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 3 "nested.okl"
+void nestedTiles(const int rows, const int cols, const float *a, float *b) {
+  #pragma omp parallel for collapse(2)
+#line 4 "nested.okl"
+  for (int _okl_tiled_r = 0; _okl_tiled_r < rows; _okl_tiled_r += 4) {
+    for (int _okl_tiled_c = 0; _okl_tiled_c < cols; _okl_tiled_c += 16) {
+#line 4 "nested.okl"
+      for (int r = _okl_tiled_r; r < _okl_tiled_r + 4; ++r) {
+#line 4 "nested.okl"
+        if (r < rows) {
+          for (int c = _okl_tiled_c; c < _okl_tiled_c + 16; ++c) {
+#line 5 "nested.okl"
+            if (c < cols) {
+              b[c * rows + r] = a[r * cols + c];
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+#line 3 "nested.okl"
+void _okl_entry_nestedTiles(void **args) {
+  nestedTiles(*((const int *) args[0]), *((const int *) args[1]), (const float *) args[2], (float *) args[3]);
+}

@@ -1,0 +1,22 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 2 "outer_inner.okl"
+void saxpy(const int n, const float a, const float *x, float *y) {
+  for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 256) {
+#line 3 "outer_inner.okl"
+    for (int i = _okl_tiled_i; i < _okl_tiled_i + 256; ++i) {
+#line 3 "outer_inner.okl"
+      if (i < n) {
+        y[i] = a * x[i] + y[i];
+      }
+    }
+  }
+}
+
+#line 2 "outer_inner.okl"
+void _okl_entry_saxpy(void **args) {
+  saxpy(*((const int *) args[0]), *((const float *) args[1]), (const float *) args[2], (float *) args[3]);
+}

@@ -1,0 +1,24 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 2 "outer_only.okl"
+void rowsPerGroup(const int rows, const float *a, float *b) {
+  for (int _okl_tiled_r = 0; _okl_tiled_r < rows; _okl_tiled_r += 4) {
+#line 3 "outer_only.okl"
+    for (int r = _okl_tiled_r; r < _okl_tiled_r + 4; ++r) {
+#line 3 "outer_only.okl"
+      if (r < rows) {
+        for (int c = 0; c < 64; ++c) {
+          b[r * 64 + c] = 2.0f * a[r * 64 + c];
+        }
+      }
+    }
+  }
+}
+
+#line 2 "outer_only.okl"
+void _okl_entry_rowsPerGroup(void **args) {
+  rowsPerGroup(*((const int *) args[0]), (const float *) args[1], (float *) args[2]);
+}

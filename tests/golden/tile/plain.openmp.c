@@ -1,0 +1,31 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 2 "plain.okl"
+void blockedSum(const int nb, const int m, const float *x, float *sums) {
+  #pragma omp parallel for
+#line 3 "plain.okl"
+  for (int b = 0; b < nb; ++b) {
+    for (int t = 0; t < 32; ++t) {
+      float acc = 0.0f;
+      for (int _okl_tiled_k = 0; _okl_tiled_k < m; _okl_tiled_k += 4) {
+#line 6 "plain.okl"
+        for (int k = _okl_tiled_k; k < _okl_tiled_k + 4; ++k) {
+#line 6 "plain.okl"
+          if (k < m) {
+            acc += x[(b * 32 + t) * m + k];
+          }
+        }
+      }
+#line 9 "plain.okl"
+      sums[b * 32 + t] = acc;
+    }
+  }
+}
+
+#line 2 "plain.okl"
+void _okl_entry_blockedSum(void **args) {
+  blockedSum(*((const int *) args[0]), *((const int *) args[1]), (const float *) args[2], (float *) args[3]);
+}

@@ -1,0 +1,24 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 2 "step.okl"
+void everyOther(const int n, float *x) {
+  #pragma omp parallel for
+#line 3 "step.okl"
+  for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 64 * 2) {
+#line 3 "step.okl"
+    for (int i = _okl_tiled_i; i < _okl_tiled_i + 64 * 2; i += 2) {
+#line 3 "step.okl"
+      if (i < n) {
+        x[i] = 0.0f;
+      }
+    }
+  }
+}
+
+#line 2 "step.okl"
+void _okl_entry_everyOther(void **args) {
+  everyOther(*((const int *) args[0]), (float *) args[1]);
+}
