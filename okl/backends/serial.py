@@ -15,6 +15,13 @@ class SerialTarget(Target):
             out += "static inline double rsqrt(double x) { return 1.0 / sqrt(x); }\n"
         if "rsqrtf" in uses:
             out += "static inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }\n"
+        if {"abs", "labs", "llabs"} & uses:
+            out += "#include <stdlib.h>\n"
+        for name, op in (("min", "<"), ("max", ">")):
+            if name in uses:  # CUDA, HIP and OpenCL have type-generic min/max; C has not
+                out += (f"#define {name}(a, b) ({{ __typeof__(a) _okl_a = (a); "
+                        f"__typeof__(b) _okl_b = (b); _okl_a {op} _okl_b ? _okl_a : "
+                        "_okl_b; })\n")
         return out
 
     def native_types(self) -> set[str]:

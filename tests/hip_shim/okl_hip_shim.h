@@ -171,6 +171,10 @@ OKL_HIP_BUILTIN_2(copysign)
 OKL_HIP_FN double fma(double x, double y, double z) { return __builtin_fma(x, y, z); }
 OKL_HIP_FN float fmaf(float x, float y, float z) { return __builtin_fmaf(x, y, z); }
 
+OKL_HIP_FN int abs(int x) { return __builtin_abs(x); }
+OKL_HIP_FN long labs(long x) { return __builtin_labs(x); }
+OKL_HIP_FN long long llabs(long long x) { return __builtin_llabs(x); }
+
 /* Transcendentals live in the ROCm device library (declared, never linked here). */
 #define OKL_HIP_OCML_1(NAME)                                                                   \
   extern "C" __device__ double __ocml_##NAME##_f64(double);                                    \

@@ -1,17 +1,19 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
-#line 2 "math_builtins.okl"
-__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_mathOps_0(const int n, __global const float *x, __global const double *y, __global float *fx, __global double *fy) {
-  {
 #line 3 "math_builtins.okl"
+__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_mathOps_0(const int n, __global const float *x, __global const double *y, __global float *fx, __global double *fy, __global int *k) {
+  {
     int b = get_group_id(0);
     {
-#line 4 "math_builtins.okl"
+#line 6 "math_builtins.okl"
       int t = get_local_id(0);
       const int i = b * 32 + t;
       fx[i] = sqrt(fabs(x[i])) + exp(-x[i]) + sin(x[i]) * cos(x[i]) + pow(x[i], 2.0f) + fmax(x[i], 0.0f) + floor(x[i]) + log(1.0f + fabs(x[i]));
-#line 8 "math_builtins.okl"
+#line 10 "math_builtins.okl"
       fy[i] = sqrt(fabs(y[i])) + exp(-y[i]) + tanh(y[i]) + pow(y[i], 3.0) + fmin(y[i], 1.0) + ceil(y[i]) + atan2(y[i], 2.0);
+#line 12 "math_builtins.okl"
+      fx[i] += min(x[i], 1.0f) + max(0.0f, rsqrt(1.0f + x[i] * x[i]));
+      k[i] = max(min(i, 7), t) + abs(t - 16);
     }
   }
 }
