@@ -11,6 +11,7 @@ from pycparser import c_ast
 
 from ..errors import Diagnostics
 from ..model.kernel import Kernel, Program
+from ..model.loops import same_expr
 from ..model.types import canonical_base
 from .astutil import walk
 from .barriers import parent_map
@@ -26,6 +27,25 @@ def lower_atomics(program: Program, kernel: Kernel, target, diags: Diagnostics) 
     parents = parent_map(kernel.node)
     for atomic in kernel.atomics:
         node = atomic.node
+        if isinstance(node, c_ast.Assignment) and node.op == "=":
+            node = _as_update(node)
+            if node is not atomic.node:
+                parent, slot = parents[id(atomic.node)]
+                _replace(parent, slot, atomic.node, node)
+                parents[id(node)] = (parent, slot)
+            elif _reads(node.rvalue, node.lvalue):
+                # `x = f(x)` is a read-modify-write no atomic instruction does
+                if target.gpu:
+                    diags.error("@atomic x = <expression of x> is not an atomic update on "
+                                f"{target.mode}", atomic.loc,
+                                hint="write it as x += v (or -=, &=, |=, ^=), or keep the "
+                                     "update on the host")
+                    continue
+                block = c_ast.Compound([node], coord=node.coord)  # OpenMP: a critical section
+                parent, slot = parents[id(node)]
+                _replace(parent, slot, node, block)
+                parents[id(block)] = (parent, slot)
+                node = block
         if isinstance(node, c_ast.Compound):
             base, space = "", "global"
         else:
@@ -42,6 +62,26 @@ def lower_atomics(program: Program, kernel: Kernel, target, diags: Diagnostics) 
         if new is not node:
             parent, slot = parents[id(node)]
             _replace(parent, slot, node, new)
+
+
+_COMMUTATIVE = {"+", "&", "|", "^", "*"}
+
+
+def _as_update(node: c_ast.Assignment) -> c_ast.Node:
+    """``x = x op e`` (or ``x = e op x`` for commutative op) as ``x op= e``."""
+    rhs = node.rvalue
+    if isinstance(rhs, c_ast.BinaryOp) and rhs.op in _COMMUTATIVE | {"-", "/", "<<", ">>"}:
+        if same_expr(rhs.left, node.lvalue) and not _reads(rhs.right, node.lvalue):
+            return c_ast.Assignment(rhs.op + "=", node.lvalue, rhs.right, coord=node.coord)
+        if rhs.op in _COMMUTATIVE and same_expr(rhs.right, node.lvalue) and \
+                not _reads(rhs.left, node.lvalue):
+            return c_ast.Assignment(rhs.op + "=", node.lvalue, rhs.left, coord=node.coord)
+    return node
+
+
+def _reads(expr: c_ast.Node, lvalue: c_ast.Node) -> bool:
+    """Does ``expr`` contain the location ``lvalue`` (spelled the same)?"""
+    return any(same_expr(n, lvalue) for n in walk(expr) if type(n) is type(lvalue))
 
 
 def _replace(parent, slot, old, new) -> None:

@@ -89,10 +89,13 @@ def _lower_loop(program: Program, dk: DeviceKernel, loop: Loop, target,
     if not dk.exact(loop):
         has_barrier = any(is_barrier(n, program.attrs) for n in walk(body))
         if loop.kind == "inner" and has_barrier:
-            diags.warning(f"@inner loop over '{form.iterator}' may run fewer iterations than "
-                          "the launched threads, but it contains a @barrier, so okl cannot "
-                          "guard it; make every @inner loop of the block the same size",
-                          loop.loc)
+            # unguarded, the extra threads would run the body out of range; guarded, they
+            # would skip the barrier that the others wait at
+            diags.error(f"this @inner loop over '{form.iterator}' may run fewer iterations "
+                        "than the threads launched for its block and contains a @barrier: "
+                        f"{target.mode} threads cannot skip the body yet reach the barrier",
+                        loop.loc, hint="give every @inner loop of the @outer loop the same "
+                                       "bounds and guard the work inside with if (...)")
         else:
             cond = c_ast.BinaryOp(form.cmp, c_ast.ID(form.iterator), copy.deepcopy(form.bound))
             body = c_ast.If(cond, body, None, coord=loop.node.coord)

@@ -1,0 +1,22 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 3 "assignment_forms.okl"
+void assignForms(const int n, const int *x, int *acc, float *f) {
+  for (int b = 0; b < n; ++b) {
+    for (int t = 0; t < 32; ++t) {
+      const int v = x[b * 32 + t];
+      acc[0] += v;
+      acc[1] |= v;
+      acc[2] -= 2 * v;
+      f[0] += 0.5f;
+    }
+  }
+}
+
+#line 3 "assignment_forms.okl"
+void _okl_entry_assignForms(void **args) {
+  assignForms(*((const int *) args[0]), (const int *) args[1], (int *) args[2], (float *) args[3]);
+}

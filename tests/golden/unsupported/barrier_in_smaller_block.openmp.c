@@ -1,0 +1,29 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 4 "barrier_in_smaller_block.okl"
+void unevenBarrier(const int nb, const int m, const float *x, float *y) {
+  #pragma omp parallel for
+#line 5 "barrier_in_smaller_block.okl"
+  for (int b = 0; b < nb; ++b) {
+    float s[64];
+    for (int t = 0; t < 64; ++t) {
+      s[t] = x[b * 64 + t];
+    }
+    for (int t = 0; t < m; ++t) {
+      const float v = s[63 - t];
+#line 13 "barrier_in_smaller_block.okl"
+      s[t] = v;
+    }
+    for (int t = 0; t < 64; ++t) {
+      y[b * 64 + t] = s[t];
+    }
+  }
+}
+
+#line 4 "barrier_in_smaller_block.okl"
+void _okl_entry_unevenBarrier(void **args) {
+  unevenBarrier(*((const int *) args[0]), *((const int *) args[1]), (const float *) args[2], (float *) args[3]);
+}
