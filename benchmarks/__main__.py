@@ -13,6 +13,53 @@ def _env_defaults() -> None:
     # threads descheduled under the Python main thread (bench-anchors.md section 1).
     os.environ.setdefault("OMP_PROC_BIND", "true")
     os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+    _nvidia_opencl_icd()
+
+
+def _nvidia_opencl_icd() -> None:
+    """Make NVIDIA's OpenCL visible when its library is installed but not registered.
+
+    Some GPU containers ship libnvidia-opencl.so.1 (with the driver) but no
+    /etc/OpenCL/vendors/nvidia.icd, so the ICD loader lists only PoCL.  Then a private vendors
+    directory (the system's .icd files plus nvidia.icd) is passed to the loader through
+    OCL_ICD_VENDORS.  Nothing is changed when OCL_ICD_VENDORS is already set.
+    """
+    import ctypes.util
+    import glob
+    import shutil
+    import tempfile
+
+    if os.environ.get("OCL_ICD_VENDORS"):
+        return
+    system = "/etc/OpenCL/vendors"
+    icds = glob.glob(os.path.join(system, "*.icd"))
+    for path in icds:
+        try:
+            if "nvidia" in open(path).read().lower():
+                return
+        except OSError:
+            pass
+    lib = None
+    for cand in ("libnvidia-opencl.so.1", "libnvidia-opencl.so"):
+        try:
+            import ctypes
+            ctypes.CDLL(cand)
+            lib = cand
+            break
+        except OSError:
+            continue
+    if lib is None and ctypes.util.find_library("nvidia-opencl"):
+        lib = ctypes.util.find_library("nvidia-opencl")
+    if lib is None:
+        return
+    vendors = tempfile.mkdtemp(prefix="okl-bench-icd-")
+    for path in icds:
+        shutil.copy(path, vendors)
+    with open(os.path.join(vendors, "nvidia.icd"), "w") as f:
+        f.write(lib + "\n")
+    os.environ["OCL_ICD_VENDORS"] = vendors
+    os.environ["OKL_BENCH_ICD_NOTE"] = (f"registered {lib} for the OpenCL ICD loader via "
+                                        f"OCL_ICD_VENDORS={vendors}")
 
 
 def main(argv=None) -> int:

@@ -19,7 +19,7 @@ from .common import (P, Config, Context, c_peer, cfunc, cuda_peer, log, measure,
 ORDERS = (3, 5, 7, 9)
 LAMBDA = 1.0
 DOFS = 4_000_000
-SERIAL_DOFS = 500_000
+SERIAL_DOFS = 500_000  # single-threaded implementations (okl serial, 1-thread C, numpy)
 
 
 def flops_per_element(nq: int) -> int:
@@ -29,7 +29,8 @@ def flops_per_element(nq: int) -> int:
 def elements(ctx: Context, impl, nq: int) -> int:
     if ctx.quick:
         return 3
-    dofs = SERIAL_DOFS if impl.mode == "serial" or impl.threads == 1 else DOFS
+    single = impl.mode == "serial" or impl.threads == 1 or impl.name == "numpy"
+    dofs = SERIAL_DOFS if single else DOFS
     return max(1, round(dofs / nq**3))
 
 

@@ -525,7 +525,8 @@ def machine_info(ctx: Context) -> dict:
             "python": sys.version.split()[0], "cpu": cpu_name(), "cpus": os.cpu_count(),
             "env": {k: os.environ.get(k) for k in ("OMP_NUM_THREADS", "OMP_PROC_BIND",
                                                    "OMP_WAIT_POLICY", "OKL_CACHE_DIR",
-                                                   "CC", "POCL_KERNEL_CACHE")}}
+                                                   "CC", "POCL_KERNEL_CACHE",
+                                                   "OCL_ICD_VENDORS")}}
     try:
         with open("/proc/meminfo") as f:
             info["mem_gb"] = round(int(f.readline().split()[1]) / 2**20, 1)

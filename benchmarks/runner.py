@@ -30,12 +30,43 @@ def run(modes: list[str], *, quick: bool = False, out: str | None = None,
     started = time.time()
     ctx = Context(modes=modes, quick=quick, opencl_pref=opencl)
     ctx.setup()
+    if os.environ.get("OKL_BENCH_ICD_NOTE"):
+        ctx.notes.append(os.environ["OKL_BENCH_ICD_NOTE"])
     log(f"[bench] okl modes: {[i.mode for i in ctx.okl_impls()]}; peers: "
         f"{[i.name for i in ctx.impls if not i.is_okl]}; skipped: {ctx.skipped}")
     timings = {}
-    for name, fn in BENCHES.items():
-        if only and name not in only:
-            continue
+
+    def document() -> dict:
+        return {
+            "schema": "okl-bench/1",
+            "created": datetime.datetime.now().isoformat(timespec="seconds"),
+            "quick": quick,
+            "modes_requested": modes,
+            "modes_run": [i.mode for i in ctx.okl_impls()],
+            "modes_skipped": ctx.skipped,
+            "impls": [{"name": i.name, "mode": i.mode, "device": i.device, "space": i.space,
+                       "device_name": i.device_name, "timing": i.timing} for i in ctx.impls],
+            "machine": machine_info(ctx),
+            "versions": versions(),
+            "wall_seconds": round(time.time() - started, 1),
+            "bench_seconds": timings,
+            "complete": len(timings) == len(selected),
+            "notes": ctx.notes,
+            "results": ctx.results,
+            "builds": ctx.builds,
+        }
+
+    def save(doc: dict) -> None:
+        if out:
+            os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+            tmp = out + ".tmp"
+            with open(tmp, "w") as f:
+                json.dump(doc, f, indent=1, default=_jsonable)
+            os.replace(tmp, out)
+
+    selected = [n for n in BENCHES if not only or n in only]
+    for name in selected:
+        fn = BENCHES[name]
         t0 = time.time()
         try:
             fn(ctx)
@@ -47,27 +78,10 @@ def run(modes: list[str], *, quick: bool = False, out: str | None = None,
                                 "traceback": traceback.format_exc(limit=6)})
         timings[name] = round(time.time() - t0, 2)
         log(f"[bench] {name} done in {timings[name]:.1f} s")
-    doc = {
-        "schema": "okl-bench/1",
-        "created": datetime.datetime.now().isoformat(timespec="seconds"),
-        "quick": quick,
-        "modes_requested": modes,
-        "modes_run": [i.mode for i in ctx.okl_impls()],
-        "modes_skipped": ctx.skipped,
-        "impls": [{"name": i.name, "mode": i.mode, "device": i.device, "space": i.space,
-                   "device_name": i.device_name, "timing": i.timing} for i in ctx.impls],
-        "machine": machine_info(ctx),
-        "versions": versions(),
-        "wall_seconds": round(time.time() - started, 1),
-        "bench_seconds": timings,
-        "notes": ctx.notes,
-        "results": ctx.results,
-        "builds": ctx.builds,
-    }
+        save(document())  # after every benchmark: a run cut short keeps what it measured
+    doc = document()
+    save(doc)
     if out:
-        os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
-        with open(out, "w") as f:
-            json.dump(doc, f, indent=1, default=_jsonable)
         log(f"[bench] wrote {out}")
     fails = [r for r in ctx.results if r.get("check") != "PASS"]
     log(f"[bench] {len(ctx.results)} results, {len(fails)} not PASS, "
