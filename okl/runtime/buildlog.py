@@ -1,14 +1,48 @@
-"""Compiler logs for BuildError messages.
+"""Compiler logs for BuildError messages, with positions in the .okl file.
 
-The generated sources carry ``#line`` directives, so compilers already report positions in the
-.okl file; this keeps the first lines of the log (the rest stays in ``BuildError.log``).
+The generated sources carry ``#line`` directives, so most compilers already report .okl
+positions.  Some do not: NVIDIA's OpenCL compiler reports ``<kernel>:12:16``, lines of the
+generated text.  Those are mapped back through the ``#line`` directives here.  Only the first
+lines of the log are shown; the whole log stays in ``BuildError.log``.
 """
 
 from __future__ import annotations
 
+import re
 
-def map_log(log: str, limit: int = 30) -> str:
-    lines = [line for line in log.rstrip().split("\n") if line.strip()]
+_LINE = re.compile(r'^\s*#line (\d+) "((?:\\.|[^"\\])*)"')
+_GENERATED = re.compile(r"<(?:kernel|source|input)>:(\d+)(?::(\d+))?")
+
+
+def line_table(source: str) -> list[tuple[str, int] | None]:
+    """For each line of generated source (index 0 = line 1): its .okl file and line."""
+    table: list[tuple[str, int] | None] = []
+    where: tuple[str, int] | None = None
+    for text in source.split("\n"):
+        m = _LINE.match(text)
+        if m:
+            table.append(None)
+            where = (m.group(2), int(m.group(1)))
+            continue
+        table.append(where)
+        if where is not None:
+            where = (where[0], where[1] + 1)
+    return table
+
+
+def map_log(log: str, source: str = "", limit: int = 30) -> str:
+    table = line_table(source) if source else []
+
+    def okl_position(m: re.Match) -> str:
+        line = int(m.group(1))
+        where = table[line - 1] if 0 < line <= len(table) else None
+        if where is None:
+            return m.group(0)
+        col = f":{m.group(2)}" if m.group(2) else ""
+        return f"{where[0]}:{where[1]}{col}"
+
+    lines = [_GENERATED.sub(okl_position, line) for line in log.rstrip().split("\n")
+             if line.strip()]
     shown = "\n".join("  " + line for line in lines[:limit])
     if len(lines) > limit:
         shown += f"\n  ... {len(lines) - limit} more lines in BuildError.log"

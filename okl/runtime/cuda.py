@@ -132,7 +132,7 @@ class CudaBackend:
             except cp.cuda.compiler.CompileException as e:
                 log = e.get_message() if hasattr(e, "get_message") else str(e)
                 raise BuildError(f"{self.mode} build failed (NVRTC, {self.arch}):\n"
-                                 f"{map_log(log)}", command=["nvrtc", *options],
+                                 f"{map_log(log, source)}", command=["nvrtc", *options],
                                  log=log) from None
         return functions, None  # binaries are cached by CuPy
 

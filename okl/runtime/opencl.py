@@ -130,7 +130,7 @@ class OpenCLBackend:
                 code = int(e.code)  # the CL status, e.g. -11 (CL_BUILD_PROGRAM_FAILURE)
             except Exception:
                 code = None
-            raise BuildError(f"OpenCL build failed on {self.name}:\n{map_log(log)}\n"
+            raise BuildError(f"OpenCL build failed on {self.name}:\n{map_log(log, source)}\n"
                              f"  generated source: {path}",
                              command=["clBuildProgram", *options],
                              returncode=code, log=log,
