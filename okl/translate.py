@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass, field
 
 from pycparser import c_ast
@@ -76,7 +77,15 @@ def translate(source: str, mode: str, *, defines: dict | None = None, include_di
     mode = normalize_mode(mode)
     program = analyze(source, filename or "<input>", mode=mode, defines=defines,
                       include_dirs=include_dirs)
-    return lower_program(program, TARGETS[mode](), line_directives=line_directives)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20000))  # pycparser's generator recurses per operator
+    try:
+        return lower_program(program, TARGETS[mode](), line_directives=line_directives)
+    except RecursionError:
+        raise TranslationError("an expression in this kernel nests too deeply to translate; "
+                               "split it into several statements") from None
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 def translate_file(path: str | os.PathLike, mode: str, **kw) -> Translation:
