@@ -73,6 +73,7 @@ class TypeTable:
 
     def resolve(self, t: c_ast.Node) -> CType:
         text = type_text(t)
+        t = self._pointer_typedef(t)
         pointer = isinstance(t, (c_ast.PtrDecl, c_ast.ArrayDecl))
         const = False
         if pointer:
@@ -83,6 +84,21 @@ class TypeTable:
             t = inner
         base, dtype, struct = self._base(t)
         return CType(text, base, dtype, pointer, const, struct)
+
+    def _pointer_typedef(self, t: c_ast.Node) -> c_ast.Node:
+        """A typedef'd pointer type (``typedef float *field3;``) as the pointer it names, so
+        that ``field3 x`` is a pointer argument; any other type unchanged."""
+        cur = t
+        for _ in range(32):
+            if not (isinstance(cur, c_ast.TypeDecl) and isinstance(cur.type, c_ast.IdentifierType)):
+                return t
+            target = self.typedefs.get(canonical_base(cur.type.names))
+            if target is None:
+                return t
+            if isinstance(target, (c_ast.PtrDecl, c_ast.ArrayDecl)):
+                return target
+            cur = target
+        return t
 
     def _base(self, t: c_ast.Node, depth: int = 0) -> tuple[str, np.dtype | None, str | None]:
         if depth > 32:

@@ -28,7 +28,7 @@ extern "C" __global__ __launch_bounds__(64) void _okl_sharedOps_0(const int nb, 
       atomicSub(&s_count[(k + 1) & 7], 1);
       atomicOr(&s_bits[0], 1u << k);
       atomicXor(&s_bits[0], 1u);
-      atomicExch(&s_max[0], (float) k);
+      atomicExch(&s_max[0], (float) (k >= 0));
       atomicAdd(&s_sum[k], w[b * 64 + t]);
       atomicAdd(&s_sum[7 - k], -1.0);
     }

@@ -46,7 +46,7 @@ __kernel __attribute__((reqd_work_group_size(64, 1, 1))) void _okl_sharedOps_0(c
       atomic_sub(&s_count[(k + 1) & 7], 1);
       atomic_or(&s_bits[0], 1u << k);
       atomic_xor(&s_bits[0], 1u);
-      atomic_xchg(&s_max[0], (float) k);
+      atomic_xchg(&s_max[0], (float) (k >= 0));
       _okl_atomic_add_double_local(&s_sum[k], w[b * 64 + t]);
       _okl_atomic_add_double_local(&s_sum[7 - k], -1.0);
     }

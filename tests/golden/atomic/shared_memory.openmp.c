@@ -46,7 +46,7 @@ void sharedOps(const int nb, const int *keys, const double *w, int *counts, doub
       {
         #pragma omp atomic write
 #line 25 "shared_memory.okl"
-        s_max[0] = (float) k;
+        s_max[0] = (float) (k >= 0);
       }
       {
         #pragma omp atomic

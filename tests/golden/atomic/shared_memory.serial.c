@@ -27,7 +27,7 @@ void sharedOps(const int nb, const int *keys, const double *w, int *counts, doub
       s_count[(k + 1) & 7]--;
       s_bits[0] |= 1u << k;
       s_bits[0] ^= 1u;
-      s_max[0] = (float) k;
+      s_max[0] = (float) (k >= 0);
       s_sum[k] += w[b * 64 + t];
       s_sum[7 - k] -= 1.0;
     }

@@ -19,7 +19,7 @@ extern "C" __global__ __launch_bounds__(16) void _okl_rules_0(const int nb, cons
     {
 #line 13 "auto_barrier_rules.okl"
       int t = threadIdx.x;
-      s[t] = s[t] + s[15 - t];
+      y[b * 16 + t] = s[t] + s[15 - t];
     }
     __syncthreads();
     {

@@ -19,7 +19,7 @@ __kernel __attribute__((reqd_work_group_size(16, 1, 1))) void _okl_rules_0(const
     {
 #line 13 "auto_barrier_rules.okl"
       int t = get_local_id(0);
-      s[t] = s[t] + s[15 - t];
+      y[b * 16 + t] = s[t] + s[15 - t];
     }
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     {

@@ -16,7 +16,7 @@ void rules(const int nb, const float *x, float *y) {
       y[b * 16 + t] = 0.0f;
     }
     for (int t = 0; t < 16; ++t) {
-      s[t] = s[t] + s[15 - t];
+      y[b * 16 + t] = s[t] + s[15 - t];
     }
 #line 17 "auto_barrier_rules.okl"
     for (int t = 0; t < 16; ++t) {

@@ -24,5 +24,5 @@ void gradient(const int ne, const float *u, field3 du) {
 
 #line 7 "dim_typedef.okl"
 void _okl_entry_gradient(void **args) {
-  gradient(*((const int *) args[0]), (const float *) args[1], *((field3 *) args[2]));
+  gradient(*((const int *) args[0]), (const float *) args[1], (field3) args[2]);
 }
