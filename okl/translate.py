@@ -118,6 +118,8 @@ def lower_program(program: Program, target: Target, *, line_directives: bool = T
         else:
             out.append(_lower_global(ext, target, program, diags))
     _spell(out, target)
+    if not target.gpu:
+        _internal_linkage(out)
     target.finish_functions(out, program)
     diags.raise_if_errors()
     emitter = Emitter(program.expanded, line_directives=line_directives)
@@ -163,6 +165,22 @@ def _lower_global(ext: c_ast.Node, target: Target, program: Program,
             return ext
         ext.storage = [target.constant_storage] + [s for s in ext.storage if s != "static"]
     return ext
+
+
+def _internal_linkage(nodes: list[c_ast.Node]) -> None:
+    """CPU kernels are shared libraries loaded into the Python process: a kernel or helper
+    with external linkage is interposed by a same-named symbol loaded earlier (glibc exports
+    `step`, and a kernel called `step` then runs glibc's).  Everything the file defines is
+    made static; only the `_okl_entry_*` wrappers stay visible."""
+    defined = {n.decl.name for n in nodes if isinstance(n, c_ast.FuncDef)}
+    for n in nodes:
+        decl = n.decl if isinstance(n, c_ast.FuncDef) else n
+        if not isinstance(decl, c_ast.Decl) or not decl.name or \
+                decl.name.startswith("_okl_entry_") or {"static", "extern"} & set(decl.storage):
+            continue
+        if isinstance(decl.type, c_ast.FuncDecl) and decl.name not in defined:
+            continue  # a prototype of something defined elsewhere (libc)
+        decl.storage = ["static"] + list(decl.storage)
 
 
 def _is_const(t: c_ast.Node) -> bool:

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 3 "assignment_forms.okl"
-void assignForms(const int n, const int *x, int *acc, float *f) {
+static void assignForms(const int n, const int *x, int *acc, float *f) {
   #pragma omp parallel for
 #line 4 "assignment_forms.okl"
   for (int b = 0; b < n; ++b) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 3 "assignment_forms.okl"
-void assignForms(const int n, const int *x, int *acc, float *f) {
+static void assignForms(const int n, const int *x, int *acc, float *f) {
   for (int b = 0; b < n; ++b) {
     for (int t = 0; t < 32; ++t) {
       const int v = x[b * 32 + t];

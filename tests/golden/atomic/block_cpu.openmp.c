@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 4 "block_cpu.okl"
-void pairUpdate(const int n, const float *x, float *sum, int *count) {
+static void pairUpdate(const int n, const float *x, float *sum, int *count) {
   #pragma omp parallel for
 #line 5 "block_cpu.okl"
   for (int b = 0; b < n; ++b) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 4 "block_cpu.okl"
-void pairUpdate(const int n, const float *x, float *sum, int *count) {
+static void pairUpdate(const int n, const float *x, float *sum, int *count) {
   for (int b = 0; b < n; ++b) {
     for (int t = 0; t < 16; ++t) {
       const float v = x[b * 16 + t];

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "double_global.okl"
-void doubleOps(const int n, const double *x, double *acc) {
+static void doubleOps(const int n, const double *x, double *acc) {
   #pragma omp parallel for
 #line 3 "double_global.okl"
   for (int b = 0; b < n; ++b) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "double_global.okl"
-void doubleOps(const int n, const double *x, double *acc) {
+static void doubleOps(const int n, const double *x, double *acc) {
   for (int b = 0; b < n; ++b) {
     for (int t = 0; t < 64; ++t) {
       const double v = x[b * 64 + t];

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 3 "float_global.okl"
-void floatOps(const int n, const float *x, float *acc) {
+static void floatOps(const int n, const float *x, float *acc) {
   #pragma omp parallel for
 #line 4 "float_global.okl"
   for (int b = 0; b < n; ++b) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 3 "float_global.okl"
-void floatOps(const int n, const float *x, float *acc) {
+static void floatOps(const int n, const float *x, float *acc) {
   for (int b = 0; b < n; ++b) {
     for (int t = 0; t < 64; ++t) {
       const float v = x[b * 64 + t];

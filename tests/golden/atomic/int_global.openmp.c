@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "int_global.okl"
-void intOps(const int n, const int *x, int *acc) {
+static void intOps(const int n, const int *x, int *acc) {
   #pragma omp parallel for
 #line 3 "int_global.okl"
   for (int b = 0; b < n; ++b) {

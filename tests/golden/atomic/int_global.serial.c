@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "int_global.okl"
-void intOps(const int n, const int *x, int *acc) {
+static void intOps(const int n, const int *x, int *acc) {
   for (int b = 0; b < n; ++b) {
     for (int t = 0; t < 32; ++t) {
       const int v = x[b * 32 + t];

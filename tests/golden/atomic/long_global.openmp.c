@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "long_global.okl"
-void longOps(const int n, const long *x, long *acc, unsigned long *uacc) {
+static void longOps(const int n, const long *x, long *acc, unsigned long *uacc) {
   #pragma omp parallel for
 #line 3 "long_global.okl"
   for (int b = 0; b < n; ++b) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "long_global.okl"
-void longOps(const int n, const long *x, long *acc, unsigned long *uacc) {
+static void longOps(const int n, const long *x, long *acc, unsigned long *uacc) {
   for (int b = 0; b < n; ++b) {
     for (int t = 0; t < 32; ++t) {
       const long v = x[b * 32 + t];

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "multiply.okl"
-void product(const int n, const double *x, double *p) {
+static void product(const int n, const double *x, double *p) {
   #pragma omp parallel for
 #line 3 "multiply.okl"
   for (int b = 0; b < n; ++b) {

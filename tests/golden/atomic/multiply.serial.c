@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "multiply.okl"
-void product(const int n, const double *x, double *p) {
+static void product(const int n, const double *x, double *p) {
   for (int b = 0; b < n; ++b) {
     for (int t = 0; t < 8; ++t) {
       p[0] *= x[b * 8 + t];

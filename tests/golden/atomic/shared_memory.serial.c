@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "shared_memory.okl"
-void sharedOps(const int nb, const int *keys, const double *w, int *counts, double *sums) {
+static void sharedOps(const int nb, const int *keys, const double *w, int *counts, double *sums) {
 #line 4 "shared_memory.okl"
   for (int b = 0; b < nb; ++b) {
     int s_count[8];

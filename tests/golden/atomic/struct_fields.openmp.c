@@ -12,7 +12,7 @@ typedef struct
   double weighted;
 } stats_t;
 
-void accumulate(const int n, const float *x, stats_t *stats, stats_t *bins) {
+static void accumulate(const int n, const float *x, stats_t *stats, stats_t *bins) {
   #pragma omp parallel for
 #line 9 "struct_fields.okl"
   for (int b = 0; b < n; ++b) {

@@ -12,7 +12,7 @@ typedef struct
   double weighted;
 } stats_t;
 
-void accumulate(const int n, const float *x, stats_t *stats, stats_t *bins) {
+static void accumulate(const int n, const float *x, stats_t *stats, stats_t *bins) {
   for (int b = 0; b < n; ++b) {
     for (int t = 0; t < 32; ++t) {
       const float v = x[b * 32 + t];

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "unsigned_global.okl"
-void unsignedOps(const int n, const unsigned int *x, unsigned int *acc) {
+static void unsignedOps(const int n, const unsigned int *x, unsigned int *acc) {
   #pragma omp parallel for
 #line 3 "unsigned_global.okl"
   for (int b = 0; b < n; ++b) {

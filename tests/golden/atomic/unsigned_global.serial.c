@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "unsigned_global.okl"
-void unsignedOps(const int n, const unsigned int *x, unsigned int *acc) {
+static void unsignedOps(const int n, const unsigned int *x, unsigned int *acc) {
   for (int b = 0; b < n; ++b) {
     for (int t = 0; t < 32; ++t) {
       const unsigned int v = x[b * 32 + t];

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 4 "auto_barrier_rules.okl"
-void rules(const int nb, const float *x, float *y) {
+static void rules(const int nb, const float *x, float *y) {
   #pragma omp parallel for
 #line 5 "auto_barrier_rules.okl"
   for (int b = 0; b < nb; ++b) {

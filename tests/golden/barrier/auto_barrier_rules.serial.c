@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 4 "auto_barrier_rules.okl"
-void rules(const int nb, const float *x, float *y) {
+static void rules(const int nb, const float *x, float *y) {
   for (int b = 0; b < nb; ++b) {
     float s[16];
     for (int t = 0; t < 16; ++t) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 3 "barrier_local_global.okl"
-void legacyBarriers(const int nb, const double *x, double *y) {
+static void legacyBarriers(const int nb, const double *x, double *y) {
   #pragma omp parallel for
 #line 4 "barrier_local_global.okl"
   for (int b = 0; b < nb; ++b) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 3 "barrier_local_global.okl"
-void legacyBarriers(const int nb, const double *x, double *y) {
+static void legacyBarriers(const int nb, const double *x, double *y) {
   for (int b = 0; b < nb; ++b) {
     double s[8];
     for (int t = 0; t < 8; ++t) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "barrier_warp.okl"
-void warpSum(const int nb, const int *x, int *out) {
+static void warpSum(const int nb, const int *x, int *out) {
   #pragma omp parallel for
 #line 3 "barrier_warp.okl"
   for (int b = 0; b < nb; ++b) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "barrier_warp.okl"
-void warpSum(const int nb, const int *x, int *out) {
+static void warpSum(const int nb, const int *x, int *out) {
   for (int b = 0; b < nb; ++b) {
     int s[32];
     for (int t = 0; t < 32; ++t) {

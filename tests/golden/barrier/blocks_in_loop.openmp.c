@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 3 "blocks_in_loop.okl"
-void relax(const int nb, const int sweeps, float *x) {
+static void relax(const int nb, const int sweeps, float *x) {
   #pragma omp parallel for
 #line 4 "blocks_in_loop.okl"
   for (int b = 0; b < nb; ++b) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 3 "blocks_in_loop.okl"
-void relax(const int nb, const int sweeps, float *x) {
+static void relax(const int nb, const int sweeps, float *x) {
   for (int b = 0; b < nb; ++b) {
     float s[32];
     float t_new[32];

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 3 "explicit_barrier.okl"
-void neighbours(const int nb, const float *x, float *y, float *z) {
+static void neighbours(const int nb, const float *x, float *y, float *z) {
   #pragma omp parallel for
 #line 4 "explicit_barrier.okl"
   for (int b = 0; b < nb; ++b) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 3 "explicit_barrier.okl"
-void neighbours(const int nb, const float *x, float *y, float *z) {
+static void neighbours(const int nb, const float *x, float *y, float *z) {
   for (int b = 0; b < nb; ++b) {
     for (int t = 0; t < 32; ++t) {
       y[b * 32 + t] = 2.0f * x[b * 32 + t];

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 3 "nobarrier.okl"
-void readTwice(const int nb, const float *x, float *y, float *z) {
+static void readTwice(const int nb, const float *x, float *y, float *z) {
   #pragma omp parallel for
 #line 4 "nobarrier.okl"
   for (int b = 0; b < nb; ++b) {

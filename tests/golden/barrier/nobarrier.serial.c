@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 3 "nobarrier.okl"
-void readTwice(const int nb, const float *x, float *y, float *z) {
+static void readTwice(const int nb, const float *x, float *y, float *z) {
   for (int b = 0; b < nb; ++b) {
     float s[64];
     for (int t = 0; t < 64; ++t) {

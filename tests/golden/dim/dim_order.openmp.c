@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 3 "dim_order.okl"
-void transposeView(const int n, const int m, const double *S, double *T) {
+static void transposeView(const int n, const int m, const double *S, double *T) {
   #pragma omp parallel for
   for (int j = 0; j < m; ++j) {
     for (int i = 0; i < n; ++i) {

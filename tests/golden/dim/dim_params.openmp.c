@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "dim_params.okl"
-void addMatrices(const int nx, const int ny, const float *A, const float *B, float *C) {
+static void addMatrices(const int nx, const int ny, const float *A, const float *B, float *C) {
   #pragma omp parallel for
   for (int j = 0; j < ny; ++j) {
     for (int i = 0; i < nx; ++i) {

@@ -9,7 +9,7 @@ typedef float *field3;
 #line 5 "dim_typedef.okl"
 typedef const float *cfield3;
 
-void gradient(const int ne, const float *u, field3 du) {
+static void gradient(const int ne, const float *u, field3 du) {
   #pragma omp parallel for
 #line 8 "dim_typedef.okl"
   for (int e = 0; e < ne; ++e) {

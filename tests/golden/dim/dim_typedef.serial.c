@@ -9,7 +9,7 @@ typedef float *field3;
 #line 5 "dim_typedef.okl"
 typedef const float *cfield3;
 
-void gradient(const int ne, const float *u, field3 du) {
+static void gradient(const int ne, const float *u, field3 du) {
   for (int e = 0; e < ne; ++e) {
     for (int j = 0; j < 4; ++j) {
       for (int i = 0; i < 4; ++i) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "blocks_in_regular_loop.okl"
-void iterate(const int nb, const int steps, float *x) {
+static void iterate(const int nb, const int steps, float *x) {
   #pragma omp parallel for
 #line 3 "blocks_in_regular_loop.okl"
   for (int b = 0; b < nb; ++b) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "exclusive_2d_inner.okl"
-void plane(const int nb, const float *x, float *y) {
+static void plane(const int nb, const float *x, float *y) {
   #pragma omp parallel for
 #line 3 "exclusive_2d_inner.okl"
   for (int b = 0; b < nb; ++b) {

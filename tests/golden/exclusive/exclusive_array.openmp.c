@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 4 "exclusive_array.okl"
-void registerArray(const int ne, const double *q, double *out) {
+static void registerArray(const int ne, const double *q, double *out) {
   #pragma omp parallel for
 #line 5 "exclusive_array.okl"
   for (int e = 0; e < ne; ++e) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 4 "exclusive_array.okl"
-void registerArray(const int ne, const double *q, double *out) {
+static void registerArray(const int ne, const double *q, double *out) {
   for (int e = 0; e < ne; ++e) {
     int _okl_exclusive_index = 0;
 #line 6 "exclusive_array.okl"

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "exclusive_scalar.okl"
-void keepValue(const int nb, const float *x, float *y) {
+static void keepValue(const int nb, const float *x, float *y) {
   #pragma omp parallel for
 #line 3 "exclusive_scalar.okl"
   for (int b = 0; b < nb; ++b) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "initializers.okl"
-void initialised(const int nb, const float *x, float *y) {
+static void initialised(const int nb, const float *x, float *y) {
   #pragma omp parallel for
 #line 3 "initializers.okl"
   for (int b = 0; b < nb; ++b) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "initializers.okl"
-void initialised(const int nb, const float *x, float *y) {
+static void initialised(const int nb, const float *x, float *y) {
   for (int b = 0; b < nb; ++b) {
     int _okl_exclusive_index = 0;
 #line 4 "initializers.okl"

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 3 "max_inner_dims_slots.okl"
-void bounded(const int nb, const int bs, const float *x, float *y) {
+static void bounded(const int nb, const int bs, const float *x, float *y) {
   #pragma omp parallel for
 #line 4 "max_inner_dims_slots.okl"
   for (int b = 0; b < nb; ++b) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 3 "max_inner_dims_slots.okl"
-void bounded(const int nb, const int bs, const float *x, float *y) {
+static void bounded(const int nb, const int bs, const float *x, float *y) {
   for (int b = 0; b < nb; ++b) {
     int _okl_exclusive_index = 0;
 #line 5 "max_inner_dims_slots.okl"

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "multiple_declarators.okl"
-void manyNames(const int nb, const int *ids, float *x) {
+static void manyNames(const int nb, const int *ids, float *x) {
   #pragma omp parallel for
 #line 3 "multiple_declarators.okl"
   for (int b = 0; b < nb; ++b) {

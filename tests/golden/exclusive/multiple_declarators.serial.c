@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "multiple_declarators.okl"
-void manyNames(const int nb, const int *ids, float *x) {
+static void manyNames(const int nb, const int *ids, float *x) {
   for (int b = 0; b < nb; ++b) {
     int _okl_exclusive_index = 0;
 #line 4 "multiple_declarators.okl"

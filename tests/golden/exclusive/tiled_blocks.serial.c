@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 3 "tiled_blocks.okl"
-void tiledExclusive(const int rows, const float *x, float *y) {
+static void tiledExclusive(const int rows, const float *x, float *y) {
   for (int _okl_tiled_g = 0; _okl_tiled_g < rows; _okl_tiled_g += 2) {
     int _okl_exclusive_index = 0;
 #line 4 "tiled_blocks.okl"

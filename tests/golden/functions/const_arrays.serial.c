@@ -4,15 +4,15 @@
 #include <stdbool.h>
 
 #line 2 "const_arrays.okl"
-const int p_order = 3;
+static const int p_order = 3;
 
 #line 3 "const_arrays.okl"
-const double gll_weights[4] = {1.0 / 6.0, 5.0 / 6.0, 5.0 / 6.0, 1.0 / 6.0};
+static const double gll_weights[4] = {1.0 / 6.0, 5.0 / 6.0, 5.0 / 6.0, 1.0 / 6.0};
 
 #line 4 "const_arrays.okl"
-const float diff_matrix[2][2] = {{-0.5f, 0.5f}, {-0.5f, 0.5f}};
+static const float diff_matrix[2][2] = {{-0.5f, 0.5f}, {-0.5f, 0.5f}};
 
-void weights(const int ne, const double *u, double *wu, float *du) {
+static void weights(const int ne, const double *u, double *wu, float *du) {
   for (int e = 0; e < ne; ++e) {
     for (int i = 0; i < 4; ++i) {
       wu[e * 4 + i] = gll_weights[i] * u[e * 4 + i] * p_order;

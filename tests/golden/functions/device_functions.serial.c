@@ -4,13 +4,13 @@
 #include <stdbool.h>
 
 #line 4 "device_functions.okl"
-float square(float x);
+static float square(float x);
 
 inline static float clampf(const float x, const float lo, const float hi) {
   return (x < lo) ? (lo) : ((x > hi) ? (hi) : (x));
 }
 
-float square(float x) {
+static float square(float x) {
   return x * x;
 }
 
@@ -18,13 +18,13 @@ inline static float cube(const float x) {
   return x * square(x);
 }
 
-float norm2(const float *v, const int n) {
+static float norm2(const float *v, const int n) {
   float s = 0.0f;
   for (int k = 0; k < n; ++k) s += square(v[k]);
   return s;
 }
 
-void normalize(const int nv, const float *v, float *out) {
+static void normalize(const int nv, const float *v, float *out) {
   for (int b = 0; b < nv; ++b) {
     for (int t = 0; t < 3; ++t) {
       const float len = sqrtf(norm2(v + b * 3, 3));

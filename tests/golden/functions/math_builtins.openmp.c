@@ -8,7 +8,7 @@ static inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
 #define max(a, b) ({ __typeof__(a) _okl_a = (a); __typeof__(b) _okl_b = (b); _okl_a > _okl_b ? _okl_a : _okl_b; })
 
 #line 3 "math_builtins.okl"
-void mathOps(const int n, const float *x, const double *y, float *fx, double *fy, int *k) {
+static void mathOps(const int n, const float *x, const double *y, float *fx, double *fy, int *k) {
   #pragma omp parallel for
   for (int b = 0; b < n; ++b) {
     for (int t = 0; t < 32; ++t) {

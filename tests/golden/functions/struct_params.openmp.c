@@ -23,7 +23,7 @@ typedef struct
   vec3 gravity;
 } params_t;
 
-vec3 axpy3(const float a, const vec3 x, const vec3 y) {
+static vec3 axpy3(const float a, const vec3 x, const vec3 y) {
   vec3 r;
   r.x = a * x.x + y.x;
   r.y = a * x.y + y.y;
@@ -31,7 +31,7 @@ vec3 axpy3(const float a, const vec3 x, const vec3 y) {
   return r;
 }
 
-void step(const params_t p, const vec3 *vel, vec3 *pos) {
+static void step(const params_t p, const vec3 *vel, vec3 *pos) {
   #pragma omp parallel for
 #line 21 "struct_params.okl"
   for (int b = 0; b < (p.n + 31) / 32; ++b) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 3 "nested_outer_extents.okl"
-void twoGrids(const int nz, const int na, const int nb2, float *a, float *b) {
+static void twoGrids(const int nz, const int na, const int nb2, float *a, float *b) {
   #pragma omp parallel for
 #line 4 "nested_outer_extents.okl"
   for (int z = 0; z < nz; ++z) {

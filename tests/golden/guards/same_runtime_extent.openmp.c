@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "same_runtime_extent.okl"
-void sameExtent(const int nb, const int m, const float *x, float *y) {
+static void sameExtent(const int nb, const int m, const float *x, float *y) {
   #pragma omp parallel for
 #line 3 "same_runtime_extent.okl"
   for (int b = 0; b < nb; ++b) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "same_runtime_extent.okl"
-void sameExtent(const int nb, const int m, const float *x, float *y) {
+static void sameExtent(const int nb, const int m, const float *x, float *y) {
   for (int b = 0; b < nb; ++b) {
     float s[256];
     for (int t = 0; t < m; ++t) {

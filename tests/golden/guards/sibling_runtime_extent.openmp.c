@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 4 "sibling_runtime_extent.okl"
-void mixed(const int nb, const int m, const float *x, float *y, float *z) {
+static void mixed(const int nb, const int m, const float *x, float *y, float *z) {
   #pragma omp parallel for
 #line 5 "sibling_runtime_extent.okl"
   for (int b = 0; b < nb; ++b) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 4 "sibling_runtime_extent.okl"
-void mixed(const int nb, const int m, const float *x, float *y, float *z) {
+static void mixed(const int nb, const int m, const float *x, float *y, float *z) {
   for (int b = 0; b < nb; ++b) {
     for (int t = 0; t < 32; ++t) {
       y[b * 32 + t] = x[b * 32 + t];

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 9 "element_blocking.okl"
-void scaleElements(const int Nelements, const int *elementIds, const double *wJ, double *q) {
+static void scaleElements(const int Nelements, const int *elementIds, const double *wJ, double *q) {
   #pragma omp parallel for
   for (int eo = 0; eo < Nelements; eo += 4) {
     int _okl_exclusive_index = 0;

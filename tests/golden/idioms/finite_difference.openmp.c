@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 5 "finite_difference.okl"
-void laplacian(const int nx, const int ny, const float h2, const float *u, float *lu) {
+static void laplacian(const int nx, const int ny, const float h2, const float *u, float *lu) {
   #pragma omp parallel for collapse(2)
 #line 6 "finite_difference.okl"
   for (int gy = 0; gy < (ny + 8 - 1) / 8; ++gy) {

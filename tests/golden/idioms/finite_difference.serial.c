@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 5 "finite_difference.okl"
-void laplacian(const int nx, const int ny, const float h2, const float *u, float *lu) {
+static void laplacian(const int nx, const int ny, const float h2, const float *u, float *lu) {
   for (int gy = 0; gy < (ny + 8 - 1) / 8; ++gy) {
     for (int gx = 0; gx < (nx + 16 - 1) / 16; ++gx) {
       float s_u[8 + 2][16 + 2];

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 5 "histogram.okl"
-void histogram(const int n, const float lo, const float width, const float *x, unsigned int *bins) {
+static void histogram(const int n, const float lo, const float width, const float *x, unsigned int *bins) {
 #line 7 "histogram.okl"
   for (int g = 0; g < (n + 255) / 256; ++g) {
     unsigned int s_bins[16];

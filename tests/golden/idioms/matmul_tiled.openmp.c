@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 5 "matmul_tiled.okl"
-void matmul(const int n, const float *A, const float *B, float *C) {
+static void matmul(const int n, const float *A, const float *B, float *C) {
   #pragma omp parallel for collapse(2)
 #line 6 "matmul_tiled.okl"
   for (int by = 0; by < n / 16; ++by) {

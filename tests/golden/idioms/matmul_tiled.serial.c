@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 5 "matmul_tiled.okl"
-void matmul(const int n, const float *A, const float *B, float *C) {
+static void matmul(const int n, const float *A, const float *B, float *C) {
   for (int by = 0; by < n / 16; ++by) {
     for (int bx = 0; bx < n / 16; ++bx) {
       int _okl_exclusive_index = 0;

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 5 "reduction_tree.okl"
-void reduceSum(const int N, const float *x, float *blockSums) {
+static void reduceSum(const int N, const float *x, float *blockSums) {
   #pragma omp parallel for
 #line 6 "reduction_tree.okl"
   for (int b = 0; b < (N + 256 - 1) / 256; ++b) {

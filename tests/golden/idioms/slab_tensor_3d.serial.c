@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 8 "slab_tensor_3d.okl"
-void stiffness(const int Nelements, const double *D, const double *q, double *Aq) {
+static void stiffness(const int Nelements, const double *D, const double *q, double *Aq) {
   for (int e = 0; e < Nelements; ++e) {
     int _okl_exclusive_index = 0;
 #line 10 "slab_tensor_3d.okl"

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "add_vectors.okl"
-void addVectors(const int entries, const float *a, const float *b, float *ab) {
+static void addVectors(const int entries, const float *a, const float *b, float *ab) {
   #pragma omp parallel for
 #line 3 "add_vectors.okl"
   for (int block = 0; block < (entries + 15) / 16; ++block) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 3 "prefix_attributes.okl"
-void copyPrefix(const int n, const double * restrict src, double * restrict dst) {
+static void copyPrefix(const int n, const double * restrict src, double * restrict dst) {
   #pragma omp parallel for
 #line 4 "prefix_attributes.okl"
   for (int b = 0; b < (n + 31) / 32; ++b) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 3 "prefix_attributes.okl"
-void copyPrefix(const int n, const double * restrict src, double * restrict dst) {
+static void copyPrefix(const int n, const double * restrict src, double * restrict dst) {
   for (int b = 0; b < (n + 31) / 32; ++b) {
     for (int t = 0; t < 32; ++t) {
       const int i = b * 32 + t;

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "scalar_params.okl"
-void axpby(const int n, const unsigned int stride, const long offset, const float alpha, const double beta, const char flag, const short tag, const float *x, double *y) {
+static void axpby(const int n, const unsigned int stride, const long offset, const float alpha, const double beta, const char flag, const short tag, const float *x, double *y) {
 #line 5 "scalar_params.okl"
   for (int b = 0; b < n; ++b) {
     for (int t = 0; t < 32; ++t) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "two_kernels.okl"
-void fill(const int n, const float value, float *x) {
+static void fill(const int n, const float value, float *x) {
   #pragma omp parallel for
 #line 3 "two_kernels.okl"
   for (int b = 0; b < (n + 63) / 64; ++b) {
@@ -21,7 +21,7 @@ void _okl_entry_fill(void **args) {
 }
 
 #line 11 "two_kernels.okl"
-void scale(const int n, const float factor, float *x) {
+static void scale(const int n, const float factor, float *x) {
   #pragma omp parallel for
 #line 12 "two_kernels.okl"
   for (int b = 0; b < (n + 127) / 128; ++b) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "two_kernels.okl"
-void fill(const int n, const float value, float *x) {
+static void fill(const int n, const float value, float *x) {
   for (int b = 0; b < (n + 63) / 64; ++b) {
     for (int t = 0; t < 64; ++t) {
       const int i = b * 64 + t;
@@ -19,7 +19,7 @@ void _okl_entry_fill(void **args) {
 }
 
 #line 11 "two_kernels.okl"
-void scale(const int n, const float factor, float *x) {
+static void scale(const int n, const float factor, float *x) {
   for (int b = 0; b < (n + 127) / 128; ++b) {
     for (int t = 0; t < 128; ++t) {
       const int i = b * 128 + t;

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "launch_bounds_3d.okl"
-void cube(const int ne, double *v) {
+static void cube(const int ne, double *v) {
   #pragma omp parallel for
 #line 3 "launch_bounds_3d.okl"
   for (int e = 0; e < ne; ++e) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "launch_bounds_3d.okl"
-void cube(const int ne, double *v) {
+static void cube(const int ne, double *v) {
   for (int e = 0; e < ne; ++e) {
     for (int k = 0; k < 2; ++k) {
       for (int j = 0; j < 4; ++j) {

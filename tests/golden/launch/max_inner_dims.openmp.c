@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 3 "max_inner_dims.okl"
-void boundedTile(const int nx, const int ny, const int bx, const int by, float *a) {
+static void boundedTile(const int nx, const int ny, const int bx, const int by, float *a) {
   #pragma omp parallel for collapse(2)
 #line 4 "max_inner_dims.okl"
   for (int gy = 0; gy < ny; ++gy) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 3 "max_inner_dims.okl"
-void boundedTile(const int nx, const int ny, const int bx, const int by, float *a) {
+static void boundedTile(const int nx, const int ny, const int bx, const int by, float *a) {
   for (int gy = 0; gy < ny; ++gy) {
     for (int gx = 0; gx < nx; ++gx) {
       for (int ty = 0; ty < by; ++ty) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "simd_length.okl"
-void simdHint(const int n, const float *x, float *y) {
+static void simdHint(const int n, const float *x, float *y) {
   #pragma omp parallel for
 #line 3 "simd_length.okl"
   for (int b = 0; b < n; ++b) {

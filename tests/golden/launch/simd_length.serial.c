@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "simd_length.okl"
-void simdHint(const int n, const float *x, float *y) {
+static void simdHint(const int n, const float *x, float *y) {
   for (int b = 0; b < n; ++b) {
     for (int t = 0; t < 64; ++t) {
       y[b * 64 + t] = x[b * 64 + t] * x[b * 64 + t];

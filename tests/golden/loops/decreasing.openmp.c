@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "decreasing.okl"
-void reverseCopy(const int n, const float *x, float *y) {
+static void reverseCopy(const int n, const float *x, float *y) {
   #pragma omp parallel for
 #line 3 "decreasing.okl"
   for (int b = (n + 31) / 32 - 1; b >= 0; --b) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "flipped_comparison.okl"
-void flipped(const int n, float *x) {
+static void flipped(const int n, float *x) {
   #pragma omp parallel for
 #line 3 "flipped_comparison.okl"
   for (int b = 0; n > b; ++b) {

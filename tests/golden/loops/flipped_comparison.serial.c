@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "flipped_comparison.okl"
-void flipped(const int n, float *x) {
+static void flipped(const int n, float *x) {
   for (int b = 0; n > b; ++b) {
     for (int t = 15; 0 <= t; --t) {
       x[b * 16 + t] = (float) t;

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "inclusive_bounds.okl"
-void inclusive(const int last, int *hits) {
+static void inclusive(const int last, int *hits) {
   #pragma omp parallel for
 #line 3 "inclusive_bounds.okl"
   for (int b = 1; b <= last; ++b) {

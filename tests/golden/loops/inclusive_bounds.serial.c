@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "inclusive_bounds.okl"
-void inclusive(const int last, int *hits) {
+static void inclusive(const int last, int *hits) {
   for (int b = 1; b <= last; ++b) {
     for (int t = 7; t >= 0; --t) {
       hits[(b - 1) * 8 + t] = b;

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "iterator_types.okl"
-void wide(const long n, const unsigned int m, double *x) {
+static void wide(const long n, const unsigned int m, double *x) {
   #pragma omp parallel for
 #line 3 "iterator_types.okl"
   for (long b = 0; b < n; ++b) {

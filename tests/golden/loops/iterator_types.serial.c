@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "iterator_types.okl"
-void wide(const long n, const unsigned int m, double *x) {
+static void wide(const long n, const unsigned int m, double *x) {
   for (long b = 0; b < n; ++b) {
     for (unsigned int t = 0; t < 32u; ++t) {
       x[b * 32 + t] = 0.5 * t;

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "offset_start.okl"
-void interior(const int n, const float *u, float *lap) {
+static void interior(const int n, const float *u, float *lap) {
   #pragma omp parallel for
 #line 3 "offset_start.okl"
   for (int b = 1; b < n - 1; ++b) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "offset_start.okl"
-void interior(const int n, const float *u, float *lap) {
+static void interior(const int n, const float *u, float *lap) {
   for (int b = 1; b < n - 1; ++b) {
     for (int t = 2; t < 18; ++t) {
       const int i = b * 20 + t;

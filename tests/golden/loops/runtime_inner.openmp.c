@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "runtime_inner.okl"
-void rowSums(const int rows, const int cols, const float *a, float *partial) {
+static void rowSums(const int rows, const int cols, const float *a, float *partial) {
   #pragma omp parallel for
 #line 3 "runtime_inner.okl"
   for (int r = 0; r < rows; ++r) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "runtime_inner.okl"
-void rowSums(const int rows, const int cols, const float *a, float *partial) {
+static void rowSums(const int rows, const int cols, const float *a, float *partial) {
   for (int r = 0; r < rows; ++r) {
     for (int c = 0; c < cols; ++c) {
       partial[r * cols + c] = a[r * cols + c] * a[r * cols + c];

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "step_decrement.okl"
-void countdown(const int n, int *x) {
+static void countdown(const int n, int *x) {
   #pragma omp parallel for
 #line 3 "step_decrement.okl"
   for (int b = n - 1; b >= 0; b -= 3) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "step_decrement.okl"
-void countdown(const int n, int *x) {
+static void countdown(const int n, int *x) {
   for (int b = n - 1; b >= 0; b -= 3) {
     for (int t = 12; t > 0; t -= 4) {
       x[b * 3 + t / 4 - 1] = b + t;

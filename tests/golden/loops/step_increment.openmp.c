@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "step_increment.okl"
-void strided(const int n, float *x) {
+static void strided(const int n, float *x) {
   #pragma omp parallel for
 #line 3 "step_increment.okl"
   for (int b = 0; b < n; b += 64) {

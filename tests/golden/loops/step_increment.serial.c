@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "step_increment.okl"
-void strided(const int n, float *x) {
+static void strided(const int n, float *x) {
   for (int b = 0; b < n; b += 64) {
     for (int t = 0; t < 64; t += 2) {
       if (b + t < n) x[b + t] = 1.0f;

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "explicit_indices.okl"
-void explicitAxes(const int nx, const int ny, float *grid) {
+static void explicitAxes(const int nx, const int ny, float *grid) {
   #pragma omp parallel for collapse(2)
 #line 3 "explicit_indices.okl"
   for (int bx = 0; bx < nx; ++bx) {

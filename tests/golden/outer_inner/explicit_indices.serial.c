@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "explicit_indices.okl"
-void explicitAxes(const int nx, const int ny, float *grid) {
+static void explicitAxes(const int nx, const int ny, float *grid) {
   for (int bx = 0; bx < nx; ++bx) {
     for (int by = 0; by < ny; ++by) {
       for (int tx = 0; tx < 4; ++tx) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "implicit_2d.okl"
-void transpose(const int rows, const int cols, const float *in, float *out) {
+static void transpose(const int rows, const int cols, const float *in, float *out) {
   #pragma omp parallel for collapse(2)
 #line 3 "implicit_2d.okl"
   for (int by = 0; by < (rows + 7) / 8; ++by) {

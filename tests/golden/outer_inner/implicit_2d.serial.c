@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "implicit_2d.okl"
-void transpose(const int rows, const int cols, const float *in, float *out) {
+static void transpose(const int rows, const int cols, const float *in, float *out) {
   for (int by = 0; by < (rows + 7) / 8; ++by) {
     for (int bx = 0; bx < (cols + 7) / 8; ++bx) {
       for (int ty = 0; ty < 8; ++ty) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "partial_explicit.okl"
-void partial(const int n, const int m, int *ids) {
+static void partial(const int n, const int m, int *ids) {
   #pragma omp parallel for collapse(2)
 #line 3 "partial_explicit.okl"
   for (int j = 0; j < m; ++j) {

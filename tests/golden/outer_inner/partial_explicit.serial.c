@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "partial_explicit.okl"
-void partial(const int n, const int m, int *ids) {
+static void partial(const int n, const int m, int *ids) {
   for (int j = 0; j < m; ++j) {
     for (int i = 0; i < n; ++i) {
       for (int y = 0; y < 3; ++y) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "three_levels.okl"
-void box(const int nx, const int ny, const int nz, float *v) {
+static void box(const int nx, const int ny, const int nz, float *v) {
   #pragma omp parallel for collapse(3)
 #line 3 "three_levels.okl"
   for (int bz = 0; bz < nz; ++bz) {

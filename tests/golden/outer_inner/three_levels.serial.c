@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "three_levels.okl"
-void box(const int nx, const int ny, const int nz, float *v) {
+static void box(const int nx, const int ny, const int nz, float *v) {
   for (int bz = 0; bz < nz; ++bz) {
     for (int by = 0; by < ny; ++by) {
       for (int bx = 0; bx < nx; ++bx) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "two_blocks_2d.okl"
-void twoBlocks(const int nb, const float *x, float *y, float *z) {
+static void twoBlocks(const int nb, const float *x, float *y, float *z) {
   #pragma omp parallel for
 #line 3 "two_blocks_2d.okl"
   for (int b = 0; b < nb; ++b) {

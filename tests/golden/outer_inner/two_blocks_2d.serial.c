@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "two_blocks_2d.okl"
-void twoBlocks(const int nb, const float *x, float *y, float *z) {
+static void twoBlocks(const int nb, const float *x, float *y, float *z) {
   for (int b = 0; b < nb; ++b) {
     for (int j = 0; j < 4; ++j) {
       for (int i = 0; i < 8; ++i) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 5 "conditional_blocks.okl"
-void variants(const int nb, const float *x, float *y) {
+static void variants(const int nb, const float *x, float *y) {
   #pragma omp parallel for
 #line 6 "conditional_blocks.okl"
   for (int b = 0; b < nb; ++b) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 5 "conditional_blocks.okl"
-void variants(const int nb, const float *x, float *y) {
+static void variants(const int nb, const float *x, float *y) {
   for (int b = 0; b < nb; ++b) {
     float s[32];
     for (int t = 0; t < 32; ++t) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 5 "defines.okl"
-void massMatrix(const int Nelements, const double *q, double *Mq) {
+static void massMatrix(const int Nelements, const double *q, double *Mq) {
   #pragma omp parallel for
 #line 6 "defines.okl"
   for (int e = 0; e < Nelements; ++e) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 5 "defines.okl"
-void massMatrix(const int Nelements, const double *q, double *Mq) {
+static void massMatrix(const int Nelements, const double *q, double *Mq) {
   for (int e = 0; e < Nelements; ++e) {
     double s_q[8 * 8];
     for (int j = 0; j < 8; ++j) {

@@ -6,12 +6,12 @@
 #line 6 "include/okl_helpers.h"
 typedef float real_t;
 
-real_t lerp(const real_t a, const real_t b, const real_t t) {
+static real_t lerp(const real_t a, const real_t b, const real_t t) {
   return a + t * (b - a);
 }
 
 #line 6 "include_header.okl"
-void blend(const int n, const real_t t, const real_t *a, const real_t *b, real_t *c) {
+static void blend(const int n, const real_t t, const real_t *a, const real_t *b, real_t *c) {
   #pragma omp parallel for
 #line 7 "include_header.okl"
   for (int g = 0; g < (n + 32 - 1) / 32; ++g) {

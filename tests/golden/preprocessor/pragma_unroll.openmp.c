@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 4 "pragma_unroll.okl"
-void contract(const int ne, const float *D, const float *u, float *du) {
+static void contract(const int ne, const float *D, const float *u, float *du) {
   #pragma omp parallel for
 #line 5 "pragma_unroll.okl"
   for (int e = 0; e < ne; ++e) {

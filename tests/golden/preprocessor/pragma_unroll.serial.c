@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 4 "pragma_unroll.okl"
-void contract(const int ne, const float *D, const float *u, float *du) {
+static void contract(const int ne, const float *D, const float *u, float *du) {
   for (int e = 0; e < ne; ++e) {
     float s_D[8][8];
     float s_u[8];

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 3 "restrict_params.okl"
-void triad(const int n, const double s, const double * restrict a, const double * restrict b, double * restrict c) {
+static void triad(const int n, const double s, const double * restrict a, const double * restrict b, double * restrict c) {
   #pragma omp parallel for
   for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 128) {
 #line 5 "restrict_params.okl"

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 4 "hoist_rename_uses.okl"
-void scopes(const int nb, float *x) {
+static void scopes(const int nb, float *x) {
   #pragma omp parallel for
 #line 5 "hoist_rename_uses.okl"
   for (int b = 0; b < nb; ++b) {
@@ -39,7 +39,7 @@ void _okl_entry_scopes(void **args) {
 }
 
 #line 31 "hoist_rename_uses.okl"
-void other(const int n, float *buf) {
+static void other(const int n, float *buf) {
   #pragma omp parallel for
 #line 32 "hoist_rename_uses.okl"
   for (int b = 0; b < n; ++b) {

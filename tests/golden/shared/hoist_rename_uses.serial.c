@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 4 "hoist_rename_uses.okl"
-void scopes(const int nb, float *x) {
+static void scopes(const int nb, float *x) {
   for (int b = 0; b < nb; ++b) {
     for (int t = 0; t < 16; ++t) {
       float buf = x[b * 16 + t];
@@ -37,7 +37,7 @@ void _okl_entry_scopes(void **args) {
 }
 
 #line 31 "hoist_rename_uses.okl"
-void other(const int n, float *buf) {
+static void other(const int n, float *buf) {
   for (int b = 0; b < n; ++b) {
     float tmp[8];
     for (int t = 0; t < 8; ++t) {

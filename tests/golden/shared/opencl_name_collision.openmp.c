@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 4 "opencl_name_collision.okl"
-void twoScratch(const int nb, const int *x, float *y) {
+static void twoScratch(const int nb, const int *x, float *y) {
   #pragma omp parallel for
 #line 5 "opencl_name_collision.okl"
   for (int b = 0; b < nb; ++b) {

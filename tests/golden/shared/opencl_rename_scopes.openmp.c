@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 4 "opencl_rename_scopes.okl"
-void renameScopes(const int nb, const float *tile_1, float *out) {
+static void renameScopes(const int nb, const float *tile_1, float *out) {
   #pragma omp parallel for
 #line 5 "opencl_rename_scopes.okl"
   for (int b = 0; b < nb; ++b) {

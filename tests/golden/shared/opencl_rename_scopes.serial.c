@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 4 "opencl_rename_scopes.okl"
-void renameScopes(const int nb, const float *tile_1, float *out) {
+static void renameScopes(const int nb, const float *tile_1, float *out) {
   for (int b = 0; b < nb; ++b) {
     {
       float tile[16];

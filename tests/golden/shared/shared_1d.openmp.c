@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 4 "shared_1d.okl"
-void reverseBlocks(const int n, const float *x, float *y) {
+static void reverseBlocks(const int n, const float *x, float *y) {
   #pragma omp parallel for
 #line 5 "shared_1d.okl"
   for (int b = 0; b < n / 64; ++b) {

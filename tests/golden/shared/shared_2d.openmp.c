@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 4 "shared_2d.okl"
-void transposeShared(const int n, const float *in, float *out) {
+static void transposeShared(const int n, const float *in, float *out) {
   #pragma omp parallel for collapse(2)
 #line 5 "shared_2d.okl"
   for (int by = 0; by < n / 16; ++by) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 4 "shared_2d.okl"
-void transposeShared(const int n, const float *in, float *out) {
+static void transposeShared(const int n, const float *in, float *out) {
   for (int by = 0; by < n / 16; ++by) {
     for (int bx = 0; bx < n / 16; ++bx) {
       float tile[16][16 + 1];

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 4 "shared_3d.okl"
-void cubeSums(const int ne, const double *u, double *sums) {
+static void cubeSums(const int ne, const double *u, double *sums) {
   #pragma omp parallel for
 #line 5 "shared_3d.okl"
   for (int e = 0; e < ne; ++e) {

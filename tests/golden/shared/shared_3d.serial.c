@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 4 "shared_3d.okl"
-void cubeSums(const int ne, const double *u, double *sums) {
+static void cubeSums(const int ne, const double *u, double *sums) {
   for (int e = 0; e < ne; ++e) {
     double s_u[4][4][4];
     double s_col[4][4];

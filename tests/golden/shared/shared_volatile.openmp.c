@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "shared_volatile.okl"
-void lastWarp(const int nb, const int *x, int *out) {
+static void lastWarp(const int nb, const int *x, int *out) {
   #pragma omp parallel for
 #line 3 "shared_volatile.okl"
   for (int b = 0; b < nb; ++b) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "shared_volatile.okl"
-void lastWarp(const int nb, const int *x, int *out) {
+static void lastWarp(const int nb, const int *x, int *out) {
   for (int b = 0; b < nb; ++b) {
     volatile int s[32];
     for (int t = 0; t < 32; ++t) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "host_branches.okl"
-void chooser(const int n, const int mode, double *x) {
+static void chooser(const int n, const int mode, double *x) {
   if (mode == 0) {
     #pragma omp parallel for
 #line 4 "host_branches.okl"

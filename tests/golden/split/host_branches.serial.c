@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "host_branches.okl"
-void chooser(const int n, const int mode, double *x) {
+static void chooser(const int n, const int mode, double *x) {
   if (mode == 0) {
     for (int b = 0; b < n; ++b) {
       for (int t = 0; t < 16; ++t) {

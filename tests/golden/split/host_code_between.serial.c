@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 3 "host_code_between.okl"
-void pipeline(const int n, const float alpha, const float *x, float *y) {
+static void pipeline(const int n, const float alpha, const float *x, float *y) {
   const int blocks = (n + 63) / 64;
   const float scale = 2.0f * alpha;
   for (int b = 0; b < blocks; ++b) {

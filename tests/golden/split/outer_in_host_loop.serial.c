@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 3 "outer_in_host_loop.okl"
-void smooth(const int n, const int iterations, float *u, float *tmp) {
+static void smooth(const int n, const int iterations, float *u, float *tmp) {
   for (int it = 0; it < iterations; ++it) {
     const float w = 1.0f / (it + 2);
     for (int b = 0; b < n; ++b) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "two_outer_loops.okl"
-void twoPasses(const int n, const float *x, float *y, float *z) {
+static void twoPasses(const int n, const float *x, float *y, float *z) {
   #pragma omp parallel for
 #line 3 "two_outer_loops.okl"
   for (int b = 0; b < n; ++b) {

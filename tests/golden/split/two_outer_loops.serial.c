@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "two_outer_loops.okl"
-void twoPasses(const int n, const float *x, float *y, float *z) {
+static void twoPasses(const int n, const float *x, float *y, float *z) {
   for (int b = 0; b < n; ++b) {
     for (int t = 0; t < 32; ++t) {
       y[b * 32 + t] = 2.0f * x[b * 32 + t];

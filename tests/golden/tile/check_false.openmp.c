@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "check_false.okl"
-void noCheck(const int n, const double *x, double *y) {
+static void noCheck(const int n, const double *x, double *y) {
   #pragma omp parallel for
 #line 3 "check_false.okl"
   for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 128) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "check_false.okl"
-void noCheck(const int n, const double *x, double *y) {
+static void noCheck(const int n, const double *x, double *y) {
   for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 128) {
 #line 3 "check_false.okl"
     for (int i = _okl_tiled_i; i < _okl_tiled_i + 128; ++i) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "decreasing.okl"
-void downTiles(const int n, int *x) {
+static void downTiles(const int n, int *x) {
   #pragma omp parallel for
 #line 3 "decreasing.okl"
   for (int _okl_tiled_i = n - 1; _okl_tiled_i >= 0; _okl_tiled_i -= 32) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "explicit_indices.okl"
-void scale2d(const int rows, const int cols, float *m) {
+static void scale2d(const int rows, const int cols, float *m) {
   #pragma omp parallel for collapse(2)
 #line 3 "explicit_indices.okl"
   for (int _okl_tiled_r = 0; _okl_tiled_r < rows; _okl_tiled_r += 8) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "inclusive.okl"
-void upTo(const int last, float *x) {
+static void upTo(const int last, float *x) {
   #pragma omp parallel for
 #line 3 "inclusive.okl"
   for (int _okl_tiled_i = 1; _okl_tiled_i <= last; _okl_tiled_i += 16) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "inner_inner.okl"
-void threadTile(const int nb, float *x) {
+static void threadTile(const int nb, float *x) {
   #pragma omp parallel for
 #line 3 "inner_inner.okl"
   for (int b = 0; b < nb; ++b) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "inner_inner.okl"
-void threadTile(const int nb, float *x) {
+static void threadTile(const int nb, float *x) {
   for (int b = 0; b < nb; ++b) {
     for (int _okl_tiled_i = 0; _okl_tiled_i < 64; _okl_tiled_i += 8) {
 #line 4 "inner_inner.okl"

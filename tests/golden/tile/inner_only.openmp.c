@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "inner_only.okl"
-void chunks(const int nb, const int n, const float *x, float *partial) {
+static void chunks(const int nb, const int n, const float *x, float *partial) {
   #pragma omp parallel for
 #line 3 "inner_only.okl"
   for (int b = 0; b < nb; ++b) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "inner_only.okl"
-void chunks(const int nb, const int n, const float *x, float *partial) {
+static void chunks(const int nb, const int n, const float *x, float *partial) {
   for (int b = 0; b < nb; ++b) {
     for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 4) {
 #line 4 "inner_only.okl"

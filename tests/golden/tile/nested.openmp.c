@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 3 "nested.okl"
-void nestedTiles(const int rows, const int cols, const float *a, float *b) {
+static void nestedTiles(const int rows, const int cols, const float *a, float *b) {
   #pragma omp parallel for collapse(2)
 #line 4 "nested.okl"
   for (int _okl_tiled_r = 0; _okl_tiled_r < rows; _okl_tiled_r += 4) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 3 "nested.okl"
-void nestedTiles(const int rows, const int cols, const float *a, float *b) {
+static void nestedTiles(const int rows, const int cols, const float *a, float *b) {
   for (int _okl_tiled_r = 0; _okl_tiled_r < rows; _okl_tiled_r += 4) {
     for (int _okl_tiled_c = 0; _okl_tiled_c < cols; _okl_tiled_c += 16) {
 #line 4 "nested.okl"

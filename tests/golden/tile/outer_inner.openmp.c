@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "outer_inner.okl"
-void saxpy(const int n, const float a, const float *x, float *y) {
+static void saxpy(const int n, const float a, const float *x, float *y) {
   #pragma omp parallel for
 #line 3 "outer_inner.okl"
   for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 256) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "outer_inner.okl"
-void saxpy(const int n, const float a, const float *x, float *y) {
+static void saxpy(const int n, const float a, const float *x, float *y) {
   for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 256) {
 #line 3 "outer_inner.okl"
     for (int i = _okl_tiled_i; i < _okl_tiled_i + 256; ++i) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "outer_only.okl"
-void rowsPerGroup(const int rows, const float *a, float *b) {
+static void rowsPerGroup(const int rows, const float *a, float *b) {
   for (int _okl_tiled_r = 0; _okl_tiled_r < rows; _okl_tiled_r += 4) {
 #line 3 "outer_only.okl"
     for (int r = _okl_tiled_r; r < _okl_tiled_r + 4; ++r) {

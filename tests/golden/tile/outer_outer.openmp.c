@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "outer_outer.okl"
-void gridTile(const int n, float *x) {
+static void gridTile(const int n, float *x) {
   #pragma omp parallel for
 #line 3 "outer_outer.okl"
   for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 16) {

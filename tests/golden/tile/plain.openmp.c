@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "plain.okl"
-void blockedSum(const int nb, const int m, const float *x, float *sums) {
+static void blockedSum(const int nb, const int m, const float *x, float *sums) {
   #pragma omp parallel for
 #line 3 "plain.okl"
   for (int b = 0; b < nb; ++b) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "plain.okl"
-void blockedSum(const int nb, const int m, const float *x, float *sums) {
+static void blockedSum(const int nb, const int m, const float *x, float *sums) {
   for (int b = 0; b < nb; ++b) {
     for (int t = 0; t < 32; ++t) {
       float acc = 0.0f;

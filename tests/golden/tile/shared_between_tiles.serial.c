@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 3 "shared_between_tiles.okl"
-void stage(const int rows, const float *x, float *y) {
+static void stage(const int rows, const float *x, float *y) {
   for (int _okl_tiled_g = 0; _okl_tiled_g < rows; _okl_tiled_g += 4) {
 #line 4 "shared_between_tiles.okl"
     for (int g = _okl_tiled_g; g < _okl_tiled_g + 4; ++g) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 2 "step.okl"
-void everyOther(const int n, float *x) {
+static void everyOther(const int n, float *x) {
   #pragma omp parallel for
 #line 3 "step.okl"
   for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 64 * 2) {

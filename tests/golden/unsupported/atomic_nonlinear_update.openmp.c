@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 3 "atomic_nonlinear_update.okl"
-void doubling(const int n, int *x) {
+static void doubling(const int n, int *x) {
   #pragma omp parallel for
 #line 4 "atomic_nonlinear_update.okl"
   for (int b = 0; b < n; ++b) {

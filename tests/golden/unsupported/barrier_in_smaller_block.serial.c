@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 4 "barrier_in_smaller_block.okl"
-void unevenBarrier(const int nb, const int m, const float *x, float *y) {
+static void unevenBarrier(const int nb, const int m, const float *x, float *y) {
   for (int b = 0; b < nb; ++b) {
     float s[64];
     for (int t = 0; t < 64; ++t) {

@@ -4,9 +4,9 @@
 #include <stdbool.h>
 
 #line 2 "nonconst_global.okl"
-float counter_scale = 1.0f;
+static float counter_scale = 1.0f;
 
-void useGlobal(const int n, float *x) {
+static void useGlobal(const int n, float *x) {
   #pragma omp parallel for
 #line 5 "nonconst_global.okl"
   for (int b = 0; b < n; ++b) {

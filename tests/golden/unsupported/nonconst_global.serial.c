@@ -4,9 +4,9 @@
 #include <stdbool.h>
 
 #line 2 "nonconst_global.okl"
-float counter_scale = 1.0f;
+static float counter_scale = 1.0f;
 
-void useGlobal(const int n, float *x) {
+static void useGlobal(const int n, float *x) {
   for (int b = 0; b < n; ++b) {
     for (int t = 0; t < 16; ++t) {
       x[b * 16 + t] *= counter_scale;

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 3 "size_t_param.okl"
-void sized(const size_t n, float *x) {
+static void sized(const size_t n, float *x) {
   #pragma omp parallel for
 #line 4 "size_t_param.okl"
   for (size_t b = 0; b < n; ++b) {

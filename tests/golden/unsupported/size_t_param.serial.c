@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #line 3 "size_t_param.okl"
-void sized(const size_t n, float *x) {
+static void sized(const size_t n, float *x) {
   for (size_t b = 0; b < n; ++b) {
     for (int t = 0; t < 16; ++t) {
       x[b * 16 + t] = 0.0f;
