@@ -1,4 +1,9 @@
 #include <hip/hip_runtime.h>
+#if defined(__AMDGCN__)
+#define __syncwarp(...) (__builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront"), \
+                         __builtin_amdgcn_wave_barrier(), \
+                         __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront"))
+#endif
 
 #line 2 "barrier_warp.okl"
 extern "C" __global__ __launch_bounds__(32) void _okl_warpSum_0(const int nb, const int *x, int *out) {
