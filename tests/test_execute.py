@@ -15,11 +15,11 @@ import pathlib
 
 import numpy as np
 import pytest
-
 from modes import device, requested
 
 HERE = pathlib.Path(__file__).parent
-CASES = sorted(list((HERE / "kernels").glob("*.ref.py")) + list((HERE / "golden").rglob("*.ref.py")))
+CASES = sorted(list((HERE / "kernels").glob("*.ref.py"))
+               + list((HERE / "golden").rglob("*.ref.py")))
 
 
 def _load(path: pathlib.Path):
@@ -31,7 +31,8 @@ def _load(path: pathlib.Path):
 
 @pytest.mark.parametrize("mode", [pytest.param(m, marks=pytest.mark.gpu) if m in ("cuda", "hip")
                                   else m for m in requested()])
-@pytest.mark.parametrize("case", CASES, ids=lambda p: str(p.relative_to(HERE)).removesuffix(".ref.py"))
+@pytest.mark.parametrize("case", CASES,
+                         ids=lambda p: str(p.relative_to(HERE)).removesuffix(".ref.py"))
 def test_matches_numpy(case: pathlib.Path, mode: str) -> None:
     ref = _load(case)
     okl_file = case.with_name(case.name.removesuffix(".ref.py") + ".okl")
@@ -47,7 +48,8 @@ def test_matches_numpy(case: pathlib.Path, mode: str) -> None:
         got = device_args[index].get()
         if np.issubdtype(want.dtype, np.floating):
             rtol = getattr(ref, "RTOL", 1e-5)
-            np.testing.assert_allclose(got, want, rtol=rtol, atol=rtol * max(1.0, float(np.abs(want).max(initial=0))),
+            atol = rtol * max(1.0, float(np.abs(want).max(initial=0)))
+            np.testing.assert_allclose(got, want, rtol=rtol, atol=atol,
                                        err_msg=f"argument {index} on {mode}")
         else:
             np.testing.assert_array_equal(got, want, err_msg=f"argument {index} on {mode}")
