@@ -1,0 +1,20 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 2 "host_early_return.okl"
+static void guarded(const int n, float *x) {
+  if (n <= 0) return;
+  const int blocks = (n + 15) / 16;
+  for (int b = 0; b < blocks; ++b) {
+    for (int t = 0; t < 16; ++t) {
+      if (b * 16 + t < n) x[b * 16 + t] += 1.0f;
+    }
+  }
+}
+
+#line 2 "host_early_return.okl"
+void _okl_entry_guarded(void **args) {
+  guarded(*((const int *) args[0]), (float *) args[1]);
+}
