@@ -43,7 +43,14 @@ def _int(x):
     return int(x)
 
 
-RUNTIME_NAMES = {"_cdiv": _cdiv, "_cmod": _cmod, "_int": _int, "math": math,
+def _field(value, name: str):
+    """`s.name` of a struct argument (a numpy structured scalar or 0-d array) on the host."""
+    field = value[name]
+    return field.item() if getattr(field, "ndim", 0) == 0 and field.dtype.fields is None \
+        else field
+
+
+RUNTIME_NAMES = {"_cdiv": _cdiv, "_cmod": _cmod, "_int": _int, "_field": _field, "math": math,
                  "max": max, "min": min}
 _MATH = {"sqrt", "sqrtf", "exp", "expf", "log", "logf", "pow", "powf", "floor", "floorf",
          "ceil", "ceilf", "fabs", "fabsf", "sin", "cos", "log2", "exp2"}
@@ -90,6 +97,8 @@ class PythonWriter:
             if n.op in ("-", "+", "~"):
                 return f"({n.op}{self.expr(n.expr)})"
             self._unsupported(n, f"'{n.op}' inside a host expression")
+        if isinstance(n, c_ast.StructRef) and n.type == ".":
+            return f"_field({self.expr(n.name)}, {n.field.name!r})"
         if isinstance(n, c_ast.TernaryOp):
             return (f"({self.expr(n.iftrue)} if {self.expr(n.cond)} "
                     f"else {self.expr(n.iffalse)})")
