@@ -919,3 +919,29 @@ def test_readme_shows_the_example():
     assert blocks["python"].strip() in (ROOT / "examples" / "reduction.py").read_text()
     assert blocks["c"].strip() in (ROOT / "examples" / "reduction.okl").read_text()
     assert "dev.build_kernel(" in blocks["python"]
+
+
+MAX_INNER = """
+@kernel void fill(const int N, float *x) {
+  for (int b = 0; b < 4; ++b; @outer @max_inner_dims(64)) {
+    @exclusive float r;
+    for (int i = 0; i < N; ++i; @inner) { r = i; }
+    for (int i = 0; i < N; ++i; @inner) { x[b * N + i] = r; }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("mode", ["serial", "opencl"])
+def test_launch_beyond_max_inner_dims_is_refused(mode):
+    """@max_inner_dims sizes CPU @exclusive arrays: a bigger launch would overflow them."""
+    from modes import device
+
+    dev = device(mode)
+    k = dev.build_kernel_from_string(MAX_INNER, "fill")
+    x = dev.zeros(4 * 64, np.float32)
+    k(64, x)
+    dev.finish()
+    assert x.get()[:3].tolist() == [0.0, 1.0, 2.0]
+    with pytest.raises(okl.LaunchError, match="@max_inner_dims allows \\(64\\)"):
+        k(65, dev.zeros(4 * 65, np.float32))

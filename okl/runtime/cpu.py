@@ -25,6 +25,7 @@ from ..version import __version__
 from .args import ArrayInfo
 from .buildlog import map_log
 from .cache import Cache
+from .launcher import compile_function
 
 DEFAULT_FLAGS = ("-O3", "-march=native")
 
@@ -181,8 +182,16 @@ class CPUBackend:
         params = kernel.params
         slots = ctypes.c_void_p * max(len(params), 1)
         pointer = [p.is_pointer for p in params]
+        limits = [compile_function(src, "_dims", f"<okl limits of {kernel.name}>")
+                  for src in kernel.spec.limits]
+        scalars = [(i, p.name) for i, p in enumerate(params) if not p.is_pointer]
 
         def launch(args, values):
+            if limits:
+                env = {name: values[i].item() if values[i].dtype.fields is None else values[i]
+                       for i, name in scalars}
+                for check in limits:
+                    check(env)
             ptrs = slots()
             for i, v in enumerate(values):
                 if pointer[i]:

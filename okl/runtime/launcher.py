@@ -17,7 +17,7 @@ import re
 
 from pycparser import c_ast, c_generator
 
-from ..errors import TranslationError
+from ..errors import LaunchError, TranslationError
 from ..transforms.astutil import ids_in, walk
 from ..transforms.launch import DeviceKernel, Extent, KernelPlan
 
@@ -50,7 +50,16 @@ def _field(value, name: str):
         else field
 
 
-RUNTIME_NAMES = {"_cdiv": _cdiv, "_cmod": _cmod, "_int": _int, "_field": _field, "math": math,
+def _check_max_inner(name: str, inner: tuple, limit: tuple) -> None:
+    """@max_inner_dims is a promise the CPU @exclusive arrays and launch bounds rely on."""
+    for axis, (n, m) in enumerate(zip(inner, limit, strict=False)):
+        if n > m:
+            raise LaunchError(f"{name}: the @inner loops need {n} threads on axis {axis}, more "
+                              f"than @max_inner_dims allows ({m}); raise @max_inner_dims")
+
+
+RUNTIME_NAMES = {"_check_max_inner": _check_max_inner,
+                 "_cdiv": _cdiv, "_cmod": _cmod, "_int": _int, "_field": _field, "math": math,
                  "max": max, "min": min}
 _MATH = {"sqrt", "sqrtf", "exp", "expf", "log", "logf", "pow", "powf", "floor", "floorf",
          "ceil", "ceilf", "fabs", "fabsf", "sin", "cos", "log2", "exp2"}
@@ -247,7 +256,12 @@ def dims_source(dk: DeviceKernel, plan: KernelPlan) -> str:
     names = [p.name for p in plan.params if not p.is_pointer] + [h.name for h in dk.host_inputs]
     names += [n.name for n in walk(plan.host) if isinstance(n, c_ast.Decl) and n.name]
     loads = [f"    {name} = _env[{name!r}]" for name in dict.fromkeys(names) if name in used]
-    return "\n".join(["def _dims(_env):", *loads, *sizes, "    return _outer, _inner"]) + "\n"
+    checks = []
+    if dk.max_inner_dims:
+        limit = tuple(dk.max_inner_dims)
+        checks.append(f"    _check_max_inner({dk.name!r}, _inner, {limit!r})")
+    return "\n".join(["def _dims(_env):", *loads, *sizes, *checks,
+                      "    return _outer, _inner"]) + "\n"
 
 
 def _extent_expr(e: Extent, writer: PythonWriter) -> str:

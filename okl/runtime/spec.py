@@ -38,6 +38,7 @@ class KernelSpec:
     entry: str | None = None
     device_kernels: list[DeviceKernelSpec] = field(default_factory=list)
     host_src: str = ""
+    limits: list[str] = field(default_factory=list)  # CPU: grid functions that check limits
 
 
 def specs_of(translation) -> list[KernelSpec]:
@@ -46,7 +47,12 @@ def specs_of(translation) -> list[KernelSpec]:
         params = [_param(p.name, p.c_type, p.dtype, p.is_pointer, p.is_const)
                   for p in info.params]
         spec = KernelSpec(info.name, params, info.entry)
-        if info.entry is None:
+        if info.entry is not None:
+            # CPU: no grid, but a @max_inner_dims promise sizes the @exclusive arrays, so the
+            # runtime checks it before each call (when the sizes depend on arguments only)
+            spec.limits = [dims_source(dk, info.plan) for dk in info.device_kernels
+                           if dk.max_inner_dims and not dk.host_inputs]
+        else:
             for dk in info.device_kernels:
                 captured = [_param(h.name, h.ctype.text, h.ctype.dtype, False, True)
                             for h in dk.captured]
@@ -67,7 +73,7 @@ def to_json(specs: list[KernelSpec]) -> list[dict]:
                 "const": p.is_const,
                 "dtype": None if p.dtype is None else dtype_to_descr(p.dtype)}
     return [{"name": s.name, "entry": s.entry, "params": [param(p) for p in s.params],
-             "host_src": s.host_src,
+             "host_src": s.host_src, "limits": s.limits,
              "device_kernels": [{"name": d.name, "dims_src": d.dims_src,
                                  "captured": [param(p) for p in d.captured]}
                                 for d in s.device_kernels]} for s in specs]
@@ -83,4 +89,4 @@ def from_json(data: list[dict]) -> list[KernelSpec]:
     return [KernelSpec(s["name"], [param(p) for p in s["params"]], s["entry"],
                        [DeviceKernelSpec(d["name"], [param(p) for p in d["captured"]],
                                          d["dims_src"]) for d in s["device_kernels"]],
-                       s["host_src"]) for s in data]
+                       s["host_src"], s.get("limits", [])) for s in data]
