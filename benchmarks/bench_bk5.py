@@ -65,7 +65,8 @@ def run(ctx: Context) -> None:
                                "D": random_array(nq * nq, np.float64, 12, -1, 1),
                                "q": random_array(E * np_, np.float64, 13, -1, 1)})
             ref = lambda xp, H, nq=nq: reference(xp, H, nq)  # noqa: E731
-            for impl in impls:
+            for impl in [i for r in range(ctx.max_rounds(impls)) for i in impls
+                         if r < ctx.rounds(i)]:
                 A = cfg.arrays(impl)
                 g, D, q = A["ggeo"], A["D"], A["q"]
                 Aq = cfg.space.empty(impl, E * np_, np.float64)

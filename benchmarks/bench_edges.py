@@ -87,7 +87,8 @@ def run(ctx: Context) -> None:
         log(f"[bench] edges {n}x{n}: {ncells} cells, {nedges} edges")
         cfg = Config(ctx, {"ecell": ecell.ravel(), "enorm": enorm.ravel(), "q": states(ncells)})
         useful = nedges * (8 + 16) + ncells * (32 + 64)
-        for impl in impls:
+        for impl in [i for r in range(ctx.max_rounds(impls)) for i in impls
+                     if r < ctx.rounds(i)]:
             A = cfg.arrays(impl)
             ec, en, q = A["ecell"], A["enorm"], A["q"]
             res = cfg.space.empty(impl, 4 * ncells, np.float64)
