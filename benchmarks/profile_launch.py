@@ -1,0 +1,81 @@
+"""Where okl's per-launch host time goes: ``python -m benchmarks.profile_launch --mode cuda``.
+
+Launches addVectors on 1024 floats many times, prints µs per launch for okl and for the raw
+peer call (CuPy RawKernel on GPUs, ctypes on CPUs), then the top functions of a cProfile of
+the okl launches (profiling inflates the absolute numbers; compare the shares).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import pstats
+import time
+
+import numpy as np
+
+
+def main(argv=None) -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--mode", default="cuda")
+    p.add_argument("--count", type=int, default=20000)
+    p.add_argument("--top", type=int, default=15)
+    args = p.parse_args(argv)
+    import okl
+
+    from .common import KERNELS, PEERS
+    dev = okl.Device(args.mode)
+    k = dev.build_kernel(KERNELS / "addvectors.okl", "addVectors", defines={"p_B": 256})
+    n = 1024
+    host = [np.ones(n, np.float32), np.ones(n, np.float32), np.zeros(n, np.float32)]
+    if args.mode in ("cuda", "hip"):
+        import cupy as cp
+        a, b, c = (cp.asarray(x) for x in host)
+        f = cp.RawModule(code=(PEERS / "cuda" / "addvectors.cu").read_text(),
+                         options=("-std=c++17",)).get_function("add_vectors")
+        N = np.int32(n)
+
+        def raw():
+            f((4,), (256,), (N, a, b, c))
+    elif args.mode == "opencl":
+        a, b, c = (dev.asarray(x) for x in host)
+        raw = None
+    else:
+        import ctypes
+
+        from .common import c_peer
+        a, b, c = host
+        g = c_peer("addvectors").add_vectors
+        g.argtypes = [ctypes.c_int] + [ctypes.c_void_p] * 3
+        pa, pb, pc = (x.ctypes.data for x in host)
+
+        def raw():
+            g(n, pa, pb, pc)
+
+    def timed(fn, count):
+        for _ in range(200):
+            fn()
+        dev.finish()
+        t0 = time.perf_counter()
+        for _ in range(count):
+            fn()
+        dev.finish()
+        return (time.perf_counter() - t0) / count * 1e6
+
+    print(f"okl {args.mode}: {timed(lambda: k(n, a, b, c), args.count):.2f} us/launch (async)")
+    if raw is not None:
+        print(f"raw peer call: {timed(raw, args.count):.2f} us/launch (async)")
+    pr = cProfile.Profile()
+    pr.enable()
+    for _ in range(args.count):
+        k(n, a, b, c)
+    dev.finish()
+    pr.disable()
+    s = io.StringIO()
+    pstats.Stats(pr, stream=s).sort_stats("tottime").print_stats(args.top)
+    print(s.getvalue())
+
+
+if __name__ == "__main__":
+    main()
