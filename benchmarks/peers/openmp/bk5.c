@@ -21,7 +21,12 @@ void bk5(int Nelements, dfloat lambda, const dfloat *restrict ggeo, const dfloat
     const dfloat(*qe)[p_Nq][p_Nq] = (const dfloat(*)[p_Nq][p_Nq])(q + (long)e * p_Np);
     const dfloat *g = ggeo + (long)e * 7 * p_Np;
     dfloat(*Ae)[p_Nq][p_Nq] = (dfloat(*)[p_Nq][p_Nq])(Aq + (long)e * p_Np);
-    dfloat Gr[p_Nq][p_Nq][p_Nq], Gs[p_Nq][p_Nq][p_Nq], Gt[p_Nq][p_Nq][p_Nq];
+    /* the three element temporaries in one buffer, each padded by 16 entries: at Nq = 8 they
+     * are 4 KiB each, and 4 KiB-aligned arrays read in the same iteration alias in L1 */
+    dfloat Gbuf[3 * (p_Np + 16)];
+    dfloat(*Gr)[p_Nq][p_Nq] = (dfloat(*)[p_Nq][p_Nq])(Gbuf);
+    dfloat(*Gs)[p_Nq][p_Nq] = (dfloat(*)[p_Nq][p_Nq])(Gbuf + (p_Np + 16));
+    dfloat(*Gt)[p_Nq][p_Nq] = (dfloat(*)[p_Nq][p_Nq])(Gbuf + 2 * (p_Np + 16));
 
     for (int k = 0; k < p_Nq; ++k)
       for (int j = 0; j < p_Nq; ++j) {
