@@ -13,8 +13,19 @@ import ctypes
 
 import numpy as np
 
-from .common import (P, Config, Context, c_peer, cfunc, cuda_peer, log, measure, okl_kernel,
-                     ptr, random_array)
+from .common import (
+    Config,
+    Context,
+    P,
+    c_peer,
+    cfunc,
+    cuda_peer,
+    log,
+    measure,
+    okl_kernel,
+    ptr,
+    random_array,
+)
 
 ORDERS = (3, 5, 7, 9)
 LAMBDA = 1.0
@@ -67,34 +78,39 @@ def run(ctx: Context) -> None:
             ref = lambda xp, H, nq=nq: reference(xp, H, nq)  # noqa: E731
             for impl in [i for r in range(ctx.max_rounds(impls)) for i in impls
                          if r < ctx.rounds(i)]:
-                A = cfg.arrays(impl)
-                g, D, q = A["ggeo"], A["D"], A["q"]
-                Aq = cfg.space.empty(impl, E * np_, np.float64)
-                defines = {"dfloat": "double", "p_Nq": nq}
-                reps = warm = None
-                if impl.is_okl:
-                    k = okl_kernel(impl, "bk5.okl", "bk5", defines)
-                    call = lambda k=k, g=g, D=D, q=q, Aq=Aq: k(E, LAMBDA, g, D, q, Aq)  # noqa
-                elif impl.name == "cuda-hand":
-                    f = cuda_peer(ctx, "bk5", defines).get_function("bk5")
-                    call = lambda f=f, g=g, D=D, q=q, Aq=Aq: f(  # noqa: E731
-                        (E,), (nq, nq), (np.int32(E), np.float64(LAMBDA), g, D, q, Aq))
-                elif impl.name in ("openmp-hand", "openmp-hand-1t"):
-                    f = cfunc(c_peer("bk5", defines), "bk5", ctypes.c_int, ctypes.c_double,
-                              P, P, P, P)
-                    call = lambda f=f, a=(ptr(g), ptr(D), ptr(q), ptr(Aq)): f(E, LAMBDA, *a)  # noqa
-                elif impl.name == "numpy":
-                    def call(Aq=Aq, nq=nq):
-                        Aq[...] = reference(np, cfg.host, nq)
-                    reps, warm = (2, 0) if ctx.quick else (3, 0)
-                rec = measure(ctx, impl, bench="bk5", kernel=f"bk5 N={N}", size=E * np_,
-                              size_label=f"E={E}", precision="fp64", metric="GDOF/s",
-                              work=E * np_, call=call, reps=reps, warmup=warm,
-                              check=cfg.checker(impl, Aq, "Aq", ref, rtol=1e-11),
-                              extra={"order": N, "nq": nq, "elements": E,
-                                     "flops_per_call": E * flops_per_element(nq),
-                                     "bytes_per_call": E * np_ * 72})
-                if rec.get("check") == "PASS":
-                    rec["gflops_best"] = E * flops_per_element(nq) / rec["time_min_s"] / 1e9
-                    rec["gflops_median"] = E * flops_per_element(nq) / rec["time_median_s"] / 1e9
+                _run_impl(ctx, cfg, impl, N, nq, E, ref)
             cfg.release()
+
+
+def _run_impl(ctx, cfg, impl, N, nq, E, ref) -> None:
+    np_ = nq**3
+    A = cfg.arrays(impl)
+    g, D, q = A["ggeo"], A["D"], A["q"]
+    Aq = cfg.space.empty(impl, E * np_, np.float64)
+    defines = {"dfloat": "double", "p_Nq": nq}
+    reps = warm = None
+    if impl.is_okl:
+        k = okl_kernel(impl, "bk5.okl", "bk5", defines)
+        call = lambda k=k, g=g, D=D, q=q, Aq=Aq: k(E, LAMBDA, g, D, q, Aq)  # noqa
+    elif impl.name == "cuda-hand":
+        f = cuda_peer(ctx, "bk5", defines).get_function("bk5")
+        call = lambda f=f, g=g, D=D, q=q, Aq=Aq: f(  # noqa: E731
+            (E,), (nq, nq), (np.int32(E), np.float64(LAMBDA), g, D, q, Aq))
+    elif impl.name in ("openmp-hand", "openmp-hand-1t"):
+        f = cfunc(c_peer("bk5", defines), "bk5", ctypes.c_int, ctypes.c_double,
+                  P, P, P, P)
+        call = lambda f=f, a=(ptr(g), ptr(D), ptr(q), ptr(Aq)): f(E, LAMBDA, *a)  # noqa
+    elif impl.name == "numpy":
+        def call(Aq=Aq, nq=nq):
+            Aq[...] = reference(np, cfg.host, nq)
+        reps, warm = (2, 0) if ctx.quick else (3, 0)
+    rec = measure(ctx, impl, bench="bk5", kernel=f"bk5 N={N}", size=E * np_,
+                  size_label=f"E={E}", precision="fp64", metric="GDOF/s",
+                  work=E * np_, call=call, reps=reps, warmup=warm,
+                  check=cfg.checker(impl, Aq, "Aq", ref, rtol=1e-11),
+                  extra={"order": N, "nq": nq, "elements": E,
+                         "flops_per_call": E * flops_per_element(nq),
+                         "bytes_per_call": E * np_ * 72})
+    if rec.get("check") == "PASS":
+        rec["gflops_best"] = E * flops_per_element(nq) / rec["time_min_s"] / 1e9
+        rec["gflops_median"] = E * flops_per_element(nq) / rec["time_median_s"] / 1e9

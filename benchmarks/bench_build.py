@@ -19,7 +19,7 @@ import tempfile
 import time
 import uuid
 
-from .common import (CPU_FLAGS, KERNELS, NVRTC_FLAGS, PEERS, Context, c_compiler, log)
+from .common import CPU_FLAGS, KERNELS, NVRTC_FLAGS, PEERS, Context, c_compiler, log
 
 # (okl file, kernel, defines, peer file stem, peer defines)
 CASES = [
@@ -85,9 +85,10 @@ def run(ctx: Context) -> None:
                 row["check_detail"] = f"{type(e).__name__}: {e}"
             ctx.builds.append(row)
             if row["check"] == "PASS":
-                log(f"[bench] build     {name:12} {mode:8} translate {row['translate_s_min']*1e3:7.1f} "
-                    f"ms  cold {row['cold_s']*1e3:7.1f} ms  warm {row['warm_s_min']*1e3:7.3f} ms"
-                    f"  (peer compile {row['peer_compile_s'] and row['peer_compile_s']*1e3 or 0:.0f} ms)")
+                peer_ms = (row["peer_compile_s"] or 0) * 1e3
+                log(f"[bench] build     {name:12} {mode:8} translate "
+                    f"{row['translate_s_min'] * 1e3:7.1f} ms  cold {row['cold_s'] * 1e3:7.1f} ms  "
+                    f"warm {row['warm_s_min'] * 1e3:7.3f} ms  (peer compile {peer_ms:.0f} ms)")
             else:
                 log(f"[bench] build {name} {mode}: {row['check_detail']}")
 

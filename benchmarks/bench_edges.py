@@ -11,8 +11,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from .common import (I32, P, Config, Context, c_peer, cfunc, cuda_peer, log, measure,
-                     okl_kernel, ptr, rng)
+from .common import (
+    I32,
+    Config,
+    Context,
+    P,
+    c_peer,
+    cfunc,
+    cuda_peer,
+    log,
+    measure,
+    okl_kernel,
+    ptr,
+    rng,
+)
 
 BLOCK = 256
 GAMMA = 1.4
@@ -89,29 +101,33 @@ def run(ctx: Context) -> None:
         useful = nedges * (8 + 16) + ncells * (32 + 64)
         for impl in [i for r in range(ctx.max_rounds(impls)) for i in impls
                      if r < ctx.rounds(i)]:
-            A = cfg.arrays(impl)
-            ec, en, q = A["ecell"], A["enorm"], A["q"]
-            res = cfg.space.empty(impl, 4 * ncells, np.float64)
-            reps = warm = None
-            if impl.is_okl:
-                k = okl_kernel(impl, "edges.okl", "resCalc",
-                               {"dfloat": "double", "p_B": BLOCK, "p_GAMMA": GAMMA})
-                call = lambda k=k, ec=ec, en=en, q=q, res=res: k(nedges, ec, en, q, res)  # noqa
-            elif impl.name == "cuda-hand":
-                f = cuda_peer(ctx, "edges", {"p_GAMMA": GAMMA}).get_function("res_calc")
-                call = lambda f=f, ec=ec, en=en, q=q, res=res: f(  # noqa: E731
-                    ((nedges + BLOCK - 1) // BLOCK,), (BLOCK,), (np.int32(nedges), ec, en, q, res))
-            elif impl.name in ("openmp-hand", "openmp-hand-1t"):
-                f = cfunc(c_peer("edges", {"p_GAMMA": GAMMA}), "res_calc", I32, P, P, P, P)
-                call = lambda f=f, a=(ptr(ec), ptr(en), ptr(q), ptr(res)): f(nedges, *a)  # noqa
-            elif impl.name == "numpy":
-                def call(res=res):
-                    res[...] = reference(np, cfg.host)
-                reps, warm = (2, 0) if ctx.quick else (3, 0)
-            measure(ctx, impl, bench="edges", kernel="res_calc", size=nedges,
-                    size_label=f"{ncells // 1000}k cells" if ncells >= 1000 else f"{ncells} cells",
-                    precision="fp64", metric="GB/s", work=useful, call=call, reps=reps,
-                    warmup=warm, pre=lambda res=res, impl=impl: cfg.space.zero(impl, res),
-                    check=cfg.checker(impl, res, "res", reference, rtol=1e-12),
-                    extra={"cells": ncells, "edges": nedges, "useful_bytes": useful})
+            _run_impl(ctx, cfg, impl, n, ncells, nedges, useful)
         cfg.release()
+
+
+def _run_impl(ctx, cfg, impl, n, ncells, nedges, useful) -> None:
+    A = cfg.arrays(impl)
+    ec, en, q = A["ecell"], A["enorm"], A["q"]
+    res = cfg.space.empty(impl, 4 * ncells, np.float64)
+    reps = warm = None
+    if impl.is_okl:
+        k = okl_kernel(impl, "edges.okl", "resCalc",
+                       {"dfloat": "double", "p_B": BLOCK, "p_GAMMA": GAMMA})
+        call = lambda k=k, ec=ec, en=en, q=q, res=res: k(nedges, ec, en, q, res)  # noqa
+    elif impl.name == "cuda-hand":
+        f = cuda_peer(ctx, "edges", {"p_GAMMA": GAMMA}).get_function("res_calc")
+        call = lambda f=f, ec=ec, en=en, q=q, res=res: f(  # noqa: E731
+            ((nedges + BLOCK - 1) // BLOCK,), (BLOCK,), (np.int32(nedges), ec, en, q, res))
+    elif impl.name in ("openmp-hand", "openmp-hand-1t"):
+        f = cfunc(c_peer("edges", {"p_GAMMA": GAMMA}), "res_calc", I32, P, P, P, P)
+        call = lambda f=f, a=(ptr(ec), ptr(en), ptr(q), ptr(res)): f(nedges, *a)  # noqa
+    elif impl.name == "numpy":
+        def call(res=res):
+            res[...] = reference(np, cfg.host)
+        reps, warm = (2, 0) if ctx.quick else (3, 0)
+    measure(ctx, impl, bench="edges", kernel="res_calc", size=nedges,
+            size_label=f"{ncells // 1000}k cells" if ncells >= 1000 else f"{ncells} cells",
+            precision="fp64", metric="GB/s", work=useful, call=call, reps=reps,
+            warmup=warm, pre=lambda res=res, impl=impl: cfg.space.zero(impl, res),
+            check=cfg.checker(impl, res, "res", reference, rtol=1e-12),
+            extra={"cells": ncells, "edges": nedges, "useful_bytes": useful})

@@ -6,8 +6,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from .common import (P, Config, Context, c_peer, cfunc, cuda_peer, log, measure, okl_kernel,
-                     ptr, random_array)
+from .common import (
+    Config,
+    Context,
+    P,
+    c_peer,
+    cfunc,
+    cuda_peer,
+    log,
+    measure,
+    okl_kernel,
+    ptr,
+    random_array,
+)
 
 SR, BX, BY = 7, 16, 16
 C2, DT2, FREQ, T = 0.25, 0.01, 10.0, 0.1
@@ -39,8 +50,10 @@ def reference(xp, H, w, h, dtype=None):
     p = xp.pad(u2, SR, mode="wrap")
     lap = 2.0 * WEIGHTS[0] * u2
     for r in range(1, SR + 1):
-        lap = lap + WEIGHTS[r] * (p[SR:SR + h, SR - r:SR - r + w] + p[SR:SR + h, SR + r:SR + r + w]
-                                  + p[SR - r:SR - r + h, SR:SR + w] + p[SR + r:SR + r + h, SR:SR + w])
+        lap = lap + WEIGHTS[r] * (p[SR:SR + h, SR - r:SR - r + w]
+                                  + p[SR:SR + h, SR + r:SR + r + w]
+                                  + p[SR - r:SR - r + h, SR:SR + w]
+                                  + p[SR + r:SR + r + h, SR:SR + w])
     out = 2.0 * u2 - u3 + C2 * lap
     d = defines(w, h)
     out[d["p_SY"], d["p_SX"]] += DT2 * wavelet(T)
@@ -62,29 +75,33 @@ def run(ctx: Context) -> None:
         t = np.float32(T)
         for impl in [i for r in range(ctx.max_rounds(impls)) for i in impls
                      if r < ctx.rounds(i)]:
-            A = cfg.arrays(impl)
-            u2, u3 = A["u2"], A["u3"]
-            u1 = cfg.space.empty(impl, (h, w), np.float32)
-            call = None
-            if impl.is_okl:
-                k = okl_kernel(impl, "fd2d.okl", "fd2d", D)
-                call = lambda k=k, u2=u2, u3=u3, u1=u1: k(t, u2, u3, u1)  # noqa: E731
-            elif impl.name == "cuda-hand":
-                f = cuda_peer(ctx, "fd2d", D).get_function("fd2d")
-                call = lambda f=f, u2=u2, u3=u3, u1=u1: f((w // BX, h // BY), (BX, BY),  # noqa
-                                                          (t, u2, u3, u1))
-            elif impl.name in ("openmp-hand", "openmp-hand-1t"):
-                f = cfunc(c_peer("fd2d", D), "fd2d", __import__("ctypes").c_float, P, P, P)
-                call = lambda f=f, a=ptr(u2), b=ptr(u3), c=ptr(u1): f(t, a, b, c)  # noqa
-            elif impl.name == "numpy":
-                def call(u1=u1):
-                    u1[...] = reference(np, cfg.host, w, h, np.float32)
-            check = cfg.checker(impl, u1, "u1", lambda xp, H: reference(xp, H, w, h),
-                                rtol=2e-6)
-            rec = measure(ctx, impl, bench="fd2d", kernel="fd2d", size=w * h,
-                          size_label=f"{w}^2", precision="fp32", metric="Gpts/s", work=w * h,
-                          call=call, check=check, extra={"width": w, "height": h, "radius": SR})
-            if rec.get("check") == "PASS":
-                rec["gflops_best"] = rec["value_best"] * 65
-                rec["eff_gbs_best"] = rec["value_best"] * 12
+            _run_impl(ctx, cfg, impl, w, h, D, t)
         cfg.release()
+
+
+def _run_impl(ctx, cfg, impl, w, h, D, t) -> None:
+    A = cfg.arrays(impl)
+    u2, u3 = A["u2"], A["u3"]
+    u1 = cfg.space.empty(impl, (h, w), np.float32)
+    call = None
+    if impl.is_okl:
+        k = okl_kernel(impl, "fd2d.okl", "fd2d", D)
+        call = lambda k=k, u2=u2, u3=u3, u1=u1: k(t, u2, u3, u1)  # noqa: E731
+    elif impl.name == "cuda-hand":
+        f = cuda_peer(ctx, "fd2d", D).get_function("fd2d")
+        call = lambda f=f, u2=u2, u3=u3, u1=u1: f((w // BX, h // BY), (BX, BY),  # noqa
+                                                  (t, u2, u3, u1))
+    elif impl.name in ("openmp-hand", "openmp-hand-1t"):
+        f = cfunc(c_peer("fd2d", D), "fd2d", __import__("ctypes").c_float, P, P, P)
+        call = lambda f=f, a=ptr(u2), b=ptr(u3), c=ptr(u1): f(t, a, b, c)  # noqa
+    elif impl.name == "numpy":
+        def call(u1=u1):
+            u1[...] = reference(np, cfg.host, w, h, np.float32)
+    check = cfg.checker(impl, u1, "u1", lambda xp, H: reference(xp, H, w, h),
+                        rtol=2e-6)
+    rec = measure(ctx, impl, bench="fd2d", kernel="fd2d", size=w * h,
+                  size_label=f"{w}^2", precision="fp32", metric="Gpts/s", work=w * h,
+                  call=call, check=check, extra={"width": w, "height": h, "radius": SR})
+    if rec.get("check") == "PASS":
+        rec["gflops_best"] = rec["value_best"] * 65
+        rec["eff_gbs_best"] = rec["value_best"] * 12

@@ -12,8 +12,23 @@ import time
 
 import numpy as np
 
-from .common import (I32, P, Config, Context, c_peer, cfunc, cuda_peer, log, measure,
-                     okl_kernel, omp_threads, pow2_label, ptr, random_array, sync)
+from .common import (
+    I32,
+    Config,
+    Context,
+    P,
+    c_peer,
+    cfunc,
+    cuda_peer,
+    log,
+    measure,
+    okl_kernel,
+    omp_threads,
+    pow2_label,
+    ptr,
+    random_array,
+    sync,
+)
 
 BLOCK = 256
 PEERS = ("okl", "cuda-hand", "cupy", "openmp-hand", "openmp-hand-1t", "numpy")

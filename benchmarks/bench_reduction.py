@@ -5,8 +5,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from .common import (I32, P, Config, Context, c_peer, cfunc, cuda_peer, log, measure,
-                     okl_kernel, pow2_label, ptr, random_array)
+from .common import (
+    I32,
+    Config,
+    Context,
+    P,
+    c_peer,
+    cfunc,
+    cuda_peer,
+    log,
+    measure,
+    okl_kernel,
+    pow2_label,
+    ptr,
+    random_array,
+)
 
 BLOCK = 256
 
@@ -27,46 +40,50 @@ def run(ctx: Context) -> None:
         ref = lambda xp, H: xp.asarray([H["x"].astype(xp.float64).sum()])  # noqa: E731
         for impl in [i for r in range(ctx.max_rounds(impls)) for i in impls
                      if r < ctx.rounds(i)]:
-            x = cfg.arrays(impl)["x"]
-            partial = cfg.space.empty(impl, nblocks, np.float32)
-            total = cfg.space.empty(impl, 1, np.float32)
-            calls = {}
-            defines = {"p_B": BLOCK, "p_U": unroll}
-            if impl.is_okl:
-                ks = okl_kernel(impl, "reduction.okl", "reduceShared", defines)
-                ka = okl_kernel(impl, "reduction.okl", "reduceAtomic", defines)
-                calls = {"shared": lambda: ks(n, x, partial, total),
-                         "atomic": lambda: ka(n, x, total)}
-            elif impl.name == "cuda-hand":
-                mod = cuda_peer(ctx, "reduction", defines)
-                fs, ff, fa = (mod.get_function(f) for f in
-                              ("reduce_shared", "reduce_final", "reduce_atomic"))
-                N, NB = np.int32(n), np.int32(nblocks)
-
-                def shared():
-                    fs((nblocks,), (BLOCK,), (N, x, partial))
-                    ff((1,), (BLOCK,), (NB, partial, total))
-                calls = {"shared": shared,
-                         "atomic": lambda: fa((nblocks,), (BLOCK,), (N, x, total))}
-            elif impl.name == "cupy":
-                cp = ctx.cp
-                calls = {"shared": lambda: cp.sum(x, out=total[0])}
-            elif impl.name in ("openmp-hand", "openmp-hand-1t"):
-                lib = c_peer("reduction", defines)
-                fb = cfunc(lib, "reduce_blocked", I32, P, P, P)
-                fa = cfunc(lib, "reduce_atomic", I32, P, P)
-                px, pp, pt = ptr(x), ptr(partial), ptr(total)
-                calls = {"shared": lambda: fb(n, px, pp, pt), "atomic": lambda: fa(n, px, pt)}
-            elif impl.name == "numpy":
-                def nsum():
-                    total[0] = np.sum(x)
-                calls = {"shared": nsum}
-            for kind, call in calls.items():
-                pre = (lambda t=total, i=impl: cfg.space.zero(i, t)) if kind == "atomic" \
-                    else None
-                measure(ctx, impl, bench="reduction", kernel=kind, size=n,
-                        size_label=pow2_label(n), precision="fp32", metric="GB/s",
-                        work=4 * n, call=call, pre=pre,
-                        check=cfg.checker(impl, total, "sum", ref, rtol=1e-3),
-                        extra={"blocks": nblocks, "unroll": unroll})
+            _run_impl(ctx, cfg, impl, n, nblocks, unroll, ref)
         cfg.release()
+
+
+def _run_impl(ctx, cfg, impl, n, nblocks, unroll, ref) -> None:
+    x = cfg.arrays(impl)["x"]
+    partial = cfg.space.empty(impl, nblocks, np.float32)
+    total = cfg.space.empty(impl, 1, np.float32)
+    calls = {}
+    defines = {"p_B": BLOCK, "p_U": unroll}
+    if impl.is_okl:
+        ks = okl_kernel(impl, "reduction.okl", "reduceShared", defines)
+        ka = okl_kernel(impl, "reduction.okl", "reduceAtomic", defines)
+        calls = {"shared": lambda: ks(n, x, partial, total),
+                 "atomic": lambda: ka(n, x, total)}
+    elif impl.name == "cuda-hand":
+        mod = cuda_peer(ctx, "reduction", defines)
+        fs, ff, fa = (mod.get_function(f) for f in
+                      ("reduce_shared", "reduce_final", "reduce_atomic"))
+        N, NB = np.int32(n), np.int32(nblocks)
+
+        def shared():
+            fs((nblocks,), (BLOCK,), (N, x, partial))
+            ff((1,), (BLOCK,), (NB, partial, total))
+        calls = {"shared": shared,
+                 "atomic": lambda: fa((nblocks,), (BLOCK,), (N, x, total))}
+    elif impl.name == "cupy":
+        cp = ctx.cp
+        calls = {"shared": lambda: cp.sum(x, out=total[0])}
+    elif impl.name in ("openmp-hand", "openmp-hand-1t"):
+        lib = c_peer("reduction", defines)
+        fb = cfunc(lib, "reduce_blocked", I32, P, P, P)
+        fa = cfunc(lib, "reduce_atomic", I32, P, P)
+        px, pp, pt = ptr(x), ptr(partial), ptr(total)
+        calls = {"shared": lambda: fb(n, px, pp, pt), "atomic": lambda: fa(n, px, pt)}
+    elif impl.name == "numpy":
+        def nsum():
+            total[0] = np.sum(x)
+        calls = {"shared": nsum}
+    for kind, call in calls.items():
+        pre = (lambda t=total, i=impl: cfg.space.zero(i, t)) if kind == "atomic" \
+            else None
+        measure(ctx, impl, bench="reduction", kernel=kind, size=n,
+                size_label=pow2_label(n), precision="fp32", metric="GB/s",
+                work=4 * n, call=call, pre=pre,
+                check=cfg.checker(impl, total, "sum", ref, rtol=1e-3),
+                extra={"blocks": nblocks, "unroll": unroll})

@@ -9,8 +9,22 @@ from __future__ import annotations
 
 import numpy as np
 
-from .common import (I32, P, Config, Context, c_peer, cfunc, ctype_of, cuda_peer, log,
-                     measure, okl_kernel, pow2_label, ptr, random_array)
+from .common import (
+    I32,
+    Config,
+    Context,
+    P,
+    c_peer,
+    cfunc,
+    ctype_of,
+    cuda_peer,
+    log,
+    measure,
+    okl_kernel,
+    pow2_label,
+    ptr,
+    random_array,
+)
 
 KERNELS = ("copy", "mul", "add", "triad", "dot")
 WORDS = {"copy": 2, "mul": 2, "add": 3, "triad": 3, "dot": 2}

@@ -450,7 +450,7 @@ def measure(ctx: Context, impl: Impl, *, bench: str, kernel: str, size: int, siz
                      rounds=rounds, times_s=[float(t) for t in times])
     ctx.merge[key] = rec
     log(f"[bench] {bench:9} {kernel:12} {size_label:>10} {precision:4} {impl.label:16} "
-        f"{best:10.4g} {metric} (median {med:.4g}){'  [round %d]' % rounds if rounds > 1 else ''}")
+        f"{best:10.4g} {metric} (median {med:.4g}){f'  [round {rounds}]' if rounds > 1 else ''}")
     return rec
 
 

@@ -172,7 +172,7 @@ def rows_of(pairs) -> list[dict]:
     for k in sorted(groups, key=sort_key):
         g = groups[k]
         m = machines[k]
-        for label, r in g.items():
+        for r in g.values():
             if r.get("impl") != "okl":
                 continue
             peer = g.get(peer_name(r))
@@ -332,6 +332,40 @@ def target_lines(rows, pairs, builds) -> list[str]:
 # ---- charts ----------------------------------------------------------------------------------
 
 
+def _bars(ax, plt, groups, keys, labels, machines, bench, kernel) -> None:
+    width = 0.8 / max(1, len(labels))
+    cmap = plt.get_cmap("tab10")
+    metric = ""
+    for j, lab in enumerate(labels):
+        xs, ys, meds = [], [], []
+        for i, k in enumerate(keys):
+            r = groups[k].get(lab)
+            if r is None or r.get("check") != "PASS":
+                continue
+            xs.append(i - 0.4 + width * (j + 0.5))
+            ys.append(r["value_best"])
+            meds.append(r["value_median"])
+            metric = r["metric"]
+        if xs:
+            ax.bar(xs, ys, width, label=lab, color=cmap(j % 10),
+                   hatch="" if lab.startswith("okl") else "//", edgecolor="white")
+            ax.plot(xs, meds, "k.", markersize=3)
+    for i, k in enumerate(keys):
+        any_r = next(iter(groups[k].values()))
+        lim = limit_for(any_r, machines[k])
+        if lim is not None and any_r.get("higher_is_better", True):
+            ax.hlines(lim[0], i - 0.45, i + 0.45, colors="red", linestyles="--")
+        if bench == "launch" and any_r.get("device") == "gpu" and kernel == "launch-async":
+            ax.hlines(TARGETS["launch_async_us"], i - 0.45, i + 0.45, colors="red",
+                      linestyles="--")
+    ax.set_xticks(range(len(keys)))
+    ax.set_xticklabels([f"{k[2]} {k[3]}" for k in keys], fontsize=8)
+    ax.set_ylabel(metric + (" (lower is better)" if bench == "launch" else ""))
+    if bench == "launch":
+        ax.set_yscale("log")
+    ax.legend(fontsize=7, ncol=2)
+
+
 def charts(pairs, builds, outdir: str) -> list[str]:
     try:
         import matplotlib
@@ -352,47 +386,21 @@ def charts(pairs, builds, outdir: str) -> list[str]:
     written = []
     for (bench, kernel), groups in sorted(by_kernel.items(),
                                           key=lambda x: (BENCH_ORDER.get(x[0][0], 9), x[0][1])):
-        keys = sorted(groups, key=sort_key)
-        labels = sorted({lab for k in keys for lab in groups[k]},
-                        key=lambda s: (not s.startswith("okl"), s))
-        fig, ax = plt.subplots(figsize=(max(6, 1.6 * len(keys) * max(1, len(labels)) / 3), 4.2))
-        width = 0.8 / max(1, len(labels))
-        cmap = plt.get_cmap("tab10")
-        metric = ""
-        for j, lab in enumerate(labels):
-            xs, ys, meds = [], [], []
-            for i, k in enumerate(keys):
-                r = groups[k].get(lab)
-                if r is None or r.get("check") != "PASS":
-                    continue
-                xs.append(i - 0.4 + width * (j + 0.5))
-                ys.append(r["value_best"])
-                meds.append(r["value_median"])
-                metric = r["metric"]
-            if xs:
-                ax.bar(xs, ys, width, label=lab, color=cmap(j % 10),
-                       hatch="" if lab.startswith("okl") else "//", edgecolor="white")
-                ax.plot(xs, meds, "k.", markersize=3)
-        for i, k in enumerate(keys):
-            any_r = next(iter(groups[k].values()))
-            lim = limit_for(any_r, machines[k])
-            if lim is not None and any_r.get("higher_is_better", True):
-                ax.hlines(lim[0], i - 0.45, i + 0.45, colors="red", linestyles="--",
-                          label="limit" if i == 0 else None)
-            if bench == "launch" and any_r.get("device") == "gpu" and kernel == "launch-async":
-                ax.hlines(TARGETS["launch_async_us"], i - 0.45, i + 0.45, colors="red",
-                          linestyles="--", label="target 7 µs")
-        ax.set_xticks(range(len(keys)))
-        ax.set_xticklabels([f"{k[2]} {k[3]}\n{k[4]}" for k in keys], fontsize=8)
-        ax.set_ylabel(metric + (" (lower is better)" if bench == "launch" else ""))
-        ax.set_title(f"{bench}: {kernel} (bars: best; dots: median)")
-        if bench in ("launch",):
-            ax.set_yscale("log")
-        ax.legend(fontsize=7, ncol=2)
+        devices = sorted({k[4] for k in groups}, key=lambda d: d != "gpu")
+        fig, axes = plt.subplots(1, len(devices), squeeze=False,
+                                 figsize=(min(16, 2 + 5.5 * len(devices)), 4.4))
+        for ax, device in zip(axes[0], devices, strict=True):
+            keys = sorted((k for k in groups if k[4] == device), key=sort_key)
+            labels = sorted({lab for k in keys for lab in groups[k]},
+                            key=lambda s: (not s.startswith("okl"), s))
+            _bars(ax, plt, groups, keys, labels, machines, bench, kernel)
+            ax.set_title(f"{device.upper()}", fontsize=9)
+        fig.suptitle(f"{bench}: {kernel}  (bars: best, dots: median, dashed: limit/target)",
+                     fontsize=10)
         fig.tight_layout()
         name = f"{bench}_{str(kernel).replace(' ', '_').replace('=', '')}.png"
         path = os.path.join(outdir, name)
-        fig.savefig(path, dpi=110)
+        fig.savefig(path, dpi=100)
         plt.close(fig)
         written.append(path)
     good = [b for b, _ in builds if b.get("check") == "PASS"]

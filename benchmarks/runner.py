@@ -7,8 +7,15 @@ import json
 import os
 import time
 
-from . import (bench_bk5, bench_build, bench_edges, bench_fd2d, bench_launch, bench_reduction,
-               bench_stream)
+from . import (
+    bench_bk5,
+    bench_build,
+    bench_edges,
+    bench_fd2d,
+    bench_launch,
+    bench_reduction,
+    bench_stream,
+)
 from .common import ALL_MODES, Context, log, machine_info, versions
 
 BENCHES = {
