@@ -86,7 +86,7 @@ def _run_impl(ctx, cfg, impl, N, nq, E, ref) -> None:
     np_ = nq**3
     A = cfg.arrays(impl)
     g, D, q = A["ggeo"], A["D"], A["q"]
-    Aq = cfg.space.empty(impl, E * np_, np.float64)
+    Aq = cfg.output(impl, "Aq", E * np_, np.float64)
     defines = {"dfloat": "double", "p_Nq": nq}
     reps = warm = None
     if impl.is_okl:

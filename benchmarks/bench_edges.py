@@ -108,7 +108,7 @@ def run(ctx: Context) -> None:
 def _run_impl(ctx, cfg, impl, n, ncells, nedges, useful) -> None:
     A = cfg.arrays(impl)
     ec, en, q = A["ecell"], A["enorm"], A["q"]
-    res = cfg.space.empty(impl, 4 * ncells, np.float64)
+    res = cfg.output(impl, "res", 4 * ncells, np.float64)
     reps = warm = None
     if impl.is_okl:
         k = okl_kernel(impl, "edges.okl", "resCalc",

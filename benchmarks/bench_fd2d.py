@@ -82,7 +82,7 @@ def run(ctx: Context) -> None:
 def _run_impl(ctx, cfg, impl, w, h, D, t) -> None:
     A = cfg.arrays(impl)
     u2, u3 = A["u2"], A["u3"]
-    u1 = cfg.space.empty(impl, (h, w), np.float32)
+    u1 = cfg.output(impl, "u1", (h, w), np.float32)
     call = None
     if impl.is_okl:
         k = okl_kernel(impl, "fd2d.okl", "fd2d", D)

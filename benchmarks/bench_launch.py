@@ -64,7 +64,7 @@ def run_addvectors(ctx: Context) -> None:
     cfg = Config(ctx, {"a": random_array(n, np.float32, 4), "b": random_array(n, np.float32, 5)})
     for impl in [i for r in range(ctx.max_rounds(impls)) for i in impls if r < ctx.rounds(i)]:
         A = cfg.arrays(impl)
-        ab = cfg.space.empty(impl, n, np.float32)
+        ab = cfg.output(impl, "ab", n, np.float32)
         try:
             call = _calls(ctx, impl, n, A["a"], A["b"], ab)
         except Exception as e:
@@ -85,7 +85,7 @@ def run_latency(ctx: Context) -> None:
     cfg = Config(ctx, {"a": random_array(n, np.float32, 6), "b": random_array(n, np.float32, 7)})
     for impl in impls:
         A = cfg.arrays(impl)
-        ab = cfg.space.empty(impl, n, np.float32)
+        ab = cfg.output(impl, "ab", n, np.float32)
         base = dict(bench="launch", size=n, size_label=str(n), precision="fp32",
                     metric="us/launch", higher_is_better=False, impl=impl.name,
                     mode=impl.mode, label=impl.label, device=impl.device,

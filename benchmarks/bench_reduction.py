@@ -46,8 +46,8 @@ def run(ctx: Context) -> None:
 
 def _run_impl(ctx, cfg, impl, n, nblocks, unroll, ref) -> None:
     x = cfg.arrays(impl)["x"]
-    partial = cfg.space.empty(impl, nblocks, np.float32)
-    total = cfg.space.empty(impl, 1, np.float32)
+    partial = cfg.output(impl, "partial", nblocks, np.float32)
+    total = cfg.output(impl, "total", 1, np.float32)
     calls = {}
     defines = {"p_B": BLOCK, "p_U": unroll}
     if impl.is_okl:

@@ -87,11 +87,10 @@ def run_impl(ctx, cfg, impl, n, dtype, prec) -> None:
     s = dtype(SCALAR)
     A = cfg.arrays(impl)
     a, b, c = A["a"], A["b"], A["c"]
-    sp = cfg.space
-    o = sp.empty(impl, n, dtype)
+    o = cfg.output(impl, "o", n, dtype)
     nblocks = dot_blocks(ctx, impl)
-    partial = sp.empty(impl, nblocks, dtype)
-    result = sp.empty(impl, 1, dtype)
+    partial = cfg.output(impl, "partial", nblocks, dtype)
+    result = cfg.output(impl, "result", 1, dtype)
     itemsize = np.dtype(dtype).itemsize
     tol = 1e-12 if dtype == np.float64 else 1e-5
     dot_tol = 1e-10 if dtype == np.float64 else 1e-3
@@ -158,6 +157,7 @@ def run_impl(ctx, cfg, impl, n, dtype, prec) -> None:
         if k not in calls:
             continue
         out = result if k == "dot" else o
+        cfg.output(impl, "result" if k == "dot" else "o", 1 if k == "dot" else n, dtype)  # poison
         check = cfg.checker(impl, out, k, refs(k, s), rtol=dot_tol if k == "dot" else tol)
         measure(ctx, impl, bench="stream", kernel=k, size=n, size_label=pow2_label(n),
                 precision=prec, metric="GB/s", work=WORDS[k] * n * itemsize, call=calls[k],

@@ -660,6 +660,26 @@ class Config:
             return compare(xp, got, ref, rtol=rtol, atol=atol)
         return check
 
+    def output(self, impl: Impl, name: str, shape, dtype):
+        """An output buffer shared by every implementation in the same memory space (so okl and
+        its peers write to the same pages: no allocation-order effects such as huge pages
+        granted to one array and not another), poisoned with NaN each time an implementation
+        takes it, so a kernel that writes nothing cannot inherit another's correct result."""
+        key = (self.space._space_key(impl), "out:" + name, tuple(np.atleast_1d(shape)),
+               np.dtype(dtype).str)
+        buf = self.space._cache.get(key)
+        if buf is None:
+            buf = self.space.empty(impl, shape, dtype)
+            self.space._cache[key] = buf
+        poison = np.nan if np.dtype(dtype).kind == "f" else 0
+        if impl.space == "cupy":
+            buf.fill(poison)
+        elif impl.space == "opencl":
+            buf.set(np.full(buf.shape, poison, buf.dtype))
+        else:
+            buf.fill(poison)
+        return buf
+
     def release(self) -> None:
         self.space.clear()
         self._refs.clear()
