@@ -10,6 +10,7 @@ CuPy arrays and any object exporting ``__cuda_array_interface__``.  Binary cachi
 from __future__ import annotations
 
 import os
+import weakref
 
 import numpy as np
 
@@ -69,9 +70,33 @@ class CudaBackend:
                      f"sm_{prop['major']}{prop['minor']}")
         flags = props.get("compiler_flags", ())
         self.flags = tuple(flags.split() if isinstance(flags, str) else flags)
+        self._ndarray = cp.ndarray
+        self._described: dict[int, tuple] = {}
+        global _Memory, _NDARRAY
+        from .device import Memory as _Memory
+        _NDARRAY = cp.ndarray
 
     # -- memory --------------------------------------------------------------------------------
     def describe(self, obj) -> ArrayInfo | None:
+        """ArrayInfo of a launch argument.  Runs on every launch, so CuPy arrays (fixed dtype,
+        shape and device for their whole life) are described once and remembered by a weak
+        reference; okl.Memory remembers its own."""
+        kind = type(obj)
+        if kind is _Memory:
+            return obj.info()
+        if kind is self._ndarray:
+            hit = self._described.get(id(obj))
+            if hit is not None and hit[0]() is obj:
+                return hit[1]
+            info = ArrayInfo(obj.dtype, obj.flags.c_contiguous, False, "cuda", obj.device.id,
+                             "cupy.ndarray")
+            if len(self._described) > 4096:
+                self._described.clear()
+            try:
+                self._described[id(obj)] = (weakref.ref(obj), info)
+            except TypeError:  # no weak references: describe it again next time
+                pass
+            return info
         if hasattr(obj, "handle") and hasattr(obj, "info"):
             return obj.info()
         if isinstance(obj, np.ndarray):
@@ -174,9 +199,18 @@ def _c_strides(shape, itemsize: int):
     return tuple(reversed(strides))
 
 
+_Memory = None  # okl.runtime.device.Memory, bound when the first backend is made
+_NDARRAY = None  # cupy.ndarray, likewise (importing CuPy costs a second: only when needed)
+
+
 def _pointer(value):
     if value is None:
         return None
+    kind = type(value)
+    if kind is _NDARRAY:
+        return value
+    if kind is _Memory:
+        return value.handle
     handle = getattr(value, "handle", None)
     if handle is not None:
         return handle
