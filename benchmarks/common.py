@@ -675,7 +675,9 @@ class Config:
         if impl.space == "cupy":
             buf.fill(poison)
         elif impl.space == "opencl":
-            buf.set(np.full(buf.shape, poison, buf.dtype))
+            import pyopencl as cl
+            cl.enqueue_fill_buffer(impl.okl_device.backend.queue, buf.handle,
+                                   np.array(poison, buf.dtype), 0, buf.nbytes)
         else:
             buf.fill(poison)
         return buf
