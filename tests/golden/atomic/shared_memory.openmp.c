@@ -60,18 +60,16 @@ static void sharedOps(const int nb, const int *keys, const double *w, int *count
       }
     }
 #line 29 "shared_memory.okl"
-    for (int t = 0; t < 64; ++t) {
-      if (t < 8) {
-        {
-          #pragma omp atomic
+    for (int t = 0; t < 8; ++t) {
+      {
+        #pragma omp atomic
 #line 31 "shared_memory.okl"
-          counts[t] += s_count[t] + ((int) s_bits[0]) + ((int) s_max[0]);
-        }
-        {
-          #pragma omp atomic
+        counts[t] += s_count[t] + ((int) s_bits[0]) + ((int) s_max[0]);
+      }
+      {
+        #pragma omp atomic
 #line 32 "shared_memory.okl"
-          sums[t] += s_sum[t];
-        }
+        sums[t] += s_sum[t];
       }
     }
   }

@@ -31,11 +31,10 @@ static void sharedOps(const int nb, const int *keys, const double *w, int *count
       s_sum[k] += w[b * 64 + t];
       s_sum[7 - k] -= 1.0;
     }
-    for (int t = 0; t < 64; ++t) {
-      if (t < 8) {
-        counts[t] += s_count[t] + ((int) s_bits[0]) + ((int) s_max[0]);
-        sums[t] += s_sum[t];
-      }
+    for (int t = 0; t < 8; ++t) {
+#line 31 "shared_memory.okl"
+      counts[t] += s_count[t] + ((int) s_bits[0]) + ((int) s_max[0]);
+      sums[t] += s_sum[t];
     }
   }
 }

@@ -13,7 +13,7 @@ static void registerArray(const int ne, const double *q, double *out) {
 #line 7 "exclusive_array.okl"
     for (int i = 0; i < 6; ++i) {
       for (int k = 0; k < 6; ++k) {
-        r_q[_okl_exclusive_index][k] = q[(e * 6 + k) * 6 + i];
+        r_q[k][_okl_exclusive_index] = q[(e * 6 + k) * 6 + i];
       }
       ++_okl_exclusive_index;
     }
@@ -21,7 +21,7 @@ static void registerArray(const int ne, const double *q, double *out) {
 #line 12 "exclusive_array.okl"
     for (int i = 0; i < 6; ++i) {
       double s = 0.0;
-      for (int k = 0; k < 6; ++k) s += r_q[_okl_exclusive_index][k] * (k + 1);
+      for (int k = 0; k < 6; ++k) s += r_q[k][_okl_exclusive_index] * (k + 1);
       out[e * 6 + i] = s;
       ++_okl_exclusive_index;
     }

@@ -8,9 +8,9 @@ static void histogram(const int n, const float lo, const float width, const floa
   #pragma omp parallel for
   for (int g = 0; g < (n + 255) / 256; ++g) {
     unsigned int s_bins[16];
-    for (int t = 0; t < 256; ++t) {
-      if (t < 16) s_bins[t] = 0;
-    }
+    for (int t = 0; t < 16; ++t)
+      s_bins[t] = 0;
+#line 12 "histogram.okl"
     for (int t = 0; t < 256; ++t) {
       const int i = g * 256 + t;
       if (i < n) {
@@ -24,13 +24,11 @@ static void histogram(const int n, const float lo, const float width, const floa
       }
     }
 #line 20 "histogram.okl"
-    for (int t = 0; t < 256; ++t) {
-      if (t < 16) {
-        {
-          #pragma omp atomic
+    for (int t = 0; t < 16; ++t) {
+      {
+        #pragma omp atomic
 #line 22 "histogram.okl"
-          bins[t] += s_bins[t];
-        }
+        bins[t] += s_bins[t];
       }
     }
   }

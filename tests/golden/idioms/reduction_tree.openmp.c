@@ -13,26 +13,26 @@ static void reduceSum(const int N, const float *x, float *blockSums) {
       const int i = b * 256 + t;
       s_sum[t] = (i < N) ? (x[i]) : (0.0f);
     }
-    for (int t = 0; t < 256; ++t) {
-      if (t < 128) s_sum[t] += s_sum[t + 128];
-    }
-    for (int t = 0; t < 256; ++t)
-      if (t < 64) s_sum[t] += s_sum[t + 64];
-    for (int t = 0; t < 256; ++t) {
-      if (t < 32) s_sum[t] += s_sum[t + 32];
-    }
-    for (int t = 0; t < 256; ++t) {
-      if (t < 16) s_sum[t] += s_sum[t + 16];
-    }
-    for (int t = 0; t < 256; ++t) {
-      if (t < 8) s_sum[t] += s_sum[t + 8];
-    }
-    for (int t = 0; t < 256; ++t) {
-      if (t < 4) s_sum[t] += s_sum[t + 4];
-    }
-    for (int t = 0; t < 256; ++t) {
-      if (t < 2) s_sum[t] += s_sum[t + 2];
-    }
+    for (int t = 0; t < 128; ++t)
+      s_sum[t] += s_sum[t + 128];
+#line 15 "reduction_tree.okl"
+    for (int t = 0; t < 64; ++t)
+      s_sum[t] += s_sum[t + 64];
+    for (int t = 0; t < 32; ++t)
+      s_sum[t] += s_sum[t + 32];
+#line 20 "reduction_tree.okl"
+    for (int t = 0; t < 16; ++t)
+      s_sum[t] += s_sum[t + 16];
+#line 23 "reduction_tree.okl"
+    for (int t = 0; t < 8; ++t)
+      s_sum[t] += s_sum[t + 8];
+#line 26 "reduction_tree.okl"
+    for (int t = 0; t < 4; ++t)
+      s_sum[t] += s_sum[t + 4];
+#line 29 "reduction_tree.okl"
+    for (int t = 0; t < 2; ++t)
+      s_sum[t] += s_sum[t + 2];
+#line 32 "reduction_tree.okl"
     for (int t = 0; t < 256; ++t) {
       if (t == 0) blockSums[b] = s_sum[0] + s_sum[1];
     }

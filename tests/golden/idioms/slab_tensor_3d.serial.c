@@ -10,17 +10,17 @@ static void stiffness(const int Nelements, const double *D, const double *q, dou
 #line 10 "slab_tensor_3d.okl"
     double s_D[4][4];
     double s_q[4][4][4 + 1];
-    double r_q[16][4];
+    double r_q[4][16];
 #line 12 "slab_tensor_3d.okl"
-    double r_Aq[16][4];
+    double r_Aq[4][16];
     _okl_exclusive_index = 0;
     for (int j = 0; j < 4; ++j) {
       for (int i = 0; i < 4; ++i) {
         s_D[j][i] = D[j * 4 + i];
         #pragma GCC unroll 4
         for (int k = 0; k < 4; ++k) {
-          r_q[_okl_exclusive_index][k] = q[e * (4 * 4 * 4) + (k * 4 + j) * 4 + i];
-          r_Aq[_okl_exclusive_index][k] = 0.0;
+          r_q[k][_okl_exclusive_index] = q[e * (4 * 4 * 4) + (k * 4 + j) * 4 + i];
+          r_Aq[k][_okl_exclusive_index] = 0.0;
         }
         ++_okl_exclusive_index;
       }
@@ -30,7 +30,7 @@ static void stiffness(const int Nelements, const double *D, const double *q, dou
 #line 26 "slab_tensor_3d.okl"
       for (int j = 0; j < 4; ++j) {
         for (int i = 0; i < 4; ++i) {
-          s_q[k][j][i] = r_q[_okl_exclusive_index][k];
+          s_q[k][j][i] = r_q[k][_okl_exclusive_index];
           ++_okl_exclusive_index;
         }
       }
@@ -46,7 +46,7 @@ static void stiffness(const int Nelements, const double *D, const double *q, dou
             qr += s_D[i][m] * s_q[k][j][m];
             qs += s_D[j][m] * s_q[k][m][i];
           }
-          r_Aq[_okl_exclusive_index][k] += qr + qs;
+          r_Aq[k][_okl_exclusive_index] += qr + qs;
           ++_okl_exclusive_index;
         }
       }
@@ -57,7 +57,7 @@ static void stiffness(const int Nelements, const double *D, const double *q, dou
       for (int i = 0; i < 4; ++i) {
         #pragma GCC unroll 4
         for (int k = 0; k < 4; ++k) {
-          Aq[e * (4 * 4 * 4) + (k * 4 + j) * 4 + i] = r_Aq[_okl_exclusive_index][k];
+          Aq[e * (4 * 4 * 4) + (k * 4 + j) * 4 + i] = r_Aq[k][_okl_exclusive_index];
         }
         ++_okl_exclusive_index;
       }

@@ -10,15 +10,9 @@ static void scale2d(const int rows, const int cols, float *m) {
   for (int _okl_tiled_r = 0; _okl_tiled_r < rows; _okl_tiled_r += 8) {
     for (int _okl_tiled_c = 0; _okl_tiled_c < cols; _okl_tiled_c += 32) {
 #line 3 "explicit_indices.okl"
-      for (int r = _okl_tiled_r; r < _okl_tiled_r + 8; ++r) {
-#line 3 "explicit_indices.okl"
-        if (r < rows) {
-          for (int c = _okl_tiled_c; c < _okl_tiled_c + 32; ++c) {
-#line 4 "explicit_indices.okl"
-            if (c < cols) {
-              m[r * cols + c] *= 0.5f;
-            }
-          }
+      for (int r = _okl_tiled_r; r < ((_okl_tiled_r + 8 < rows) ? (_okl_tiled_r + 8) : (rows)); ++r) {
+        for (int c = _okl_tiled_c; c < ((_okl_tiled_c + 32 < cols) ? (_okl_tiled_c + 32) : (cols)); ++c) {
+          m[r * cols + c] *= 0.5f;
         }
       }
     }

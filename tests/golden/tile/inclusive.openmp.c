@@ -9,11 +9,8 @@ static void upTo(const int last, float *x) {
 #line 3 "inclusive.okl"
   for (int _okl_tiled_i = 1; _okl_tiled_i <= last; _okl_tiled_i += 16) {
 #line 3 "inclusive.okl"
-    for (int i = _okl_tiled_i; i < _okl_tiled_i + 16; ++i) {
-#line 3 "inclusive.okl"
-      if (i <= last) {
-        x[i] = 1.0f / i;
-      }
+    for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 16 < last + 1) ? (_okl_tiled_i + 16) : (last + 1)); ++i) {
+      x[i] = 1.0f / i;
     }
   }
 }

@@ -13,21 +13,15 @@ static void stage(const int rows, const float *x, float *y) {
         float s[64];
         for (int _okl_tiled_i = 0; _okl_tiled_i < 64; _okl_tiled_i += 16) {
 #line 6 "shared_between_tiles.okl"
-          for (int i = _okl_tiled_i; i < _okl_tiled_i + 16; ++i) {
-#line 6 "shared_between_tiles.okl"
-            if (i < 64) {
-              s[i] = x[g * 64 + i];
-            }
+          for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 16 < 64) ? (_okl_tiled_i + 16) : (64)); ++i) {
+            s[i] = x[g * 64 + i];
           }
         }
 #line 9 "shared_between_tiles.okl"
         for (int _okl_tiled_i = 0; _okl_tiled_i < 64; _okl_tiled_i += 16) {
 #line 9 "shared_between_tiles.okl"
-          for (int i = _okl_tiled_i; i < _okl_tiled_i + 16; ++i) {
-#line 9 "shared_between_tiles.okl"
-            if (i < 64) {
-              y[g * 64 + i] = s[63 - i] + s[i];
-            }
+          for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 16 < 64) ? (_okl_tiled_i + 16) : (64)); ++i) {
+            y[g * 64 + i] = s[63 - i] + s[i];
           }
         }
       }
