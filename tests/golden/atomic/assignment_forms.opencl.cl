@@ -1,9 +1,16 @@
 void _okl_atomic_add_float_global(volatile __global float *p, float v) {
-  union { unsigned int u; float f; } old, next;
-  do {
-    old.f = *p;
+#if defined(cl_nv_pragma_unroll)
+  asm volatile("red.global.add.f32 [%0], %1;" :: "l"(p), "f"(v) : "memory");
+  return;
+#endif
+  union { unsigned int u; float f; } old, next, seen;
+  old.f = *p;
+  for (;;) {
     next.f = old.f + v;
-  } while (atomic_cmpxchg((volatile __global unsigned int *) p, old.u, next.u) != old.u);
+    seen.u = atomic_cmpxchg((volatile __global unsigned int *) p, old.u, next.u);
+    if (seen.u == old.u) return;
+    old.u = seen.u;
+  }
 }
 
 #line 3 "assignment_forms.okl"

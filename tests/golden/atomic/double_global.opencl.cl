@@ -1,11 +1,18 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 void _okl_atomic_add_double_global(volatile __global double *p, double v) {
-  union { unsigned long u; double f; } old, next;
-  do {
-    old.f = *p;
+#if defined(cl_nv_pragma_unroll)
+  asm volatile("red.global.add.f64 [%0], %1;" :: "l"(p), "d"(v) : "memory");
+  return;
+#endif
+  union { unsigned long u; double f; } old, next, seen;
+  old.f = *p;
+  for (;;) {
     next.f = old.f + v;
-  } while (atom_cmpxchg((volatile __global unsigned long *) p, old.u, next.u) != old.u);
+    seen.u = atom_cmpxchg((volatile __global unsigned long *) p, old.u, next.u);
+    if (seen.u == old.u) return;
+    old.u = seen.u;
+  }
 }
 
 #line 2 "double_global.okl"
