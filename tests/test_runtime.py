@@ -671,15 +671,12 @@ def test_second_device_hits_both_levels(mode, fresh_cache, tmp_path):
     assert dev2.cache.root == fresh_cache
     k2 = dev2.build_kernel(path, "scale")
     assert k2 is not k1 and k2.translation_hit
-    if mode == "opencl":
-        assert k2.build_hit is None  # binaries are the OpenCL implementation's to cache
-    else:
-        assert k1.build_hit is False and k2.build_hit is True
+    assert k1.build_hit is False and k2.build_hit is True  # OpenCL: the program binary
     assert k2.cache_hit
     np.testing.assert_allclose(_run_scale(dev2, k2)[1:], 2.0)
     info = Cache().info()["levels"]
     assert info["translation"]["entries"] == 1
-    assert info["build"]["entries"] == (0 if mode == "opencl" else 1)
+    assert info["build"]["entries"] == 1
 
 
 def test_repeated_build_kernel_is_memoized(fresh_cache, tmp_path):
@@ -945,3 +942,283 @@ def test_launch_beyond_max_inner_dims_is_refused(mode):
     assert x.get()[:3].tolist() == [0.0, 1.0, 2.0]
     with pytest.raises(okl.LaunchError, match="@max_inner_dims allows \\(64\\)"):
         k(65, dev.zeros(4 * 65, np.float32))
+
+
+# -- OpenCL program binaries in okl's build cache ------------------------------------------------
+
+def _only_build_entry(root: pathlib.Path) -> pathlib.Path:
+    entries = [p for p in (root / "v1" / "build").glob("*/*") if p.is_dir()]
+    assert len(entries) == 1, entries
+    return entries[0]
+
+
+@pytest.mark.parametrize("how", ["refused", "damaged", "other program"])
+def test_opencl_cached_binary_that_is_bad_is_a_miss_and_rebuilt(fresh_cache, tmp_path, how):
+    """A binary the driver refuses (stored with valid checksums), one damaged on disk and a
+    valid binary without the kernel are all misses: the source is built again, the results
+    are right and the entry is replaced by a good binary."""
+    _skip_unless_available("opencl")
+    import json
+
+    path = _kernel_dir(tmp_path / "k")
+    assert okl.Device("opencl").build_kernel(path, "scale").build_hit is False
+    entry = _only_build_entry(fresh_cache)
+    document = json.loads((entry / "meta.json").read_text())["document"]
+    assert document["options"][0] == "-cl-std=CL1.2"
+    assert {"platform", "device", "okl", "source"} <= set(document)
+    assert document["device"]["driver"]
+    if how == "refused":
+        Cache().put("build", entry.name, {"program.bin": b"not an OpenCL binary"}, document)
+    elif how == "damaged":
+        data = bytearray((entry / "program.bin").read_bytes())
+        data[len(data) // 2] ^= 0xFF
+        (entry / "program.bin").write_bytes(bytes(data))
+    else:
+        other = okl.Device("opencl").build_kernel_from_string(AXPY, "axpy")
+        assert other.build_hit is False
+        binary = next(p for p in (fresh_cache / "v1" / "build").glob("*/*/program.bin")
+                      if p.parent != entry).read_bytes()
+        Cache().put("build", entry.name, {"program.bin": binary}, document)
+    dev = okl.Device("opencl")
+    k = dev.build_kernel(path, "scale")
+    assert k.translation_hit and k.build_hit is False and not k.cache_hit
+    np.testing.assert_allclose(_run_scale(dev, k)[1:], 2.0)
+    dev3 = okl.Device("opencl")
+    k3 = dev3.build_kernel(path, "scale")
+    assert k3.build_hit is True
+    np.testing.assert_allclose(_run_scale(dev3, k3)[1:], 2.0)
+
+
+def test_opencl_binary_cache_keys_on_the_build_options(fresh_cache, tmp_path):
+    _skip_unless_available("opencl")
+    path = _kernel_dir(tmp_path / "k")
+    assert okl.Device("opencl").build_kernel(path, "scale").build_hit is False
+    dev = okl.Device("opencl", compiler_flags="-cl-fast-relaxed-math")
+    k = dev.build_kernel(path, "scale")
+    assert k.translation_hit and k.build_hit is False  # other options: another binary
+    assert okl.Device("opencl").build_kernel(path, "scale", flags=["-DUNUSED=1"]).build_hit \
+        is False
+    assert okl.Device("opencl").build_kernel(path, "scale").build_hit is True
+    assert Cache().info()["levels"]["build"]["entries"] == 3
+
+
+# -- the CPU fast launch path ----------------------------------------------------------------
+
+MIX = r"""
+@kernel void mix(const int n, const float a, const double d, const short s,
+                 const unsigned int u, const float *x, double *y, const int *c) {
+  for (int i = 0; i < n; ++i; @tile(16, @outer, @inner)) {
+    y[i] = d * x[i] + a + s + u + (c != 0 ? c[i] : 100);
+  }
+}
+"""
+
+
+def _mix_args(dev):
+    return [8, 1.5, 2.0, 3, 4, np.arange(8, dtype=np.float32), np.zeros(8), np.ones(8, np.int32)]
+
+
+def _mix_expected(args):
+    n, a, d, s, u, x, _, c = args
+    c = np.full(8, 100) if c is None else np.asarray(c)
+    with np.errstate(invalid="ignore"):
+        return (float(d) * np.asarray(x, np.float64) + np.float32(a) + s + u + c)[:int(n)]
+
+
+class _Subclass(np.ndarray):
+    pass
+
+
+def _frozen(a):
+    a = np.array(a)
+    a.flags.writeable = False
+    return a
+
+
+# (position, bad value): each must be refused with the general path's message
+MIX_BAD = [
+    (0, 8.0), (0, 2**31), (0, "8"), (0, np.float32(8)), (0, np.int64(2**40)), (0, None),
+    (0, [8]), (0, np.array([8], np.int32)), (0, 8 + 0j),
+    (1, np.float64(0.1)), (1, True), (1, "1.5"), (1, 1e39), (1, -1e39), (1, [1.5]),
+    (1, np.int64(2**40 + 1)),
+    (2, "2"), (2, 1j), (2, np.longdouble(1) / 3 if np.finfo(np.longdouble).nmant > 52 else
+                         np.int64(2**53 + 1)),
+    (3, 40000), (3, -40000), (3, 1.0), (3, np.int32(70000)), (3, np.uint16(65535)),
+    (4, -1), (4, 2**32), (4, np.int8(-1)), (4, 3.0),
+    (5, np.zeros(8)), (5, np.zeros(16, np.float32)[::2]), (5, [1.0] * 8), (5, 3.0),
+    (5, np.zeros((8, 2), np.float32).T), (5, np.zeros(8, np.float32).astype(">f4")),
+    (5, np.zeros(8, np.int32)),
+    (6, _frozen(np.zeros(8))), (6, np.zeros(8, np.float32)), (6, np.zeros(16)[::2]),
+    (6, np.zeros(8).reshape(2, 4).T), (6, "y"), (6, 0),
+    (7, np.zeros(8, np.uint32)), (7, np.zeros(8, np.int64)), (7, np.zeros(16, np.int32)[1::2]),
+]
+
+
+@pytest.mark.parametrize("mode", HOST)
+def test_cpu_fast_path_refuses_what_the_general_path_refuses(mode):
+    """Every launch goes through the generated fast path; each bad argument must give the
+    general path's exact message, and nothing may run."""
+    dev = device(mode)
+    k = dev.build_kernel_from_string(MIX, "mix")
+    assert k._call != k._checked_launch  # the fast path is in use
+    for pos, bad in MIX_BAD:
+        args = _mix_args(dev)
+        args[pos] = bad
+        with pytest.raises(okl.ArgumentError) as fast:
+            k(*args)
+        with pytest.raises(okl.ArgumentError) as general:
+            k._checked_launch(list(args))
+        assert str(fast.value) == str(general.value), (pos, bad)
+        assert f"argument {pos + 1} " in str(fast.value)
+        if pos != 6:
+            assert not args[6].any()  # nothing was launched
+    other = [m for m in ("opencl",) if BACKENDS[m].available]
+    for m in other:  # memory of another device kind, through okl.Memory
+        args = _mix_args(dev)
+        args[5] = device(m).asarray(args[5])
+        with pytest.raises(okl.ArgumentError, match="argument 6 'x'.*in opencl memory"):
+            k(*args)
+
+
+@pytest.mark.parametrize("mode", HOST)
+def test_cpu_fast_path_takes_what_the_general_path_takes(mode):
+    """Accepted forms give the same results through the fast and the general path."""
+    dev = device(mode)
+    k = dev.build_kernel_from_string(MIX, "mix")
+    good = [
+        {},
+        {0: np.int32(8), 1: np.float32(1.5), 2: np.float64(2.0), 3: np.int16(3),
+         4: np.uint32(4)},
+        {0: np.int64(5), 1: 2, 2: np.float32(0.25), 3: True, 4: np.uint8(9)},
+        {0: np.array(8, np.int32), 1: np.array(1.5, np.float32), 2: float("inf")},
+        {1: float("nan"), 2: -0.0, 4: 2**32 - 1},
+        {5: _frozen(np.arange(8, dtype=np.float32)), 7: None},
+        {5: dev.asarray(np.arange(8, dtype=np.float32)),
+         7: dev.asarray(np.arange(8, dtype=np.int32))},
+        {5: np.arange(8, dtype=np.float32).view(_Subclass), 7: np.arange(16, dtype=np.int32)[:8]},
+        {0: 0}, {0: -3},
+    ]
+    for change in good:
+        outputs = []
+        for path in ("fast", "general"):
+            args = _mix_args(dev)
+            for pos, value in change.items():
+                args[pos] = value
+            y = np.full(8, -1.0)
+            args[6] = y
+            if path == "fast":
+                k(*args)
+            else:
+                k._checked_launch(list(args))
+            outputs.append(y)
+        np.testing.assert_array_equal(outputs[0], outputs[1], err_msg=str(change))
+        args = _mix_args(dev)
+        for pos, value in change.items():
+            args[pos] = value
+        if int(np.asarray(args[0])) == 8 and not isinstance(args[5], okl.Memory) and \
+                not isinstance(args[7], okl.Memory):
+            np.testing.assert_allclose(outputs[0], _mix_expected(args), err_msg=str(change))
+    y = dev.zeros(8, np.float64)  # okl.Memory output, twice: the second call is remembered
+    x = dev.asarray(np.arange(8, dtype=np.float32))
+    for _ in range(2):
+        k(8, 1.5, 2.0, 3, 4, x, y, None)
+        np.testing.assert_allclose(y.get(), 2.0 * np.arange(8) + 1.5 + 3 + 4 + 100)
+
+
+@pytest.mark.parametrize("mode", HOST)
+def test_cpu_launches_from_several_threads_at_once(mode):
+    """ctypes releases the GIL during the call: every launch must own its argument buffer."""
+    import threading
+
+    dev = device(mode)
+    k = dev.build_kernel_from_string(MIX, "mix")
+    x = np.arange(8, dtype=np.float32)
+    errors = []
+
+    def work(t):
+        try:
+            y = np.zeros(8)
+            c = np.full(8, t, np.int32)
+            for i in range(300):
+                k(8, float(i), 1.0, t, i, x, y, c)
+                np.testing.assert_array_equal(y, x + 2 * i + 2 * t)
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors[0]
+
+
+def test_direct_cuda_kernel_params_layout():
+    """The generated fast path as CUDA launches use it (kernelParams: slot i points at the
+    value of parameter i; pointers as 8-byte device addresses), checked without a GPU."""
+    import ctypes
+    import struct
+
+    from okl.runtime.args import ArrayInfo, make_converters
+    from okl.runtime.gpulaunch import compile_caller
+    from okl.runtime.spec import RuntimeParam
+
+    class FakeDeviceArray:
+        def __init__(self, address, dtype):
+            self.address, self.dtype = address, np.dtype(dtype)
+
+    def describe(obj):
+        if isinstance(obj, FakeDeviceArray):
+            return ArrayInfo(obj.dtype, True, False, "cuda", 0, "fake.Array")
+        return None
+
+    params = [RuntimeParam("n", "const int", np.dtype(np.int32), False, True),
+              RuntimeParam("a", "const float", np.dtype(np.float32), False, True),
+              RuntimeParam("x", "const double *", np.dtype(np.float64), True, True),
+              RuntimeParam("s", "short", np.dtype(np.int16), False, False),
+              RuntimeParam("d", "double", np.dtype(np.float64), False, False),
+              RuntimeParam("b", "bool", np.dtype(np.bool_), False, False),
+              RuntimeParam("y", "float *", np.dtype(np.float32), True, False),
+              RuntimeParam("u", "unsigned long", np.dtype(np.uint64), False, False)]
+
+    class FakeKernel:
+        name = "fake"
+
+    kernel = FakeKernel()
+    kernel.params = params
+    kernel._convert = make_converters(params, "fake", expected_kind="cuda", expected_device=0,
+                                      describe=describe)
+    launched = []
+
+    def go(outer, inner, base):
+        slots = (ctypes.c_uint64 * len(params)).from_address(base)
+        values = []
+        for j, p in enumerate(params):
+            raw = ctypes.string_at(slots[j], 8 if p.is_pointer else p.dtype.itemsize)
+            values.append(struct.unpack("Q", raw)[0] if p.is_pointer else
+                          np.frombuffer(raw, p.dtype)[0])
+        launched.append((outer, inner, values))
+
+    call = compile_caller(kernel, device_pointers=True, pointer_value=lambda v: v.address,
+                          memo_key="_fake_address",
+                          tail=["    _o, _i = _dims(_env)", "    _go(_o, _i, _base)"],
+                          names={"_dims": lambda env: ((env["n"] // 4,), (4,)), "_go": go},
+                          env={"n"})
+    x, y = FakeDeviceArray(0xDEAD000, np.float64), FakeDeviceArray(0xBEEF000, np.float32)
+    call((16, 0.1, x, -3, 2.5, True, y, 2**64 - 1))
+    call((np.int32(8), np.float32(0.1), None, np.int16(7), np.float64(1e300), np.False_, y,
+          np.uint64(5)))
+    call((True, np.float32(np.nan), x, 1, 7, np.bool_(1), None, 0))
+    assert launched[0][:2] == ((4,), (4,))
+    assert launched[0][2] == [16, np.float32(0.1), 0xDEAD000, -3, 2.5, True, 0xBEEF000,
+                              2**64 - 1]
+    assert launched[1][:2] == ((2,), (4,))
+    assert launched[1][2] == [8, np.float32(0.1), 0, 7, 1e300, False, 0xBEEF000, 5]
+    assert launched[2][2][1] != launched[2][2][1]  # NaN
+    assert launched[2][2][:1] + launched[2][2][2:] == [1, 0xDEAD000, 1, 7.0, True, 0, 0]
+    with pytest.raises(okl.ArgumentError, match="argument 3 'x' \\(const double \\*\\): got "
+                                                "fake.Array of float32"):
+        call((16, 0.1, y, 1, 1.0, True, y, 0))
+    with pytest.raises(okl.ArgumentError, match="argument 4 's' \\(short\\): got int 32768"):
+        call((16, 0.1, x, 2**15, 1.0, True, y, 0))
+    assert len(launched) == 3

@@ -2,8 +2,10 @@
 
 Host memory is device memory here, so C-contiguous numpy arrays pass straight through.
 Every kernel is called through its ``_okl_entry_<name>(void **args)`` wrapper: ``args[i]``
-is the address of scalar i (a 0-d numpy array holding the converted value) or the data
-pointer of array i.  The compiler is ``$CC`` (else ``cc``) with ``-O3 -march=native``;
+is the address of scalar i or the data pointer of array i.  A launch fills one ctypes buffer
+(the slots, then the scalars' storage) from a function generated per kernel
+(``okl.runtime.gpulaunch.compile_caller``), so checking the arguments and calling costs a few
+microseconds.  The compiler is ``$CC`` (else ``cc``) with ``-O3 -march=native``;
 ``compiler`` and ``compiler_flags`` device properties override both.
 """
 
@@ -25,6 +27,7 @@ from ..version import __version__
 from .args import ArrayInfo
 from .buildlog import map_log
 from .cache import Cache
+from .gpulaunch import array_address, compile_caller, env_names
 from .launcher import compile_function
 
 DEFAULT_FLAGS = ("-O3", "-march=native")
@@ -178,6 +181,8 @@ class CPUBackend:
             return self.load(path, specs)
 
     def launcher(self, kernel, module):
+        """The general path, ``launch(args, values)`` after the kernel's converters; used
+        when the fast path (``caller``) could not be set up."""
         fn = module[kernel.name]
         params = kernel.params
         slots = ctypes.c_void_p * max(len(params), 1)
@@ -194,12 +199,28 @@ class CPUBackend:
                     check(env)
             ptrs = slots()
             for i, v in enumerate(values):
-                if pointer[i]:
-                    ptrs[i] = _address(v)
-                else:
-                    ptrs[i] = v.ctypes.data
+                ptrs[i] = _address(v) if pointer[i] else array_address(v)
             fn(ptrs)
         return launch
+
+    def caller(self, kernel, module):
+        """The fast path: ``call(args)`` checks, converts and calls the kernel's entry in one
+        generated function (see okl.runtime.gpulaunch.compile_caller); None if it cannot be
+        set up, and the general path is used."""
+        try:
+            entry = module["_lib"][kernel.spec.entry]  # a function object of our own
+            entry.argtypes = None  # the ctypes buffer is passed as its address
+            entry.restype = None
+            limits = [compile_function(src, "_dims", f"<okl limits of {kernel.name}>")
+                      for src in kernel.spec.limits]
+            tail = ["    for _check in _limits:", "        _check(_env)"] if limits else []
+            return compile_caller(kernel, device_pointers=False, pointer_value=_address,
+                                  memo_key="_address", tail=tail + ["    _entry(_buf)"],
+                                  names={"_entry": entry, "_limits": limits},
+                                  env=env_names(kernel.spec.limits) if limits else False)
+        except Exception as e:  # never worse than the general path
+            _say(f"fast launch path unavailable for {kernel.name} ({type(e).__name__}: {e})")
+            return None
 
     def build_identity(self) -> dict:
         return {"compiler": compiler_identity(self.compiler), "flags": self.flags,
@@ -249,10 +270,10 @@ def _address(value) -> int | None:
     if value is None:
         return None
     if isinstance(value, np.ndarray):
-        return value.ctypes.data
+        return array_address(value)
     address = value.__dict__.get("_address")  # okl.Memory: its buffer never moves
     if address is None:
-        address = value.__dict__["_address"] = value.handle.ctypes.data
+        address = value.__dict__["_address"] = array_address(value.handle)
     return address
 
 

@@ -5,11 +5,21 @@ resolves to a small header (``include/hip/hip_runtime.h`` next to this file) tha
 names onto CUDA's, and NVRTC compiles it.  Memory is CuPy arrays; kernels accept okl Memory,
 CuPy arrays and any object exporting ``__cuda_array_interface__``.  Binary caching is CuPy's
 (keyed on source, options, architecture and NVRTC version).
+
+Launches on NVIDIA GPUs go straight to ``cuLaunchKernel`` through cuda-python's
+``cuda.bindings.driver`` when it is installed: a function generated per kernel checks the
+arguments and writes ``kernelParams`` into one ctypes buffer (see
+``okl.runtime.gpulaunch.compile_caller``), on CuPy's current stream, with the CUfunction of
+CuPy's module.  Without cuda.bindings, on ROCm, if that setup fails, or with the environment
+variable ``OKL_LAUNCH=cupy`` (read when a kernel is built), launches go through CuPy's
+``RawKernel`` call as before.
 """
 
 from __future__ import annotations
 
+import ctypes
 import os
+import struct
 import weakref
 
 import numpy as np
@@ -17,7 +27,14 @@ import numpy as np
 from ..errors import BackendUnavailableError, BuildError, LaunchError
 from .args import ArrayInfo
 from .buildlog import map_log
-from .gpulaunch import gpu_launcher
+from .gpulaunch import (
+    array_address,
+    compile_caller,
+    env_names,
+    gpu_launcher,
+    trivial_host,
+)
+from .launcher import compile_function
 
 HIP_INCLUDE = os.path.join(os.path.dirname(__file__), "include")
 
@@ -162,8 +179,12 @@ class CudaBackend:
         return functions, None  # binaries are cached by CuPy
 
     def launcher(self, kernel, functions):
+        """The general path: ``launch(args, values)`` after the kernel's converters."""
         cp = _cupy()
         spec = kernel.spec
+        direct = self._direct_enqueue(kernel, functions)
+        if direct is not None:
+            return gpu_launcher(spec, _pointer_or_null, _keep, direct)
         fns = [functions[d.name] for d in spec.device_kernels]
         names = [d.name for d in spec.device_kernels]
         device_id = self.device_id
@@ -183,6 +204,224 @@ class CudaBackend:
                                   f"failed: {e}") from None
 
         return gpu_launcher(spec, _pointer, _scalar, enqueue)
+
+    def caller(self, kernel, functions):
+        """The fast path for kernels whose host code launches one device kernel: one
+        generated function checks the arguments, fills kernelParams and calls
+        cuLaunchKernel.  None (the general path is used) when that is unavailable."""
+        spec = kernel.spec
+        if not trivial_host(spec):
+            return None
+        direct = self._direct(kernel, functions, 0)
+        if direct is None:
+            return None
+        try:
+            d = spec.device_kernels[0]
+            dims = compile_function(d.dims_src, "_dims", f"<okl grid of {d.name}>")
+            # The launch itself is written out here (one Python call less than go()); go()
+            # takes every case but the common one: another device current, an error.
+            tail = ["    _o, _i = _dims(_env)",
+                    "    if min(_o) > 0 and min(_i) > 0:",
+                    "        if _getdev() == _devid:",
+                    "            _g = (*_o, 1, 1)",
+                    "            _b = (*_i, 1, 1)",
+                    "            _st = _streams.get(_gcs(_devid).ptr)",
+                    "            if _st is None:",
+                    "                _st = _stream()",
+                    "            try:",
+                    "                _r = _cul(_f, _g[0], _g[1], _g[2], _b[0], _b[1], _b[2], 0,"
+                    " _st, _base, 0)[0]",
+                    "            except Exception as _e:",
+                    "                raise _fail(_o, _i, _e) from None",
+                    "            if _r is not _OK:",
+                    "                _check(_o, _i, _base, _r)",
+                    "        else:",
+                    "            _go(_o, _i, _base)"]
+            return compile_caller(kernel, device_pointers=True, pointer_value=_device_pointer,
+                                  memo_key="_device_pointer", tail=tail,
+                                  names={"_dims": dims, **direct.names},
+                                  env=env_names([d.dims_src]), array_type=self._ndarray)
+        except Exception as e:  # never worse than the general path
+            _say(f"fast launch path unavailable for {kernel.name} ({type(e).__name__}: {e})")
+            return None
+
+    # -- launches through the CUDA driver ------------------------------------------------------
+    def _driver(self):
+        """What direct launches need, set up once per backend (a _Driver), or None: then
+        launches go through CuPy."""
+        if os.environ.get("OKL_LAUNCH", "").strip().lower() == "cupy":
+            _say("OKL_LAUNCH=cupy: launching through CuPy")
+            return None
+        if "_driver_setup" not in self.__dict__:
+            setup = None
+            if not self.rocm:  # cuda.bindings drives NVIDIA GPUs only
+                try:
+                    setup = _Driver(_cupy(), self.device_id)
+                except Exception as e:
+                    _say(f"cuda.bindings unavailable ({type(e).__name__}: {e}); launching "
+                         "through CuPy")
+            self._driver_setup = setup
+        return self._driver_setup
+
+    def _direct(self, kernel, functions, k: int):
+        """Direct launches of device kernel k (a _Direct), or None if unavailable."""
+        drv = self._driver()
+        if drv is None:
+            return None
+        d = kernel.spec.device_kernels[k]
+        try:
+            with self.cp_device:
+                f = drv.CUfunction(int(functions[d.name].kernel.ptr))
+                # A launch of no blocks checks that this cuda.bindings takes our arguments:
+                # the driver refuses it (CUDA_ERROR_INVALID_VALUE) and nothing runs.
+                n = len(kernel.spec.params) + len(d.captured)
+                probe = (ctypes.c_uint64 * (3 * max(n, 1)))()
+                base = ctypes.addressof(probe)
+                for j in range(n):
+                    probe[j] = base + 8 * n + 16 * j
+                int(drv.launch(f, 0, 0, 0, 0, 0, 0, 0, drv.stream(), base, 0)[0])
+        except Exception as e:
+            _say(f"direct launch of {d.name} unavailable ({type(e).__name__}: {e}); "
+                 "launching through CuPy")
+            return None
+        return _Direct(drv, f, d.name, self.device_id, self.cp_device)
+
+    def _direct_enqueue(self, kernel, functions):
+        """``enqueue(k, outer, inner, raw)`` through cuLaunchKernel for the general path
+        (raw: device pointers or 0, and 0-d arrays for scalars), or None."""
+        spec = kernel.spec
+        directs = [self._direct(kernel, functions, k) for k in range(len(spec.device_kernels))]
+        if not directs or any(d is None for d in directs):
+            return None
+        gos = [d.go for d in directs]
+        layouts = []
+        for d in spec.device_kernels:
+            kinds = [p.is_pointer for p in spec.params] + [False] * len(d.captured)
+            fmt = "@" + "P" * max(len(kinds), 1)
+            offsets = {}
+            for j, is_pointer in enumerate(kinds):
+                if is_pointer:
+                    offsets[j] = struct.calcsize(fmt + "Q") - 8
+                    fmt += "Q"
+            size = struct.calcsize(fmt)
+            layouts.append((ctypes.c_uint64 * max((size + 7) // 8, 1),
+                            struct.Struct(fmt).pack_into, offsets))
+
+        def enqueue(k, outer, inner, raw):
+            buf_type, pack, offsets = layouts[k]
+            buf = buf_type()
+            base = ctypes.addressof(buf)
+            slots = [base + offsets[j] if j in offsets else array_address(r)
+                     for j, r in enumerate(raw)]
+            pack(buf, 0, *(slots or [0]), *[raw[j] for j in offsets])
+            gos[k](outer, inner, base)  # raw keeps the scalars alive until the call returns
+        return enqueue
+
+
+class _Driver:
+    """cuda.bindings' driver, as direct launches on one device use it (raises on setup if
+    anything is missing)."""
+
+    def __init__(self, cp, device_id: int):
+        try:
+            from cuda.bindings import driver
+        except ImportError:
+            from cuda import cuda as driver  # cuda-python before 12.6 names it so
+        self.driver = driver
+        self.launch = driver.cuLaunchKernel
+        self.CUfunction = driver.CUfunction
+        self.success = driver.CUresult.CUDA_SUCCESS
+        self.CUstream = driver.CUstream
+        self.device_id = device_id
+        self.current_stream = cp.cuda.get_current_stream  # (device id) -> cupy Stream
+        self.streams: dict[int, object] = {}  # stream pointer -> CUstream
+
+    def stream(self):
+        """The CUstream of CuPy's current stream on our device (which must be current)."""
+        ptr = self.current_stream(self.device_id).ptr
+        s = self.streams.get(ptr)
+        if s is None:
+            if len(self.streams) > 256:
+                self.streams.clear()
+            s = self.streams[ptr] = self.CUstream(ptr)
+        return s
+
+    def error_name(self, err) -> str:
+        try:
+            text = self.driver.cuGetErrorName(err)[1]
+            text = text.decode() if isinstance(text, bytes) else str(text)
+        except Exception:
+            text = str(err)
+        return f"{text} ({int(err)})"
+
+
+class _Direct:
+    """cuLaunchKernel of one device kernel: ``go(outer, inner, params)`` takes every case;
+    ``names`` is what the generated fast path needs to write the common case out."""
+
+    def __init__(self, drv: _Driver, f, name: str, device_id: int, cp_device):
+        self.drv, self.f, self.name = drv, f, name
+        self.device_id, self.cp_device = device_id, cp_device
+        cp = _cupy()
+        self.get_device = cp.cuda.runtime.getDevice
+        self.free = cp.cuda.runtime.free
+        self.names = {"_cul": drv.launch, "_f": f, "_getdev": self.get_device,
+                      "_devid": device_id, "_streams": drv.streams,
+                      "_gcs": drv.current_stream, "_stream": drv.stream, "_OK": drv.success,
+                      "_fail": self.fail, "_check": self.check, "_go": self.go}
+
+    def fail(self, outer, inner, why) -> LaunchError:
+        if isinstance(why, BaseException):
+            why = f"{type(why).__name__}: {why}"
+        grid = tuple(outer) + (1,) * (3 - len(outer))
+        block = tuple(inner) + (1,) * (3 - len(inner))
+        return LaunchError(f"launching {self.name} with grid {grid} and block {block} "
+                           f"failed: {why}")
+
+    def go(self, outer, inner, params) -> None:
+        if self.get_device() != self.device_id:
+            self.retry(outer, inner, params, None)
+            return
+        g, b = (*outer, 1, 1), (*inner, 1, 1)
+        try:
+            r = self.drv.launch(self.f, g[0], g[1], g[2], b[0], b[1], b[2], 0,
+                                self.drv.stream(), params, 0)[0]
+        except Exception as e:  # e.g. a grid beyond 2**32 (OverflowError)
+            raise self.fail(outer, inner, e) from None
+        if r is not self.drv.success:
+            self.check(outer, inner, params, r)
+
+    def check(self, outer, inner, params, r) -> None:
+        """A result other than the CUDA_SUCCESS member: nothing ran unless it is 0."""
+        code = int(r)
+        if code == 201:  # CUDA_ERROR_INVALID_CONTEXT: this thread has no context yet
+            self.retry(outer, inner, params, code)
+        elif code:
+            raise self.fail(outer, inner, self.drv.error_name(r))
+
+    def retry(self, outer, inner, params, err) -> None:
+        """Launch with our device made current (and, after CUDA_ERROR_INVALID_CONTEXT, its
+        primary context bound to this thread)."""
+        g, b = (*outer, 1, 1), (*inner, 1, 1)
+        with self.cp_device:
+            if err == 201:
+                self.free(0)
+            try:
+                r = self.drv.launch(self.f, g[0], g[1], g[2], b[0], b[1], b[2], 0,
+                                    self.drv.stream(), params, 0)[0]
+            except Exception as e:
+                raise self.fail(outer, inner, e) from None
+        if r is not self.drv.success and int(r) != 0:
+            raise self.fail(outer, inner, self.drv.error_name(r))
+
+
+def _keep(v: np.ndarray):
+    return v
+
+
+def _say(message: str) -> None:
+    if os.environ.get("OKL_VERBOSE", "") not in ("", "0"):
+        print("[okl] " + message, flush=True)
 
 
 def _scalar(v: np.ndarray):
@@ -218,3 +457,26 @@ def _pointer(value):
             type(value).__module__.startswith("cupy"):
         return value
     return _cupy().asarray(value)
+
+
+def _pointer_or_null(value) -> int:
+    return 0 if value is None else _device_pointer(value)
+
+
+def _device_pointer(value) -> int:
+    """The device address an accepted pointer argument stands for (what CuPy would pass)."""
+    kind = type(value)
+    if kind is _NDARRAY:
+        return value.data.ptr
+    if kind is _Memory:
+        address = value.__dict__.get("_device_pointer")
+        if address is None:
+            address = value.__dict__["_device_pointer"] = value.handle.data.ptr
+        return address
+    handle = getattr(value, "handle", None)
+    if handle is not None:
+        return _device_pointer(handle)
+    if hasattr(value, "data") and hasattr(value, "device") and \
+            type(value).__module__.startswith("cupy"):
+        return value.data.ptr
+    return _cupy().asarray(value).data.ptr

@@ -333,7 +333,7 @@ class Kernel:
     """A built kernel. Calling it checks every argument, then launches.
 
     ``translation_hit``: the backend source came from the cache; ``build_hit``: the binary
-    did (None where the backend keeps its own binary cache: OpenCL, CUDA, HIP);
+    did (None where the backend keeps its own binary cache: CUDA, HIP);
     ``cache_hit``: both, as far as okl's cache goes.
     """
 
@@ -353,6 +353,11 @@ class Kernel:
                                         expected_device=backend.identity,
                                         describe=backend.describe)
         self._launch = backend.launcher(self, module)
+        # A backend may check, convert and launch in one generated function (its ``caller``,
+        # None where that cannot be set up); messages are those of the converters above.
+        caller = getattr(backend, "caller", None)
+        self._call = (caller(self, module) if caller is not None else None) or \
+            self._checked_launch
 
     def __repr__(self) -> str:
         sig = ", ".join(f"{p.c_type} {p.name}" for p in self.params)
@@ -365,6 +370,9 @@ class Kernel:
     def __call__(self, *args, **kwargs):
         if kwargs or len(args) != len(self._convert):
             args = bind_args(args, kwargs, self.params, self.name)
+        self._call(args)
+
+    def _checked_launch(self, args) -> None:
         values = [c(a) for c, a in zip(self._convert, args, strict=True)]
         self._launch(args, values)
 

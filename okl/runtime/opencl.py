@@ -1,8 +1,8 @@
 """opencl mode: pyopencl on any platform (pocl gives a CPU device in CI; NVIDIA's on the H200).
 
-Launch: global size = outer x inner and local size = inner per axis, as OCCA does.  Binary
-caching is left to the OpenCL implementation (pocl and pyopencl cache built programs
-themselves), so the build level of okl's cache is not used here.
+Launch: global size = outer x inner and local size = inner per axis, as OCCA does.  Program
+binaries go to the build level of okl's cache (``clGetProgramInfo(CL_PROGRAM_BINARIES)``), so a
+new process creates a program from its binary instead of compiling the source again.
 """
 
 from __future__ import annotations
@@ -14,8 +14,10 @@ import tempfile
 import numpy as np
 
 from ..errors import BackendUnavailableError, BuildError, LaunchError
+from ..version import __version__
 from .args import ArrayInfo
 from .buildlog import map_log
+from .cache import Cache
 from .gpulaunch import gpu_launcher
 
 
@@ -113,10 +115,25 @@ class OpenCLBackend:
 
     # -- kernels -------------------------------------------------------------------------------
     def build(self, device, source: str, specs, flags: list[str]):
-        """(program, None): the binary cache is the OpenCL implementation's."""
+        """(program, binary cache hit).
+
+        The program binary is kept in okl's build cache, keyed on the source, the options and
+        the platform, device and driver; a hit creates the program from the binary.  A binary
+        the driver refuses (or one that lacks a kernel) is a miss: the source is built and the
+        entry replaced.  Whatever the OpenCL implementation caches itself comes on top.
+        """
         cl = _cl()
-        program = cl.Program(self.context, source)
         options = ["-cl-std=CL1.2", *self.flags, *flags]
+        names = [d.name for s in specs for d in s.device_kernels]
+        document = {"okl": __version__, "mode": "opencl", "source": source,
+                    "options": options, **self.build_identity()}
+        key = Cache.key(document)
+        files = device.cache.get("build", key)
+        if files is not None:
+            program = self._from_binary(files.get("program.bin"), options, names)
+            if program is not None:
+                return program, True
+        program = cl.Program(self.context, source)
         try:
             with _captured_stderr() as printed:
                 program.build(options=options)
@@ -135,7 +152,53 @@ class OpenCLBackend:
                              command=["clBuildProgram", *options],
                              returncode=code, log=log,
                              source_path=path) from None
-        return program, None
+        binary = self._binary_of(program)
+        if binary:
+            device.cache.put("build", key, {"program.bin": binary}, document)
+        return program, False
+
+    def build_identity(self) -> dict:
+        """What a program binary depends on besides the source and the options."""
+        identity = self.__dict__.get("_identity")
+        if identity is None:
+            cl = _cl()
+            dev, plat = self.cl_device, self.cl_device.platform
+            identity = self._identity = {
+                "platform": {"name": plat.name, "vendor": plat.vendor, "version": plat.version},
+                "device": {"name": dev.name, "vendor": dev.vendor, "version": dev.version,
+                           "driver": dev.driver_version,
+                           "type": int(dev.get_info(cl.device_info.TYPE))}}
+        return identity
+
+    def _binary_of(self, program) -> bytes | None:
+        """This device's binary of a built program, or None if the driver gives none."""
+        cl = _cl()
+        try:
+            devices = program.get_info(cl.program_info.DEVICES)
+            binaries = program.get_info(cl.program_info.BINARIES)
+            binary = binaries[[d.int_ptr for d in devices].index(self.cl_device.int_ptr)]
+            return bytes(binary) or None
+        except Exception as e:  # the cache is an optimisation: never fail a build over it
+            _say(f"OpenCL program binary unavailable ({type(e).__name__}: {e})")
+            return None
+
+    def _from_binary(self, binary, options, names):
+        """A built program from a cached binary, or None (a miss) if the driver refuses it."""
+        cl = _cl()
+        if not binary:
+            return None
+        try:
+            program = cl.Program(self.context, [self.cl_device], [binary])
+            with _captured_stderr():
+                program.build(options=options)
+            present = set(program.get_info(cl.program_info.KERNEL_NAMES).split(";"))
+            missing = [n for n in names if n not in present]
+            if missing:
+                raise ValueError(f"kernel {missing[0]} is not in the binary")
+        except Exception as e:
+            _say(f"cached OpenCL binary refused ({type(e).__name__}: {e}); building the source")
+            return None
+        return program
 
     def launcher(self, kernel, module):
         cl = _cl()
@@ -220,6 +283,11 @@ class _captured_stderr:
 
 def _verbose() -> bool:
     return os.environ.get("OKL_VERBOSE", "") not in ("", "0")
+
+
+def _say(message: str) -> None:
+    if _verbose():
+        print("[okl] " + message, flush=True)
 
 
 def _save_source(source: str) -> str:
