@@ -28,7 +28,7 @@ import weakref
 
 import numpy as np
 
-from .launcher import RUNTIME_NAMES, compile_function
+from .launcher import RUNTIME_NAMES, compile_function, compiled
 
 _TRIVIAL_HOST = re.compile(r"def _host\([^)]*\):\n    _launch\(0, locals\(\)\)\n$")
 
@@ -296,7 +296,7 @@ def compile_caller(kernel, *, device_pointers: bool, pointer_value, memo_key: st
     if env is not False:
         body.append(f"    _env = {{{', '.join(env_items)}}}")
     source = "\n".join(head + lines + body + tail) + "\n"
-    exec(compile(source, f"<okl call of {kernel.name}>", "exec"), ns)  # noqa: S102 - ours
+    exec(compiled(source, f"<okl call of {kernel.name}>"), ns)  # noqa: S102 - ours
     call = ns["_okl_call"]
     call.source = source
     return call
