@@ -22,9 +22,9 @@ from .exclusive import lower_exclusive
 
 
 def lower_cpu_kernel(program: Program, kernel: Kernel, target) -> list[c_ast.Node]:
-    _guards_to_bounds(kernel)
+    counted = lower_exclusive(kernel)
+    _guards_to_bounds(kernel, counted)
     _drop_block_unrolls(program, kernel)
-    lower_exclusive(kernel)
     _drop_barriers(program, kernel)
     for outer in kernel.outers:
         pragma = target.outer_pragma(kernel, outer)
@@ -34,24 +34,23 @@ def lower_cpu_kernel(program: Program, kernel: Kernel, target) -> list[c_ast.Nod
     return [kernel.node, entry_point(kernel)]
 
 
-def _guards_to_bounds(kernel: Kernel) -> None:
+def _guards_to_bounds(kernel: Kernel, counted: set[int]) -> None:
     """``for (t = 0; t < 256; ++t) if (t < n) body`` -> ``for (t = 0; t < min(256, n); ++t)
     body`` on CPUs.
 
     The guard is how OKL code sizes a block smaller than the launch (tree reductions, the
     @tile check); on a CPU it keeps the compiler from vectorising and runs empty iterations.
     The iterations that run are the same, in the same order, when the loop increases and the
-    guard's bound cannot change inside the loop.  Outer loops that hold @exclusive variables
-    keep their guards: the slot counter must see every iteration.
+    guard's bound cannot change inside the loop.  @outer loops whose @exclusive slots come
+    from a running counter keep their guards: the counter must see every iteration.
     """
-    with_exclusive = {id(v.outer.node) for v in kernel.exclusive}
     for loop in kernel.loops():
         if loop.kind != "inner" or not loop.form.increasing:
             continue
         outer = loop.parent
         while outer is not None and outer.kind != "outer":
             outer = outer.parent
-        if outer is None or id(outer.node) in with_exclusive:
+        if outer is None or id(outer.node) in counted:
             continue
         body = loop.node.stmt
         guard = body.block_items[0] if isinstance(body, c_ast.Compound) and \

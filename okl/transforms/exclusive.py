@@ -13,23 +13,31 @@ import copy
 
 from pycparser import c_ast
 
+from ..model.consteval import evaluate
 from ..model.kernel import Kernel, Loop, Variable
 from .astutil import rewrite
 
 INDEX = "_okl_exclusive_index"
 
 
-def lower_exclusive(kernel: Kernel) -> None:
+def lower_exclusive(kernel: Kernel) -> set[int]:
+    """Lower every @exclusive; return id(outer.node) of the @outer loops that use the
+    running counter (their @inner loops must keep running every iteration)."""
     by_outer: dict[int, list[Variable]] = {}
     for var in kernel.exclusive:
         by_outer.setdefault(id(var.outer.node), []).append(var)
-    for variables in by_outer.values():
-        _lower_outer(variables[0].outer, variables)
+    counted = set()
+    for key, variables in by_outer.items():
+        if not _lower_outer(variables[0].outer, variables):
+            counted.add(key)
+    return counted
 
 
-def _lower_outer(outer: Loop, variables: list[Variable]) -> None:
+def _lower_outer(outer: Loop, variables: list[Variable]) -> bool:
+    """Returns True when the slot is computed from the iterators (no counter)."""
     body = outer.node.stmt
     decls = {id(v.node) for v in variables}
+    slot = _direct_slots(outer, variables, decls)
     # Arrays indexed element by element get the slot as their *last* index (r_q[k][slot]):
     # the @inner loop then walks consecutive memory and vectorises (BK5 on CPUs: +25-60%).
     # Scalars, initialised arrays and arrays used whole (passed to a function, &r_q[0]) keep
@@ -38,23 +46,32 @@ def _lower_outer(outer: Loop, variables: list[Variable]) -> None:
             if v.sizes and v.node.init is None and _indexed_fully(body, v, decls)}
     names = {v.name for v in variables} - set(last)
 
-    def index_uses(node):
-        if isinstance(node, c_ast.ID) and node.name in names:
-            return c_ast.ArrayRef(c_ast.ID(node.name), c_ast.ID(INDEX), coord=node.coord)
-        if isinstance(node, c_ast.ArrayRef):
-            root, depth = _root(node)
-            if root in last and depth == last[root]:
-                return c_ast.ArrayRef(node, c_ast.ID(INDEX), coord=node.coord)
-        return None
+    def indexer(index: c_ast.Node):
+        def index_uses(node):
+            if isinstance(node, c_ast.ID) and node.name in names:
+                return c_ast.ArrayRef(c_ast.ID(node.name), copy.deepcopy(index),
+                                      coord=node.coord)
+            if isinstance(node, c_ast.ArrayRef):
+                root, depth = _root(node)
+                if root in last and depth == last[root]:
+                    return c_ast.ArrayRef(node, copy.deepcopy(index), coord=node.coord)
+            return None
+        return index_uses
 
-    for item in body.block_items or []:
-        if id(item) not in decls:
-            rewrite_in(item, index_uses, decls)
+    if slot is not None:
+        for leaf, index in slot:
+            rewrite_in(leaf.node.stmt, indexer(index), decls)
+    else:
+        for item in body.block_items or []:
+            if id(item) not in decls:
+                rewrite_in(item, indexer(c_ast.ID(INDEX)), decls)
     for var in variables:
         if var.name in last:
             _widen_last(var)
         else:
             _widen(var, body)
+    if slot is not None:
+        return True
     for block in (c for c in outer.children if c.kind == "inner"):
         _before(block.node, _assign(), body)
         for leaf in (lp for lp in block.walk() if not lp.children):
@@ -62,6 +79,55 @@ def _lower_outer(outer: Loop, variables: list[Variable]) -> None:
     body.block_items.insert(0, c_ast.Decl(
         INDEX, [], [], [], [], c_ast.TypeDecl(INDEX, [], None, c_ast.IdentifierType(["int"])),
         c_ast.Constant("int", "0"), None))
+    return False
+
+
+def _direct_slots(outer: Loop, variables: list[Variable], decls: set[int]):
+    """[(leaf @inner loop, slot expression)] when every block runs its @inner loops from 0
+    with ++ over the same constant extents and every use sits in a leaf loop's body: then
+    thread (j, i) is slot j * nx + i, computed from the iterators.  No counter to keep in
+    step, so guards may shrink loop bounds and the @inner loops vectorise.  None otherwise."""
+    blocks = [c for c in outer.children if c.kind == "inner"]
+    extents = None
+    for block in blocks:
+        for loop in block.walk():
+            if not (loop.form.increasing and loop.form.step is None and
+                    evaluate(loop.form.start) == 0 and loop.trip_value is not None):
+                return None
+        for leaf in (lp for lp in block.walk() if not lp.children):
+            chain = _chain(leaf, block)
+            e = {lp.axis: lp.trip_value for lp in chain}
+            if len(e) != len(chain) or (extents is not None and e != extents):
+                return None
+            extents = e
+    if extents is None:
+        return None
+    names = {v.name for v in variables}
+    total = sum(1 for n in _walk_skipping(outer.node.stmt, decls)
+                if isinstance(n, c_ast.ID) and n.name in names)
+    out, covered = [], 0
+    for block in blocks:
+        for leaf in (lp for lp in block.walk() if not lp.children):
+            covered += sum(1 for n in _walk_skipping(leaf.node.stmt, decls)
+                           if isinstance(n, c_ast.ID) and n.name in names)
+            index, stride = None, 1
+            for lp in sorted(_chain(leaf, block), key=lambda lp: lp.axis):
+                term = c_ast.ID(lp.iterator) if stride == 1 else c_ast.BinaryOp(
+                    "*", c_ast.Constant("int", str(stride)), c_ast.ID(lp.iterator))
+                index = term if index is None else c_ast.BinaryOp("+", index, term)
+                stride *= extents[lp.axis]
+            out.append((leaf, index))
+    return out if covered == total else None
+
+
+def _chain(leaf: Loop, block: Loop) -> list[Loop]:
+    chain, lp = [], leaf
+    while lp is not None:
+        chain.append(lp)
+        if lp is block:
+            break
+        lp = lp.parent
+    return chain
 
 
 def rewrite_in(node, fn, skip_ids) -> None:

@@ -8,23 +8,15 @@ static void plane(const int nb, const float *x, float *y) {
   #pragma omp parallel for
 #line 3 "exclusive_2d_inner.okl"
   for (int b = 0; b < nb; ++b) {
-    int _okl_exclusive_index = 0;
-#line 4 "exclusive_2d_inner.okl"
     float r[32];
-    _okl_exclusive_index = 0;
-#line 5 "exclusive_2d_inner.okl"
     for (int j = 0; j < 4; ++j) {
       for (int i = 0; i < 8; ++i) {
-        r[_okl_exclusive_index] = x[(b * 4 + j) * 8 + i];
-        ++_okl_exclusive_index;
+        r[i + 8 * j] = x[(b * 4 + j) * 8 + i];
       }
     }
-    _okl_exclusive_index = 0;
-#line 10 "exclusive_2d_inner.okl"
     for (int j = 0; j < 4; ++j) {
       for (int i = 0; i < 8; ++i) {
-        y[(b * 4 + j) * 8 + i] = r[_okl_exclusive_index] + j;
-        ++_okl_exclusive_index;
+        y[(b * 4 + j) * 8 + i] = r[i + 8 * j] + j;
       }
     }
   }

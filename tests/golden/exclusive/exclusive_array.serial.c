@@ -6,24 +6,16 @@
 #line 4 "exclusive_array.okl"
 static void registerArray(const int ne, const double *q, double *out) {
   for (int e = 0; e < ne; ++e) {
-    int _okl_exclusive_index = 0;
-#line 6 "exclusive_array.okl"
     double r_q[6][6];
-    _okl_exclusive_index = 0;
-#line 7 "exclusive_array.okl"
     for (int i = 0; i < 6; ++i) {
       for (int k = 0; k < 6; ++k) {
-        r_q[k][_okl_exclusive_index] = q[(e * 6 + k) * 6 + i];
+        r_q[k][i] = q[(e * 6 + k) * 6 + i];
       }
-      ++_okl_exclusive_index;
     }
-    _okl_exclusive_index = 0;
-#line 12 "exclusive_array.okl"
     for (int i = 0; i < 6; ++i) {
       double s = 0.0;
-      for (int k = 0; k < 6; ++k) s += r_q[k][_okl_exclusive_index] * (k + 1);
+      for (int k = 0; k < 6; ++k) s += r_q[k][i] * (k + 1);
       out[e * 6 + i] = s;
-      ++_okl_exclusive_index;
     }
   }
 }

@@ -8,8 +8,6 @@ static void initialised(const int nb, const float *x, float *y) {
   #pragma omp parallel for
 #line 3 "initializers.okl"
   for (int b = 0; b < nb; ++b) {
-    int _okl_exclusive_index = 0;
-#line 4 "initializers.okl"
     float acc[8];
 #line 4 "initializers.okl"
     for (int _okl_slot = 0; _okl_slot < 8; ++_okl_slot)
@@ -21,18 +19,12 @@ static void initialised(const int nb, const float *x, float *y) {
       scale[_okl_slot] = 2.0f;
 #line 5 "initializers.okl"
     int count[8][2] = {{0, 1}, {0, 1}, {0, 1}, {0, 1}, {0, 1}, {0, 1}, {0, 1}, {0, 1}};
-    _okl_exclusive_index = 0;
-#line 6 "initializers.okl"
     for (int t = 0; t < 8; ++t) {
-      acc[_okl_exclusive_index] += scale[_okl_exclusive_index] * x[b * 8 + t];
-      count[_okl_exclusive_index][1] += t;
-      ++_okl_exclusive_index;
+      acc[t] += scale[t] * x[b * 8 + t];
+      count[t][1] += t;
     }
-    _okl_exclusive_index = 0;
-#line 10 "initializers.okl"
     for (int t = 0; t < 8; ++t) {
-      y[b * 8 + t] = acc[_okl_exclusive_index] + count[_okl_exclusive_index][0] + count[_okl_exclusive_index][1];
-      ++_okl_exclusive_index;
+      y[b * 8 + t] = acc[t] + count[t][0] + count[t][1];
     }
   }
 }

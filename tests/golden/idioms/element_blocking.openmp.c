@@ -7,27 +7,22 @@
 static void scaleElements(const int Nelements, const int *elementIds, const double *wJ, double *q) {
   #pragma omp parallel for
   for (int eo = 0; eo < Nelements; eo += 4) {
-    int _okl_exclusive_index = 0;
-#line 12 "element_blocking.okl"
     double s_w[4];
     int r_e[64];
 #line 13 "element_blocking.okl"
     int element[64];
-    _okl_exclusive_index = 0;
+#line 15 "element_blocking.okl"
     for (int es = 0; es < 4; ++es) {
       for (int n = 0; n < 16; ++n) {
-        r_e[_okl_exclusive_index] = eo + es;
-        element[_okl_exclusive_index] = (r_e[_okl_exclusive_index] < Nelements) ? (elementIds[r_e[_okl_exclusive_index]]) : (-1);
-        if (n == 0 && element[_okl_exclusive_index] >= 0) s_w[es] = wJ[element[_okl_exclusive_index]];
-        ++_okl_exclusive_index;
+        r_e[n + 16 * es] = eo + es;
+        element[n + 16 * es] = (r_e[n + 16 * es] < Nelements) ? (elementIds[r_e[n + 16 * es]]) : (-1);
+        if (n == 0 && element[n + 16 * es] >= 0) s_w[es] = wJ[element[n + 16 * es]];
       }
     }
-    _okl_exclusive_index = 0;
 #line 23 "element_blocking.okl"
     for (int es = 0; es < 4; ++es) {
       for (int n = 0; n < 16; ++n) {
-        if (element[_okl_exclusive_index] >= 0) q[element[_okl_exclusive_index] * 16 + n] *= s_w[es];
-        ++_okl_exclusive_index;
+        if (element[n + 16 * es] >= 0) q[element[n + 16 * es] * 16 + n] *= s_w[es];
       }
     }
   }

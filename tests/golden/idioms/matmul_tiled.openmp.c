@@ -9,8 +9,6 @@ static void matmul(const int n, const float *A, const float *B, float *C) {
 #line 6 "matmul_tiled.okl"
   for (int by = 0; by < n / 16; ++by) {
     for (int bx = 0; bx < n / 16; ++bx) {
-      int _okl_exclusive_index = 0;
-#line 8 "matmul_tiled.okl"
       float sA[16][16];
       float sB[16][16];
       float acc[256];
@@ -19,30 +17,21 @@ static void matmul(const int n, const float *A, const float *B, float *C) {
         acc[_okl_slot] = 0.0f;
 #line 11 "matmul_tiled.okl"
       for (int kt = 0; kt < n / 16; ++kt) {
-        _okl_exclusive_index = 0;
-#line 12 "matmul_tiled.okl"
         for (int ty = 0; ty < 16; ++ty) {
           for (int tx = 0; tx < 16; ++tx) {
             sA[ty][tx] = A[(by * 16 + ty) * n + kt * 16 + tx];
             sB[ty][tx] = B[(kt * 16 + ty) * n + bx * 16 + tx];
-            ++_okl_exclusive_index;
           }
         }
-        _okl_exclusive_index = 0;
-#line 18 "matmul_tiled.okl"
         for (int ty = 0; ty < 16; ++ty) {
           for (int tx = 0; tx < 16; ++tx) {
-            for (int k = 0; k < 16; ++k) acc[_okl_exclusive_index] += sA[ty][k] * sB[k][tx];
-            ++_okl_exclusive_index;
+            for (int k = 0; k < 16; ++k) acc[tx + 16 * ty] += sA[ty][k] * sB[k][tx];
           }
         }
       }
-      _okl_exclusive_index = 0;
-#line 24 "matmul_tiled.okl"
       for (int ty = 0; ty < 16; ++ty) {
         for (int tx = 0; tx < 16; ++tx) {
-          C[(by * 16 + ty) * n + bx * 16 + tx] = acc[_okl_exclusive_index];
-          ++_okl_exclusive_index;
+          C[(by * 16 + ty) * n + bx * 16 + tx] = acc[tx + 16 * ty];
         }
       }
     }

@@ -8,35 +8,29 @@ static void stiffness(const int Nelements, const double *D, const double *q, dou
   #pragma omp parallel for
 #line 9 "slab_tensor_3d.okl"
   for (int e = 0; e < Nelements; ++e) {
-    int _okl_exclusive_index = 0;
-#line 10 "slab_tensor_3d.okl"
     double s_D[4][4];
     double s_q[4][4][4 + 1];
     double r_q[4][16];
 #line 12 "slab_tensor_3d.okl"
     double r_Aq[4][16];
-    _okl_exclusive_index = 0;
+#line 14 "slab_tensor_3d.okl"
     for (int j = 0; j < 4; ++j) {
       for (int i = 0; i < 4; ++i) {
         s_D[j][i] = D[j * 4 + i];
         #pragma GCC unroll 4
         for (int k = 0; k < 4; ++k) {
-          r_q[k][_okl_exclusive_index] = q[e * (4 * 4 * 4) + (k * 4 + j) * 4 + i];
-          r_Aq[k][_okl_exclusive_index] = 0.0;
+          r_q[k][i + 4 * j] = q[e * (4 * 4 * 4) + (k * 4 + j) * 4 + i];
+          r_Aq[k][i + 4 * j] = 0.0;
         }
-        ++_okl_exclusive_index;
       }
     }
+#line 25 "slab_tensor_3d.okl"
     for (int k = 0; k < 4; ++k) {
-      _okl_exclusive_index = 0;
-#line 26 "slab_tensor_3d.okl"
       for (int j = 0; j < 4; ++j) {
         for (int i = 0; i < 4; ++i) {
-          s_q[k][j][i] = r_q[k][_okl_exclusive_index];
-          ++_okl_exclusive_index;
+          s_q[k][j][i] = r_q[k][i + 4 * j];
         }
       }
-      _okl_exclusive_index = 0;
 #line 32 "slab_tensor_3d.okl"
       for (int j = 0; j < 4; ++j) {
         for (int i = 0; i < 4; ++i) {
@@ -48,20 +42,17 @@ static void stiffness(const int Nelements, const double *D, const double *q, dou
             qr += s_D[i][m] * s_q[k][j][m];
             qs += s_D[j][m] * s_q[k][m][i];
           }
-          r_Aq[k][_okl_exclusive_index] += qr + qs;
-          ++_okl_exclusive_index;
+          r_Aq[k][i + 4 * j] += qr + qs;
         }
       }
     }
-    _okl_exclusive_index = 0;
 #line 45 "slab_tensor_3d.okl"
     for (int j = 0; j < 4; ++j) {
       for (int i = 0; i < 4; ++i) {
         #pragma GCC unroll 4
         for (int k = 0; k < 4; ++k) {
-          Aq[e * (4 * 4 * 4) + (k * 4 + j) * 4 + i] = r_Aq[k][_okl_exclusive_index];
+          Aq[e * (4 * 4 * 4) + (k * 4 + j) * 4 + i] = r_Aq[k][i + 4 * j];
         }
-        ++_okl_exclusive_index;
       }
     }
   }
