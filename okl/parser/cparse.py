@@ -152,6 +152,13 @@ def _report(e: SyntaxProblem, tokens: list[Token], expanded: Expanded,
                         hint="the file ends in the middle of a declaration or statement")
         return
     loc = expanded.locate(e.line, e.col)
+    if e.token == "}" and e.message != "unmatched '}'" and braces is not None and \
+            braces.text == "}" and _first_unmatched(tokens) is not None:
+        # pycparser releases differ in how they fail on an extra '}' (an internal scope
+        # error in 3.0, "before: }" later): report it the same way whatever the version
+        extra = _first_unmatched(tokens)
+        e = SyntaxProblem("unmatched '}'", extra.line, extra.col, "}")
+        loc = expanded.locate(e.line, e.col)
     if e.message == "unmatched '}'":
         notes = []
         if by_indent and braces.text == "}" and braces.line != e.line:
@@ -169,6 +176,18 @@ def _report(e: SyntaxProblem, tokens: list[Token], expanded: Expanded,
                     hint="check the expression or declaration that ends here")
     else:
         diags.error(f"syntax error: {e.message}", loc)
+
+
+def _first_unmatched(tokens: list[Token]) -> Token | None:
+    depth = 0
+    for t in tokens:
+        if t.text == "{":
+            depth += 1
+        elif t.text == "}":
+            depth -= 1
+            if depth < 0:
+                return t
+    return None
 
 
 def _unbalanced_brace(tokens: list[Token]) -> tuple[Token | None, bool]:
