@@ -191,14 +191,9 @@ def gpu_name(cp) -> str:
 
 
 def cpu_name() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
+    from okl.runtime.cpu import host_cpu
+
+    return host_cpu()
 
 
 # ---------------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import pathlib
 
 import numpy as np
 import pytest
-from modes import device, requested
+from modes import device, params
 
 HERE = pathlib.Path(__file__).parent
 CASES = sorted(list((HERE / "kernels").glob("*.ref.py"))
@@ -29,8 +29,7 @@ def _load(path: pathlib.Path):
     return module
 
 
-@pytest.mark.parametrize("mode", [pytest.param(m, marks=pytest.mark.gpu) if m in ("cuda", "hip")
-                                  else m for m in requested()])
+@pytest.mark.parametrize("mode", params())
 @pytest.mark.parametrize("case", CASES,
                          ids=lambda p: str(p.relative_to(HERE)).removesuffix(".ref.py"))
 def test_matches_numpy(case: pathlib.Path, mode: str) -> None:

@@ -20,7 +20,9 @@ import sys
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from modes import requested
+from modes import GPU as GPU_MODES
+from modes import params as _params
+from modes import skip_unless_available as _skip_unless_available
 
 import okl
 from okl.cli import main as oklc
@@ -28,28 +30,13 @@ from okl.runtime.cache import Cache
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 ALL_MODES = ("serial", "openmp", "opencl", "cuda", "hip")
-GPU_MODES = ("cuda", "hip")
 BACKENDS = {b.name: b for b in okl.backends()}
-
-
-def _params(modes):
-    """Modes as pytest params: those OKL_TEST_MODES asks for, GPU ones marked."""
-    want = requested()
-    return [pytest.param(m, marks=pytest.mark.gpu) if m in GPU_MODES else m
-            for m in modes if m in want]
 
 
 EVERY = _params(ALL_MODES)  # the device API
 CPU = _params(("serial", "openmp", "opencl"))
 HOST = _params(("serial", "openmp"))  # host memory is device memory
 NOT_HOST = _params(("opencl", "cuda", "hip"))
-
-
-def _skip_unless_available(mode: str) -> None:
-    info = BACKENDS[mode]
-    if not info.available:
-        mark = "GPU " if mode in GPU_MODES else ""
-        pytest.skip(f"{mark}mode {mode} unavailable here: {info.reason}")
 
 
 @pytest.fixture(scope="module", autouse=True)

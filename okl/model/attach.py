@@ -40,29 +40,13 @@ class AttributeMap:
     def remove(self, node: c_ast.Node, name: str) -> None:
         self._by_node[id(node)] = [a for a in self.of(node) if a.name != name]
 
-    def move(self, old: c_ast.Node, new: c_ast.Node) -> None:
-        for a in self._by_node.pop(id(old), []):
-            self.add(new, a)
-
-
-def start_of(node: c_ast.Node) -> tuple[int, int]:
-    """Smallest (line, col) of any coord in the subtree: where the construct starts."""
-    best = (1 << 30, 0)
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        c = n.coord
-        if c is not None and c.line and (c.line, c.column or 0) < best and c.file != PRELUDE:
-            best = (c.line, c.column or 0)
-        stack.extend(child for _, child in n.children())
-    return best
 
 
 def _attachables(ast: c_ast.FileAST):
     """(start, preorder index, node, parent list id) for every statement/declaration.
 
     Iterative (expressions can nest thousands deep): a preorder pass records the nodes, a
-    reversed pass computes each subtree's start (see start_of) from its children's."""
+    reversed pass computes each subtree's start (its smallest coord) from its children's."""
     out: list = []
     declarators: dict[tuple[int, int], c_ast.Node] = {}
     fors: dict[tuple[int, int], c_ast.Node] = {}

@@ -152,14 +152,8 @@ class TypeTable:
 
 def type_text(t: c_ast.Node) -> str:
     """C spelling of a declaration's type without its name: 'const float *'."""
-    gen = c_generator.CGenerator()
-    t = _strip_name(t)
-    text = gen._generate_type(t, emit_declname=False).strip()
-    return text.replace(" *", " *").replace("*", " *").replace("  ", " ").strip()
-
-
-def _strip_name(t: c_ast.Node) -> c_ast.Node:
-    return t
+    text = c_generator.CGenerator()._generate_type(t, emit_declname=False).strip()
+    return text.replace("*", " *").replace("  ", " ").strip()
 
 
 def _const_int(node) -> int | None:

@@ -16,7 +16,6 @@ import json
 import logging
 import operator
 import os
-import tempfile
 import time
 from dataclasses import dataclass
 
@@ -30,8 +29,6 @@ from .cache import Cache
 from .spec import KernelSpec, from_json, specs_of, to_json
 
 log = logging.getLogger("okl")
-_ALIASES = {"serial": "serial", "openmp": "openmp", "opencl": "opencl", "cuda": "cuda",
-            "hip": "hip"}
 AUTO_ORDER = ("cuda", "hip", "opencl", "openmp", "serial")
 
 # Hash okl's sources now, while they match the modules this process has loaded: computed at
@@ -87,10 +84,10 @@ def normalize(mode: str) -> str:
     key = str(mode).strip().lower()
     if key == "auto":
         return key
-    if key not in _ALIASES:
+    if key not in MODES:
         raise BackendUnavailableError(f"unknown mode '{mode}': choose one of "
                                       f"{', '.join(MODES)} or 'auto'")
-    return _ALIASES[key]
+    return key
 
 
 class Device:
@@ -376,6 +373,3 @@ class Kernel:
         values = [c(a) for c, a in zip(self._convert, args, strict=True)]
         self._launch(args, values)
 
-
-def temp_build_dir() -> str:
-    return tempfile.mkdtemp(prefix="okl-build-")

@@ -16,8 +16,6 @@ from ..model.types import canonical_base
 from .astutil import walk
 from .barriers import parent_map
 
-ASSIGN_OPS = {"+=", "-=", "&=", "|=", "^=", "=", "*=", "/=", "%=", "<<=", ">>="}
-
 
 def lower_atomics(program: Program, kernel: Kernel, target, diags: Diagnostics) -> None:
     if not kernel.atomics:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from ..model.attach import AttributeMap
-from ..model.kernel import Kernel, Loop, Program
+from ..model.kernel import Loop, Program
 from ..parser.attributes import Attribute
 from .astutil import ids_in, walk
 
@@ -71,6 +71,3 @@ def parent_map(root: c_ast.Node) -> dict[int, tuple[c_ast.Node, str]]:
             out[id(child)] = (n, name.split("[")[0])
     return out
 
-
-def kernel_has_barrier(kernel: Kernel, node: c_ast.Node, amap: AttributeMap) -> bool:
-    return any(is_barrier(n, amap) for n in walk(node))
