@@ -105,11 +105,25 @@ def translate(file: str, mode: str, defines, includes, output, launcher: bool,
 
 @main.command()
 def info() -> None:
-    """Print the backend table: which modes run here, and why not when they don't."""
+    """Print which modes run here (and why not), then every OpenCL device found."""
     from .runtime.device import backends
 
     for b in backends():
         click.echo(str(b))
+    _opencl_devices()
+
+
+def _opencl_devices() -> None:
+    """Every OpenCL device the ICD loader lists, which one okl uses, and why not the others."""
+    from .runtime import clselect
+
+    try:
+        survey = clselect.survey()
+    except (ImportError, clselect.SelectionError):
+        return  # the backend table already says why opencl is unavailable
+    click.echo("\nOpenCL devices (platform:device; OKL_OPENCL_DEVICE=P[:D] picks one):")
+    for candidate, status in survey:
+        click.echo(f"  {candidate}\n      {status}")
 
 
 @main.command()

@@ -8,7 +8,7 @@ compiler is also an AssertionError naming the install command: these checks neve
 Install on a fresh Debian 12 / Python 3.11 machine (checked on a CI-like one, except nvcc):
 
     apt-get update
-    apt-get install -y --no-install-recommends gcc g++ clang-14
+    apt-get install -y --no-install-recommends gcc g++ clang-14 pocl-opencl-icd
     pip install pyopencl pocl-binary-distribution
 
   * gcc            compile_c (``cc``; env CC overrides, e.g. CC=clang-14).  ``-fopenmp`` needs
@@ -18,13 +18,13 @@ Install on a fresh Debian 12 / Python 3.11 machine (checked on a CI-like one, ex
                    resource headers (libclang-common-14-dev) and libc/libstdc++ headers; with
                    -nogpulib -nogpuinc --cuda-device-only -S clang runs in-process and needs no
                    ROCm, no llvm-14 tools, no lld.  HIP names come from tests/hip_shim (test-only).
-  * pyopencl + pocl-binary-distribution
-                   compile_opencl.  The pocl wheel puts pocl.icd and libpocl into pyopencl/.libs,
-                   where the ICD loader bundled in the pyopencl *binary* wheel finds them: no
-                   POCL_* / OCL_ICD_VENDORS variables and no apt packages are needed (a pyopencl
-                   built from source against the system ICD loader would not see pocl).  The
-                   newest pocl-binary-distribution on PyPI is 3.0 (PoCL 3.0-rc2, LLVM 14): do not
-                   pin ">=6.0", no such release exists.
+  * pyopencl + pocl-opencl-icd (+ pocl-binary-distribution)
+                   compile_opencl, on the first PoCL device that passes okl's probe build
+                   (okl.runtime.clselect).  The ICD loader bundled in the pyopencl binary wheel
+                   reads /etc/OpenCL/vendors (Debian's PoCL 3.1, LLVM 15, which picks its kernel
+                   library by CPU features and so works on any x86-64 CPU) and pyopencl/.libs
+                   (the PoCL 3.0-rc2 / LLVM 14 of the pocl wheel, which fails with "unknown
+                   target CPU 'generic'" on CPUs newer than LLVM 14).
   * nvcc           compile_cuda (CUDA 13; /usr/local/bin/nvcc on CI; env NVCC overrides).  Compile
                    only, no GPU.  Fresh machine (not verified here): NVIDIA's Debian 12 apt
                    repository (cuda-keyring package), then
@@ -73,7 +73,10 @@ __all__ = [
     "compile_hip",
 ]
 
-APT_INSTALL = "apt-get update && apt-get install -y --no-install-recommends gcc g++ clang-14"
+APT_INSTALL = (
+    "apt-get update && apt-get install -y --no-install-recommends gcc g++ clang-14 "
+    "pocl-opencl-icd"
+)
 PIP_INSTALL = "pip install pyopencl pocl-binary-distribution"
 NVCC_INSTALL = (
     "install the CUDA compiler (CUDA 13): add NVIDIA's Debian 12 apt repository (cuda-keyring) "
@@ -221,25 +224,25 @@ def pocl_context():
             raise AssertionError(
                 f"pyopencl is not importable ({exc}); install with: {PIP_INSTALL}"
             ) from exc
+        from okl.runtime import clselect
+
         try:
-            platforms = cl.get_platforms()
-        except cl.Error as exc:  # e.g. PLATFORM_NOT_FOUND_KHR: no ICD at all
-            raise AssertionError(
-                f"no OpenCL platform found ({exc}); install pocl with: {PIP_INSTALL}"
-            ) from exc
-        pocl = [
-            p
-            for p in platforms
-            if "pocl" in p.vendor.lower() or "portable computing language" in p.name.lower()
-        ]
+            found = clselect.candidates()
+        except clselect.SelectionError as exc:  # no ICD at all
+            raise AssertionError(f"{exc}; install pocl with: {PIP_INSTALL}") from None
+        pocl = [c for c in found if "portable computing language" in c.platform.name.lower()
+                or "pocl" in c.platform.vendor.lower()]
         if not pocl:
-            names = ", ".join(repr(p.name) for p in platforms) or "none"
-            raise AssertionError(
-                f"no pocl OpenCL platform among [{names}]; install with: {PIP_INSTALL}"
-            )
-        devices = pocl[0].get_devices(device_type=cl.device_type.CPU) or pocl[0].get_devices()
-        if not devices:
-            raise AssertionError(f"the pocl platform has no device; reinstall: {PIP_INSTALL}")
+            names = ", ".join(str(c) for c in found) or "none"
+            raise AssertionError(f"no pocl OpenCL device among [{names}]; install with: "
+                                 f"{PIP_INSTALL}")
+        # the first pocl that can build (okl's own probe): the wheel's PoCL fails on CPUs
+        # newer than its LLVM, Debian's then does the work
+        working = next((c for c in pocl if not clselect.probe(c)), None)
+        if working is None:
+            reasons = "; ".join(f"{c}: {clselect.probe(c)}" for c in pocl)
+            raise AssertionError(f"no pocl device can build a kernel: {reasons}")
+        devices = [working.device]
         _POCL_CONTEXT = cl.Context(devices[:1])
         return _POCL_CONTEXT
 

@@ -8,6 +8,8 @@ the checker really used the documented flags (C99, -fopenmp, -cl-std=CL1.2, sm_9
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 try:  # `python -m pytest` from the repository root
@@ -97,6 +99,12 @@ void okl_broken(const int n, float *restrict y)
 """
 
 
+def compiler_output(message: str) -> str:
+    """The compiler's own log inside a failure message (between its two section headers):
+    tests assert that it names the culprit, never one compiler version's wording."""
+    return message.split("--- compiler output ---\n", 1)[1].split("\n--- source ", 1)[0]
+
+
 def test_c_serial_kernel_compiles():
     compile_c(C_SERIAL, "weighted_norm")
 
@@ -115,12 +123,11 @@ def test_c_implicit_function_declaration_is_an_error():
         compile_c(C_IMPLICIT_DECLARATION, "implicit_decl")
     message = str(info.value)
     assert "C compile of 'implicit_decl' failed" in message
-    assert "implicit declaration of function" in message
-    assert "okl_undefined_helper" in message
+    assert "okl_undefined_helper" in compiler_output(message)
     assert "-Werror=implicit-function-declaration" in message  # the command and gcc's tag
     assert "exit code: 1" in message
     assert "5 |     y[i] = okl_undefined_helper(i);" in message  # numbered source
-    assert "broken.okl:4" in message  # gcc honours the #line directive
+    assert "broken.okl:4" in compiler_output(message)  # the compiler honours #line
 
 
 @pytest.mark.parametrize("openmp", [False, True])
@@ -128,7 +135,7 @@ def test_c_syntax_error_is_reported(openmp):
     with pytest.raises(AssertionError) as info:
         compile_c(C_SYNTAX_ERROR, "syntax", openmp=openmp)
     message = str(info.value)
-    assert "expected ';'" in message or "expected \u2018;\u2019" in message
+    assert re.search(r"\b[45]:\d+: error", compiler_output(message))  # at the missing ';'
     assert ("-fopenmp" in message) == openmp
 
 
@@ -224,7 +231,7 @@ def test_opencl_error_surfaces_build_log():
         compile_opencl(OPENCL_UNDECLARED, "undeclared")
     message = str(info.value)
     assert "OpenCL compile of 'undeclared' failed" in message
-    assert "implicit declaration of function 'okl_missing_helper'" in message
+    assert "okl_missing_helper" in compiler_output(message)
     assert "-cl-std=CL1.2" in message
     assert "4 |   y[i] = okl_missing_helper(y[i]);" in message
 
@@ -320,15 +327,16 @@ def test_cuda_errors_are_reported():
         compile_cuda(GPU_BROKEN_BODY, "broken")
     message = str(info.value)
     assert "CUDA compile of 'broken' failed" in message
-    assert 'identifier "okl_missing" is undefined' in message
+    assert "okl_missing" in compiler_output(message)
     assert "-arch=sm_90" in message
     assert "6 |   y[i] = okl_host_only(y[i]) + okl_missing;" in message
 
 
 def test_cuda_host_function_called_from_kernel_is_an_error():
     source = GPU_BROKEN_BODY.replace(" + okl_missing", "")
-    with pytest.raises(AssertionError, match=r'calling a __host__ function\("okl_host_only'):
+    with pytest.raises(AssertionError) as info:
         compile_cuda(source, "host_call")
+    assert "okl_host_only" in compiler_output(str(info.value))
 
 
 def test_hip_kernel_compiles():
@@ -340,7 +348,7 @@ def test_hip_errors_are_reported():
         compile_hip("#include <hip/hip_runtime.h>\n" + GPU_BROKEN_BODY, "broken")
     message = str(info.value)
     assert "HIP compile of 'broken' failed" in message
-    assert "use of undeclared identifier 'okl_missing'" in message
+    assert "okl_missing" in compiler_output(message)
     assert "--offload-arch=gfx90a" in message
     assert "7 |   y[i] = okl_host_only(y[i]) + okl_missing;" in message
 
@@ -437,7 +445,7 @@ def test_cuda_many_reports_exactly_the_broken_unit():
     message = str(info.value)
     assert message.startswith("1 CUDA unit(s) failed to compile: ['broken']")
     assert "CUDA compile of 'broken' failed" in message
-    assert 'identifier "okl_missing" is undefined' in message
+    assert "okl_missing" in compiler_output(message)
     assert "good" not in message
 
 

@@ -841,8 +841,11 @@ def test_oklc_info_build_and_cache(fresh_cache, tmp_path):
     runner = CliRunner()
     r = runner.invoke(oklc, ["info"])
     assert r.exit_code == 0, r.output
-    lines = r.output.strip().splitlines()
+    table, _, devices = r.output.partition("\n\n")  # the backend table, then OpenCL devices
+    lines = table.strip().splitlines()
     assert [line.split()[0] for line in lines] == list(ALL_MODES)
+    if BACKENDS["opencl"].available:
+        assert "OpenCL devices" in devices and "\n      used" in devices
     for line, b in zip(lines, okl.backends(), strict=True):
         assert b.reason in line and ("yes" if b.available else "no") in line.split()[1]
 

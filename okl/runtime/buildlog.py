@@ -8,7 +8,10 @@ lines of the log are shown; the whole log stays in ``BuildError.log``.
 
 from __future__ import annotations
 
+import os
 import re
+import sys
+import tempfile
 
 _LINE = re.compile(r'^\s*#line (\d+) "((?:\\.|[^"\\])*)"')
 _GENERATED = re.compile(r"<(?:kernel|source|input)>:(\d+)(?::(\d+))?")
@@ -47,3 +50,37 @@ def map_log(log: str, source: str = "", limit: int = 30) -> str:
     if len(lines) > limit:
         shown += f"\n  ... {len(lines) - limit} more lines in BuildError.log"
     return shown
+
+
+class captured_stderr:
+    """Catch what the OpenCL compiler prints straight to file descriptor 2 (pocl's clang
+    prints "1 error generated."): it belongs in the build log, not on the user's terminal."""
+
+    def __enter__(self):
+        self._text = ""
+        try:
+            sys.stderr.flush()
+            self._file = tempfile.TemporaryFile()
+            self._saved = os.dup(2)
+            os.dup2(self._file.fileno(), 2)
+        except (OSError, ValueError, AttributeError):
+            self._saved = None
+        return self
+
+    def __exit__(self, *exc):
+        if self._saved is None:
+            return False
+        try:
+            os.dup2(self._saved, 2)
+            os.close(self._saved)
+            self._file.seek(0)
+            self._text = self._file.read().decode("utf-8", "replace")
+            self._file.close()
+        except OSError:
+            pass
+        if self._text.strip() and os.environ.get("OKL_VERBOSE", "") not in ("", "0"):
+            print(self._text, end="", file=sys.stderr, flush=True)
+        return False
+
+    def text(self) -> str:
+        return self._text

@@ -8,15 +8,15 @@ new process creates a program from its binary instead of compiling the source ag
 from __future__ import annotations
 
 import os
-import sys
 import tempfile
 
 import numpy as np
 
 from ..errors import BackendUnavailableError, BuildError, LaunchError
 from ..version import __version__
+from . import clselect
 from .args import ArrayInfo
-from .buildlog import map_log
+from .buildlog import captured_stderr, map_log
 from .cache import Cache
 from .gpulaunch import gpu_launcher
 
@@ -32,38 +32,30 @@ class OpenCLBackend:
     @staticmethod
     def unavailable(mode: str = "opencl") -> str:
         try:
-            cl = _cl()
+            _cl()
         except ImportError:
             return ("pyopencl not installed: pip install okl[opencl] (and okl[pocl] for a CPU "
                     "device)")
         try:
-            platforms = cl.get_platforms()
-        except Exception as e:  # no ICD loader / no platform raises pyopencl's own errors
-            return f"no OpenCL platform ({e}): pip install okl[pocl] for a CPU device"
-        if not any(p.get_devices() for p in platforms):
-            return "OpenCL platforms have no devices: pip install okl[pocl]"
+            clselect.choose()
+        except clselect.SelectionError as e:
+            return str(e)
         return ""
 
     def __init__(self, mode: str, props: dict):
-        reason = self.unavailable()
-        if reason:
-            raise BackendUnavailableError(reason)
+        try:
+            _cl()
+            chosen = clselect.choose(props.get("platform_id"), props.get("device_id"))
+        except ImportError:
+            raise BackendUnavailableError(self.unavailable()) from None
+        except clselect.SelectionError as e:
+            raise BackendUnavailableError(str(e)) from None
         cl = _cl()
-        platforms = cl.get_platforms()
-        pid = int(props.get("platform_id", 0))
-        did = int(props.get("device_id", 0))
-        if not 0 <= pid < len(platforms):
-            raise BackendUnavailableError(f"OpenCL platform_id {pid} does not exist "
-                                          f"({len(platforms)} platform(s))")
-        devices = platforms[pid].get_devices()
-        if not 0 <= did < len(devices):
-            raise BackendUnavailableError(f"OpenCL device_id {did} does not exist on "
-                                          f"{platforms[pid].name} ({len(devices)} device(s))")
-        self.cl_device = devices[did]
+        self.cl_device = chosen.device
         self.context = cl.Context([self.cl_device])
         self.queue = cl.CommandQueue(self.context)
         self.identity = self.context
-        self.name = f"{self.cl_device.name.strip()} ({platforms[pid].name.strip()})"
+        self.name = f"{self.cl_device.name.strip()} on {chosen.platform_text}"
         self.arch = self.cl_device.version
         flags = props.get("compiler_flags", "")
         self.flags = flags.split() if isinstance(flags, str) else list(flags)
@@ -135,7 +127,7 @@ class OpenCLBackend:
                 return program, True
         program = cl.Program(self.context, source)
         try:
-            with _captured_stderr() as printed:
+            with captured_stderr() as printed:
                 program.build(options=options)
         except cl.Error as e:
             log = _build_log(program, self.cl_device) or str(e)
@@ -189,7 +181,7 @@ class OpenCLBackend:
             return None
         try:
             program = cl.Program(self.context, [self.cl_device], [binary])
-            with _captured_stderr():
+            with captured_stderr():
                 program.build(options=options)
             present = set(program.get_info(cl.program_info.KERNEL_NAMES).split(";"))
             missing = [n for n in names if n not in present]
@@ -245,40 +237,6 @@ def _buffer(value):
                               f"its buffer ({e}); pass a copy (a.copy()) or an offset that is "
                               "a multiple of the device's base address alignment") from None
     return data
-
-
-class _captured_stderr:
-    """Catch what the OpenCL compiler prints straight to file descriptor 2 (pocl's clang
-    prints "1 error generated."): it belongs in the build log, not on the user's terminal."""
-
-    def __enter__(self):
-        self._text = ""
-        try:
-            sys.stderr.flush()
-            self._file = tempfile.TemporaryFile()
-            self._saved = os.dup(2)
-            os.dup2(self._file.fileno(), 2)
-        except (OSError, ValueError, AttributeError):
-            self._saved = None
-        return self
-
-    def __exit__(self, *exc):
-        if self._saved is None:
-            return False
-        try:
-            os.dup2(self._saved, 2)
-            os.close(self._saved)
-            self._file.seek(0)
-            self._text = self._file.read().decode("utf-8", "replace")
-            self._file.close()
-        except OSError:
-            pass
-        if self._text.strip() and _verbose():
-            print(self._text, end="", file=sys.stderr, flush=True)
-        return False
-
-    def text(self) -> str:
-        return self._text
 
 
 def _verbose() -> bool:
