@@ -7,7 +7,8 @@
 set -euo pipefail
 packages=()
 command -v clang-14 >/dev/null 2>&1 || packages+=(clang-14)
-dpkg -s pocl-opencl-icd >/dev/null 2>&1 || packages+=(pocl-opencl-icd)
+[ "$(dpkg-query -W -f='${Status}' pocl-opencl-icd 2>/dev/null)" = "install ok installed" ] \
+  || packages+=(pocl-opencl-icd)
 if [ ${#packages[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
