@@ -7,7 +7,7 @@ import sys
 import click
 
 from .errors import OKLError
-from .frontend import MODES, analyze
+from .frontend import MODES
 
 
 def _defines(items: tuple[str, ...]) -> dict[str, str]:
@@ -33,26 +33,84 @@ def main() -> None:
 
 
 @main.command()
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("paths", nargs=-1, required=True, metavar="FILE|DIR...")
 @click.option("-D", "--define", "defines", multiple=True, metavar="N=V",
               help="Define a macro (repeatable).")
 @click.option("-I", "--include", "includes", multiple=True, metavar="DIR",
               help="Add an include directory (repeatable).")
-@click.option("--mode", type=click.Choice(MODES), default="serial", show_default=True,
-              help="Backend whose OKL_MODE the preprocessor sees.")
-def check(file: str, defines, includes, mode: str) -> None:
-    """Report every error and warning in FILE; exit 1 on any error."""
-    source = _read(file)
+@click.option("-m", "--mode", type=click.Choice(MODES, case_sensitive=False), default=None,
+              help="Check this mode only (default: every mode).")
+@click.option("-r", "--recursive", is_flag=True, help="Check every *.okl file under DIR.")
+@click.option("-j", "--jobs", type=click.IntRange(1), default=1, show_default=True,
+              help="Files checked in parallel.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON document (files, diagnostics, summary) instead of text.")
+def check(paths, defines, includes, mode, recursive: bool, jobs: int, as_json: bool) -> None:
+    """Report every error and warning that translating FILE for each mode would give; exit 1
+    on any error.  With -r, check whole trees and end with a summary by kind of error."""
+    from .check import okl_files
+
+    files = okl_files(paths, recursive)
+    modes = [mode.lower()] if mode else list(MODES)
+    results = _check_all(files, modes, _defines(defines), includes, jobs,
+                         progress=len(files) > 1 and not as_json and sys.stderr.isatty())
+    if as_json:
+        import json
+        click.echo(json.dumps({"files": [r.to_json() for r in results],
+                               "summary": _summary(results)}, indent=1))
+    else:
+        for r in results:
+            for d in r.diagnostics:
+                click.echo(d.render(), err=True)
+            if r.errors:
+                click.echo(f"{r.file}: {len(r.errors)} error(s)", err=True)
+            else:
+                click.echo(f"{r.file}: ok ({len(r.kernels)} kernel(s): {', '.join(r.kernels)})")
+        if len(results) > 1:
+            _print_summary(_summary(results))
+    sys.exit(1 if any(r.errors for r in results) else 0)
+
+
+def _check_all(files: list[str], modes: list[str], defines: dict, includes, jobs: int,
+               progress: bool) -> list:
+    from functools import partial
+
+    from .check import check_file
+
+    work = partial(check_file, modes=modes, defines=defines, include_dirs=includes)
+    if jobs > 1 and len(files) > 1:
+        from concurrent.futures import ProcessPoolExecutor
+        pool = ProcessPoolExecutor(jobs)
+        results = pool.map(work, files, chunksize=4)
+    else:
+        pool, results = None, map(work, files)
     try:
-        program = analyze(source, file, mode=mode, defines=_defines(defines),
-                          include_dirs=includes)
-    except OKLError as e:
-        _print_diagnostics(e)
-        sys.exit(1)
-    for w in program.warnings:
-        click.echo(w.render(), err=True)
-    names = ", ".join(k.name for k in program.kernels)
-    click.echo(f"{file}: ok ({len(program.kernels)} kernel(s): {names})")
+        if progress:
+            with click.progressbar(results, length=len(files), label="checking",
+                                   file=sys.stderr) as bar:
+                return list(bar)
+        return list(results)
+    finally:
+        if pool is not None:
+            pool.shutdown()
+
+
+def _summary(results) -> dict:
+    from collections import Counter
+
+    from .check import kind_of
+    kinds = Counter(kind_of(d) for r in results for d in r.errors)
+    return {"files": len(results), "ok": sum(1 for r in results if not r.errors),
+            "with_warnings": sum(1 for r in results if r.warnings and not r.errors),
+            "with_errors": sum(1 for r in results if r.errors),
+            "errors_by_kind": dict(kinds.most_common())}
+
+
+def _print_summary(s: dict) -> None:
+    click.echo(f"\n{s['files']} files: {s['ok']} ok ({s['with_warnings']} with warnings), "
+               f"{s['with_errors']} with errors")
+    for kind, n in s["errors_by_kind"].items():
+        click.echo(f"  {n:5}  {kind}")
 
 
 def _print_diagnostics(e: OKLError) -> None:

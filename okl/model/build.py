@@ -7,6 +7,7 @@ search for an OCCA error find ours too; each error says what to do.
 
 from __future__ import annotations
 
+import copy
 import difflib
 
 from pycparser import c_ast
@@ -20,6 +21,7 @@ from .attach import AttributeMap
 from .consteval import evaluate
 from .kernel import Atomic, Barrier, HostVar, Kernel, Loop, Param, Program, Variable
 from .loops import LoopFormError, canonical_form
+from .names import undeclared
 from .types import TypeTable
 
 NO_ARGS = {"kernel", "shared", "exclusive", "nobarrier", "restrict", "atomic", "globalPtr"}
@@ -105,7 +107,11 @@ class ModelBuilder:
         for ext in self.ast.ext:
             if ext.coord is not None and ext.coord.file == PRELUDE:
                 continue
-            if isinstance(ext, c_ast.FuncDef):
+            if isinstance(ext, c_ast.FuncDef) and not isinstance(ext.decl.type, c_ast.FuncDecl):
+                self.error(f"'{ext.decl.name}' is not a function: a function definition needs "
+                           "a return type and a parameter list", ext.decl,
+                           hint=f"write it as @kernel void {ext.decl.name}(...) {{ ... }}")
+            elif isinstance(ext, c_ast.FuncDef):
                 if self.amap.has(ext, "kernel"):
                     kernels.append(self._kernel(ext))
                 else:
@@ -114,6 +120,14 @@ class ModelBuilder:
             elif isinstance(ext, c_ast.Decl) and not isinstance(ext.type, c_ast.FuncDecl) \
                     and ext.name:
                 constants.append(ext)
+        for ident in undeclared(self.ast, lambda ext: ext.coord is not None and
+                                ext.coord.file == PRELUDE):
+            # a warning: the application may define it when it builds (OCCA's defines/...),
+            # and the backend compiler refuses it then anyway
+            self.diags.warning(f"use of undeclared identifier '{ident.name}'",
+                               self.loc(ident),
+                               hint="declare it, pass it as a kernel argument, or define "
+                                    f"the macro when building (-D {ident.name}=...)")
         if not kernels and not self.diags.errors:
             self.error("No [@kernel] functions found", SourceLoc(self._main_file(), 1, 1),
                        hint="mark the kernel: @kernel void name(...) { ... }")
@@ -579,6 +593,8 @@ class ModelBuilder:
                                     "bounds and skip the extra threads with if (i < n)")
 
     def _exclusive_slots(self, kernel: Kernel) -> None:
+        for var in list(kernel.exclusive):
+            self._rehome(kernel, var)
         for var in kernel.exclusive:
             outer = var.outer
             top = outer
@@ -595,6 +611,30 @@ class ModelBuilder:
                            hint="make the @inner bounds compile-time constants (e.g. -D "
                                 "p_N=16) or add @max_inner_dims(x, y, z) to the outer-most "
                                 "@outer loop")
+
+    def _rehome(self, kernel: Kernel, var: Variable) -> None:
+        """Move an @exclusive declared in an @outer loop whose threads run in nested @outer
+        loops (no @inner block of its own) into each nested @outer loop that holds the
+        @inner blocks.  Each thread has its own copy on a GPU wherever it is declared, and
+        its uses all sit in @inner loops, so the meaning is unchanged; on a CPU the copies
+        are then sized and indexed per block like any other @exclusive."""
+        homes = _exclusive_homes(var.outer)
+        items = var.outer.node.stmt.block_items if isinstance(var.outer.node.stmt,
+                                                              c_ast.Compound) else None
+        if homes == [var.outer] or not items or not any(d is var.node for d in items):
+            return
+        items.remove(var.node)
+        attrs = [a for a in self.amap.of(var.node) if a.name == "exclusive"]
+        copies = []
+        for k, home in enumerate(homes):
+            decl = var.node if k == 0 else copy.deepcopy(var.node)
+            for a in attrs:
+                if decl is not var.node:
+                    self.amap.add(decl, a)
+            home.node.stmt.block_items.insert(0, decl)
+            copies.append(Variable(var.kind, var.name, decl, var.loc, home, var.sizes))
+        at = kernel.exclusive.index(var)
+        kernel.exclusive[at:at + 1] = copies
 
     def _max_inner_dims_respected(self, kernel: Kernel) -> None:
         for top in kernel.outers:
@@ -716,6 +756,15 @@ def _ids_outside_inner(node, amap: AttributeMap) -> list[c_ast.ID]:
         else:
             stack.extend(child for _, child in reversed(n.children()))
     return out
+
+
+def _exclusive_homes(outer: Loop) -> list[Loop]:
+    """The @outer loops at or below ``outer`` whose bodies hold the @inner blocks."""
+    nested = [c for c in outer.children if c.kind == "outer"]
+    if any(c.kind == "inner" for c in outer.children) or not nested or not all(
+            isinstance(c.node.stmt, c_ast.Compound) for c in nested):
+        return [outer]
+    return [home for c in nested for home in _exclusive_homes(c)]
 
 
 def _extent(block: Loop) -> dict[int, int] | None:

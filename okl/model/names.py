@@ -1,0 +1,126 @@
+"""Undeclared identifiers, reported at their .okl line instead of by a backend compiler.
+
+A name read in a kernel or device function must be declared before it: a parameter, a local
+in an enclosing block or for-header, a file-scope variable, function or enum constant, or a
+name every backend provides (``BUILTIN``).  Function names are not checked: kernels call math
+and backend functions (``sqrt``, ``atomicAdd``, ``get_local_id``) that okl cannot list
+completely, and the backend compiler names a missing one precisely.  A variable is what goes
+wrong silently on some backends (a macro defined for one mode only) and loudly, with a
+generated-code position, on others.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from pycparser import c_ast
+
+#: Names the backends or their headers provide without a declaration in the kernel file.
+BUILTIN = frozenset({
+    "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize",  # CUDA / HIP
+    "NULL", "INFINITY", "NAN", "HUGE_VAL", "HUGE_VALF", "FLT_MAX", "FLT_MIN", "FLT_EPSILON",
+    "DBL_MAX", "DBL_MIN", "DBL_EPSILON", "INT_MAX", "INT_MIN", "UINT_MAX", "LONG_MAX",
+    "LONG_MIN", "ULONG_MAX", "CHAR_BIT", "MAXFLOAT",
+    "M_E", "M_LOG2E", "M_LOG10E", "M_LN2", "M_LN10", "M_PI", "M_PI_2", "M_PI_4", "M_1_PI",
+    "M_2_PI", "M_2_SQRTPI", "M_SQRT2", "M_SQRT1_2", "M_E_F", "M_PI_F", "M_SQRT2_F",
+    "CLK_LOCAL_MEM_FENCE", "CLK_GLOBAL_MEM_FENCE", "true", "false",
+})
+
+
+def undeclared(ast: c_ast.FileAST, skip: Callable[[c_ast.Node], bool]) -> Iterator[c_ast.ID]:
+    """Every use of an undeclared variable in the file's function bodies, in source order.
+    ``skip(ext)`` leaves out top-level nodes (the prelude)."""
+    file_scope: set[str] = set(BUILTIN)
+    for ext in ast.ext:
+        if skip(ext):
+            continue
+        if isinstance(ext, c_ast.FuncDef):
+            file_scope.add(ext.decl.name)
+            yield from _Scopes(file_scope).function(ext)
+        else:
+            file_scope.update(_declared_by(ext))
+
+
+def _declared_by(node: c_ast.Node) -> set[str]:
+    """Names a declaration brings into scope: its own and any enum constants it defines."""
+    names = set()
+    if isinstance(node, (c_ast.Decl, c_ast.Typedef)) and node.name:
+        names.add(node.name)
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, c_ast.Enumerator):
+            names.add(n.name)
+        stack.extend(child for _, child in n.children())
+    return names
+
+
+class _Scopes:
+    def __init__(self, file_scope: set[str]):
+        self.stack: list[set[str]] = [file_scope]
+
+    def declared(self, name: str) -> bool:
+        return any(name in scope for scope in self.stack)
+
+    def function(self, fn: c_ast.FuncDef) -> Iterator[c_ast.ID]:
+        params = set()
+        args = getattr(fn.decl.type, "args", None)
+        for p in (args.params if args else []):
+            if getattr(p, "name", None):
+                params.add(p.name)
+        self.stack.append(params)
+        yield from self.visit(fn.body)
+        self.stack.pop()
+
+    def visit(self, root: c_ast.Node | None) -> Iterator[c_ast.ID]:
+        """Source-order walk with an explicit stack (expressions thousands of terms long
+        must not hit Python's recursion limit).  Items are nodes, or the markers POP (leave
+        a scope) and ("declare", decl) (its names enter scope after its initialiser)."""
+        todo: list = [root]
+        while todo:
+            node = todo.pop()
+            if node is None:
+                continue
+            if node is _POP:
+                self.stack.pop()
+            elif isinstance(node, tuple):
+                self.stack[-1].update(_declared_by(node[1]))
+            elif isinstance(node, c_ast.ID):
+                if not self.declared(node.name):
+                    yield node
+            else:
+                todo.extend(reversed(self._parts(node)))
+
+    def _parts(self, node: c_ast.Node) -> list:
+        """What to visit in place of ``node``, in order."""
+        if isinstance(node, (c_ast.Compound, c_ast.For)):
+            self.stack.append(set())
+            return [child for _, child in node.children()] + [_POP]
+        if isinstance(node, (c_ast.Decl, c_ast.Typedef)):
+            return [getattr(node, "init", None), *_dims(node.type), ("declare", node)]
+        if isinstance(node, c_ast.StructRef):
+            return [node.name]  # node.field names a member, not a variable
+        if isinstance(node, c_ast.FuncCall):
+            callee = [] if isinstance(node.name, c_ast.ID) else [node.name]
+            return [*callee, node.args]
+        if isinstance(node, c_ast.NamedInitializer):
+            return [node.expr]  # .x = ...: x is a member
+        if isinstance(node, (c_ast.Goto, c_ast.Label)):
+            return [getattr(node, "stmt", None)]
+        if isinstance(node, (c_ast.Typename, c_ast.TypeDecl, c_ast.IdentifierType)):
+            return _dims(node)
+        return [child for _, child in node.children()]
+
+
+_POP = object()
+
+
+def _dims(t) -> list[c_ast.Node]:
+    """Array sizes inside a type are expressions: check them too."""
+    out = []
+    while t is not None and not isinstance(t, (c_ast.IdentifierType, c_ast.Struct,
+                                               c_ast.Union, c_ast.Enum, c_ast.FuncDecl)):
+        if isinstance(t, c_ast.ArrayDecl):
+            out.append(t.dim)
+        t = getattr(t, "type", None)
+    return out
