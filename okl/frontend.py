@@ -18,6 +18,7 @@ from .model.kernel import Program
 from .model.types import TypeTable
 from .parser.attributes import extract
 from .parser.cparse import PRELUDE, parse
+from .parser.cxx import lower_cxx
 from .parser.preprocess import preprocess
 from .transforms.dim import apply_dims
 from .transforms.tile import expand_tiles
@@ -49,6 +50,10 @@ def _analyze(source: str, filename: str, mode: str, defines, include_dirs,
     clock.lap("preprocess")
     diags.items.extend(expanded.warnings)
     text, attrs = extract(expanded, diags)
+    errors = len(diags.errors)
+    text = lower_cxx(text, expanded, diags)
+    if len(diags.errors) > errors:  # C++ that C cannot parse: its own error, not the parser's
+        diags.raise_if_errors()
     clock.lap("attributes")
     ast = parse(text, expanded, diags)
     clock.lap("parse")

@@ -171,7 +171,7 @@ class ModelBuilder:
             "barrier": isinstance(node, c_ast.EmptyStatement),
             "atomic": isinstance(node, (c_ast.Assignment, c_ast.UnaryOp, c_ast.Compound)),
             "dim": isinstance(node, (c_ast.Decl, c_ast.Typedef)),
-            "restrict": isinstance(node, (c_ast.Decl, c_ast.Typedef)),
+            "restrict": isinstance(node, (c_ast.Decl, c_ast.Typedef, c_ast.FuncDef)),
             "globalPtr": isinstance(node, c_ast.Decl),
         }
         ok["exclusive"] = ok["shared"]
@@ -187,6 +187,11 @@ class ModelBuilder:
             self.error("[@atomic] applies to an update statement (x += v;, x++;) or a "
                        "{ block }", a, hint="write x += v;, x -= v;, ++x; or --x;, or wrap "
                                             "the statements in { }")
+        if a.name == "restrict" and isinstance(node, c_ast.FuncDef):
+            self.diags.warning("[@restrict] on a function's return value has no effect; "
+                               "ignored", self.aloc(a),
+                               hint="put @restrict on pointer parameters, where it tells the "
+                                    "compiler that they do not overlap")
         if a.name == "barrier":
             self._check_barrier_args(a)
         if a.name in ("outer", "inner"):

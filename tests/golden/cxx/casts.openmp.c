@@ -1,0 +1,31 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 2 "casts.okl"
+static float *row(float *a, const int i) {
+#line 2 "casts.okl"
+  return a + 4 * i;
+}
+
+#line 4 "casts.okl"
+static void castValues(const int n, const double *x, int *truncated, float *rows) {
+  #pragma omp parallel for
+#line 5 "casts.okl"
+  for (int b = 0; b < (n + 31) / 32; ++b) {
+    for (int t = 0; t < 32; ++t) {
+      const int i = b * 32 + t;
+      if (i < n) {
+        truncated[i] = ((int) x[i]) + 2 * ((int) (x[i] * 0.5));
+        float *r = (float *) row(rows, i);
+        r[0] = ((float *) r)[1] + ((float) x[i]);
+      }
+    }
+  }
+}
+
+#line 4 "casts.okl"
+void _okl_entry_castValues(void **args) {
+  castValues(*((const int *) args[0]), (const double *) args[1], (int *) args[2], (float *) args[3]);
+}

@@ -1,0 +1,29 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 3 "exclusive_nested_outer.okl"
+static void nestedExclusive(const int n, float *x) {
+  #pragma omp parallel for collapse(2)
+#line 4 "exclusive_nested_outer.okl"
+  for (int b = 0; b < n; ++b) {
+#line 6 "exclusive_nested_outer.okl"
+    for (int c = 0; c < 3; ++c) {
+#line 5 "exclusive_nested_outer.okl"
+      float r[8];
+#line 7 "exclusive_nested_outer.okl"
+      for (int t = 0; t < 8; ++t) {
+        r[t] = b * 100 + c * 10 + t;
+      }
+      for (int t = 0; t < 8; ++t) {
+        x[(b * 3 + c) * 8 + t] = 2 * r[t];
+      }
+    }
+  }
+}
+
+#line 3 "exclusive_nested_outer.okl"
+void _okl_entry_nestedExclusive(void **args) {
+  nestedExclusive(*((const int *) args[0]), (float *) args[1]);
+}

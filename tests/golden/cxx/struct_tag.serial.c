@@ -1,0 +1,41 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 2 "struct_tag.okl"
+struct Point
+{
+#line 2 "struct_tag.okl"
+  float x;
+#line 2 "struct_tag.okl"
+  float y;
+};
+
+#line 2 "struct_tag.okl"
+typedef struct Point Point;
+
+static float norm1(const Point *p) {
+#line 4 "struct_tag.okl"
+  return ((p->x < 0) ? (-p->x) : (p->x)) + ((p->y < 0) ? (-p->y) : (p->y));
+}
+
+#line 6 "struct_tag.okl"
+static void pointNorms(const int n, const float *xy, float *out) {
+  for (int b = 0; b < (n + 63) / 64; ++b) {
+    for (int t = 0; t < 64; ++t) {
+      const int i = b * 64 + t;
+      if (i < n) {
+        Point p;
+        p.x = xy[2 * i];
+        p.y = xy[2 * i + 1];
+        out[i] = norm1(&p);
+      }
+    }
+  }
+}
+
+#line 6 "struct_tag.okl"
+void _okl_entry_pointNorms(void **args) {
+  pointNorms(*((const int *) args[0]), (const float *) args[1], (float *) args[2]);
+}
