@@ -1,6 +1,6 @@
 """Build latency per kernel and okl mode.
 
-- translate: ``okl.translate.translate(source, mode, defines=...)`` (min / median of 5 after
+- translate: ``okl.translation.translate(source, mode, defines=...)`` (min / median of 5 after
   one warm-up call);
 - cold build: a new Device on an empty OKL_CACHE_DIR building the kernel with a unique
   ``-D`` flag, so that no cache at any level (okl's, CuPy's, PoCL's, the NVIDIA driver's)
@@ -39,7 +39,7 @@ CASES = [
 
 def run(ctx: Context) -> None:
     import okl
-    from okl.translate import translate
+    from okl.translation import translate
 
     cases = CASES[:1] if ctx.quick else CASES
     for file, name, defines, peer, peer_defines in cases:

@@ -30,7 +30,7 @@ WORK = tempfile.mkdtemp(prefix="okl-codegen-")
 
 
 def translate(file: str, defines: dict) -> str:
-    from okl.translate import translate as tr
+    from okl.translation import translate as tr
     src = (KERNELS / file).read_text()
     out = tr(src, "openmp", defines=defines, filename=str(KERNELS / file),
              line_directives=False).source

@@ -5,7 +5,8 @@ optional backend compiles, and front-end time per file.
 
 Each ``.okl`` file under DIR (``backup/`` folders skipped) is translated in-process with the
 generic defines that the OCCA comparison of the real-world issue used: every ``p_*``
-identifier of the file (and of what it includes) not defined there = 8, ``p_blockSize`` =
+identifier of the file (and of what it includes) = 8, even where the file defines it (cpp
+then warns of the redefinition and the file's own value wins after it), ``p_blockSize`` =
 256, ``dfloat=double``, ``dlong=int``, ``hlong=long long``, ``dfloat4=double4``,
 ``dfloat2=double2``, ``pfloat=float``, ``T=double``; include dir = the file's folder.
 ``--compile`` builds the CUDA with nvcc (``-arch=sm_90 -x cu -std=c++17``, compile only) and
@@ -56,8 +57,8 @@ def defines_for(path: Path) -> dict[str, str]:
     texts = _texts(path.resolve())
     used = set().union(*(_P_NAME.findall(t) for t in texts))
     defined = set().union(*(_DEFINED.findall(t) for t in texts))
-    out = {name: "8" for name in sorted(used - defined)}
-    out.update({k: v for k, v in GENERIC.items() if k not in defined})
+    out = {name: "8" for name in sorted(used)}  # as the OCCA comparison did: every p_* = 8
+    out.update({k: v for k, v in GENERIC.items() if k not in defined or k.startswith("p_")})
     return out
 
 

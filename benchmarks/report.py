@@ -237,7 +237,7 @@ def extra_lines(pairs) -> list[str]:
 def build_lines(builds) -> list[str]:
     if not builds:
         return []
-    lines = ["", "Build latency (ms): translate = okl.translate.translate; cold = new Device, "
+    lines = ["", "Build latency (ms): translate = okl.translation.translate; cold = new Device, "
              "empty cache, unique -D flag (translate + compile + load); warm = new Device, "
              "same cache dir; peer = compiling the hand-written peer the same way.", "",
              "| kernel | mode | translate min/med | cold | warm min/med | peer compile | "

@@ -1,5 +1,14 @@
-"""okl: the OKL kernel language compiled to serial C, OpenMP, OpenCL, CUDA and HIP."""
+"""okl: the OKL kernel language compiled to serial C, OpenMP, OpenCL, CUDA and HIP.
 
+The public names are loaded on first use (PEP 562), so ``oklc --version`` or a script that
+only translates does not pay for the runtime and numpy it never touches.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from . import backends as _emitters  # noqa: F401  (bound first: the function below wins)
 from .errors import (
     ArgumentError,
     BackendUnavailableError,
@@ -9,15 +18,30 @@ from .errors import (
     OKLError,
     TranslationError,
 )
-from .frontend import analyze, analyze_file
-from .runtime.device import Device, Kernel, Memory
-from .runtime.device import backends as _backends
-from .translate import Translation, translate, translate_file
 from .version import __version__
 
-# The okl.backends *package* (the emitters) binds the name `backends` on this module when it is
-# first imported; the public function must win, so it is bound after every import.
-backends = _backends
+_LAZY = {
+    "analyze": ".frontend", "analyze_file": ".frontend",
+    "Device": ".runtime.device", "Kernel": ".runtime.device", "Memory": ".runtime.device",
+    "Translation": ".translation", "translate": ".translation",
+    "translate_file": ".translation",
+}
+
+
+def backends():
+    """One entry per mode: whether it can run here and, if not, why and how to fix it."""
+    from .runtime.device import backends as run
+    return run()
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'okl' has no attribute '{name}'")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "__version__", "ArgumentError", "BackendUnavailableError", "BuildError", "Diagnostic",

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from .errors import Diagnostic, OKLError, SourceLoc
-from .frontend import MODES
+from .modes import MODES
 
 
 @dataclass
@@ -39,7 +39,7 @@ class CheckResult:
 def check_source(source: str, filename: str, modes: Iterable[str] = MODES, *,
                  defines: dict | None = None, include_dirs=()) -> CheckResult:
     """Translate ``source`` for every mode in ``modes``; merge what they report."""
-    from .translate import translate
+    from .translation import translate
 
     modes = list(modes)
     seen: dict[str, tuple[Diagnostic, list[str]]] = {}

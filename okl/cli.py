@@ -7,7 +7,7 @@ import sys
 import click
 
 from .errors import OKLError
-from .frontend import MODES
+from .modes import MODES
 
 
 def _defines(items: tuple[str, ...]) -> dict[str, str]:
@@ -140,7 +140,7 @@ def _print_diagnostics(e: OKLError) -> None:
 def translate(file: str, mode: str, defines, includes, output, launcher: bool,
               no_line: bool) -> None:
     """Translate FILE to MODE's source code; exit 1 with diagnostics on bad input."""
-    from .translate import translate as run_translate
+    from .translation import translate as run_translate
 
     source = _read(file)
     try:

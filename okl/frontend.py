@@ -23,8 +23,6 @@ from .parser.preprocess import preprocess
 from .transforms.dim import apply_dims
 from .transforms.tile import expand_tiles
 
-MODES = ("serial", "openmp", "opencl", "cuda", "hip")
-
 
 def analyze(source: str, filename: str = "<input>", *, mode: str = "serial",
             defines: dict | None = None, include_dirs=(),

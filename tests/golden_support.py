@@ -132,7 +132,7 @@ def _render(diagnostics) -> str:
 @functools.cache
 def translate_case(case: Case, mode: str) -> Result:
     from okl.errors import TranslationError
-    from okl.translate import translate
+    from okl.translation import translate
 
     source = case.source.read_text(encoding="utf-8")
     with _inside(case.folder):

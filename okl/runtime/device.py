@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ArgumentError, BackendUnavailableError, OKLError
-from ..frontend import MODES
+from ..modes import MODES
 from ..version import __version__, translator_digest
 from .args import ArrayInfo, bind_args, make_converters
 from .cache import Cache
@@ -185,7 +185,7 @@ class Device:
     def _translate(self, source: str, filename: str, base: str, defines: dict, include_dirs):
         """OKL -> (kernel specs, backend source, cache hit, included files), through the
         translation cache."""
-        from ..translate import translate
+        from ..translation import translate
 
         document = {"okl": __version__, "translator": translator_digest(), "mode": self.mode,
                     "source": source, "filename": filename, "base": base,

@@ -1,4 +1,5 @@
-"""``okl.translate``: OKL source to backend source plus kernel signatures and launch plans."""
+"""``okl.translate``: OKL source to backend source plus kernel signatures and launch plans
+(module ``okl.translation``: named apart from the function, which ``okl.translate`` is)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ from .backends.opencl import OpenCLTarget
 from .backends.openmp import OpenMPTarget
 from .backends.serial import SerialTarget
 from .errors import Diagnostic, Diagnostics, TranslationError
-from .frontend import MODES, analyze
+from .frontend import analyze
 from .model.kernel import Param, Program
+from .modes import MODES
 from .parser.cparse import PRELUDE
 from .transforms.astutil import rewrite, walk
 from .transforms.atomics import lower_atomics
