@@ -378,8 +378,11 @@ def check_array(info: ArrayInfo | None, param, index: int, kernel: str, *,
         have = np.dtype(info.dtype)
         component = _vector_component(want)
         if component is not None:
-            if have != component and _layout_mismatch(have, want):
-                raise _fail(kernel, index, param, f"{info.typename} of {_dtype_text(have)}",
+            mismatch = _layout_mismatch(have, want) if have != component else None
+            if mismatch:
+                got = f"{info.typename} whose {mismatch}" if have.fields is not None else \
+                    f"{info.typename} of {_dtype_text(have)}"
+                raise _fail(kernel, index, param, got,
                             f"pass an array of numpy.{component.name}, {len(want.names)} "
                             f"values per element, or of the dtype {_fields_text(want)}")
         elif want.fields is not None:
