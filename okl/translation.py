@@ -125,7 +125,9 @@ def lower_program(program: Program, target: Target, *, line_directives: bool = T
     target.finish_functions(out, program)
     diags.raise_if_errors()
     emitter = Emitter(program.expanded, line_directives=line_directives)
-    uses = uses_of(out) - {n.decl.name for n in out if isinstance(n, c_ast.FuncDef)}
+    defined = {n.decl.name for n in out if isinstance(n, c_ast.FuncDef)} | \
+        {n.name for n in out if isinstance(n, c_ast.Typedef)}
+    uses = uses_of(out) - defined  # what the prologue must declare
     parts = [target.prologue(uses)]
     for inc in dict.fromkeys(program.expanded.system_includes):
         if not (target.gpu and inc in target.builtin_headers) and \

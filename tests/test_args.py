@@ -740,3 +740,47 @@ def test_float32_rounding_property():
         assert conv(float(v)).tobytes() == np.float32(v).tobytes()
         exact = np.float32(v)
         assert conv(np.float64(exact)).tobytes() == exact.tobytes()  # exact -> accepted
+
+
+# -- arrays of vector types -------------------------------------------------------------------
+
+def vector_pointer(name: str, const: bool = True) -> P:
+    from okl.model.types import vector_dtype
+    from okl.parser.vectors import VECTOR_TYPES
+    c_type = ("const " if const else "") + f"{name} *"
+    return P("q", c_type, vector_dtype(VECTOR_TYPES[name]), True, const)
+
+
+@pytest.mark.parametrize("name,array", [
+    ("double4", np.zeros((5, 4), np.float64)),  # the component type, 4 values per element
+    ("double4", np.zeros(5, [("x", "f8"), ("y", "f8"), ("z", "f8"), ("w", "f8")])),
+    ("float3", np.zeros(7 * 3, np.float32)),
+    ("float3", np.zeros(7, [("x", "f4"), ("y", "f4"), ("z", "f4")])),
+    ("uchar2", np.zeros((3, 2), np.uint8)),
+    ("longlong2", np.zeros((3, 2), np.int64)),
+])
+def test_vector_arrays_accepted(name, array):
+    param = vector_pointer(name)
+    assert param.dtype.itemsize == {"double4": 32, "float3": 12, "uchar2": 2,
+                                    "longlong2": 16}[name]
+    check(ArrayInfo.from_numpy(array), param)
+
+
+@pytest.mark.parametrize("name,array,got", [
+    ("double4", np.zeros((5, 4), np.float32), "numpy.ndarray of float32"),
+    ("float2", np.zeros(5, [("x", "f4"), ("z", "f4")]),
+     "numpy.ndarray whose field 'y' is missing"),
+    ("float2", np.zeros(5, [("x", "f8"), ("y", "f8")]),
+     "numpy.ndarray whose size is 16 bytes, the C struct's is 8"),
+    ("int4", np.zeros((2, 4), np.uint32), "numpy.ndarray of uint32"),
+])
+def test_vector_arrays_rejected_name_the_rule(name, array, got):
+    param = vector_pointer(name)
+    with pytest.raises(ArgumentError) as e:
+        check(ArrayInfo.from_numpy(array), param)
+    msg = str(e.value)
+    component = param.dtype.fields["x"][0].name
+    n = len(param.dtype.names)
+    assert f"({param.c_type}): got {got}" in msg
+    assert f"pass an array of numpy.{component}, {n} values per element, or of the dtype " \
+           f"[('x', '{component}'), ('y', '{component}')" in msg

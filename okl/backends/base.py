@@ -186,6 +186,14 @@ class Emitter(c_generator.CGenerator):
             return f"({text})"
         return f"{side(n.left, False)} {n.op} {side(n.right, True)}"
 
+    def visit_Cast(self, n: c_ast.Cast) -> str:
+        """``(T)(a, b)`` as written: C reads it as a cast of a comma expression, OpenCL C as
+        a vector literal (pycparser would print ``(T) ((a, b))``, a comma expression in both)."""
+        if isinstance(n.expr, c_ast.ExprList):
+            to = self._generate_type(n.to_type, emit_declname=False)
+            return f"({to})({self.visit_ExprList(n.expr)})"
+        return super().visit_Cast(n)
+
     # -- statements ------------------------------------------------------------------------
     def _generate_stmt(self, n: c_ast.Node, add_indent: bool = False) -> str:
         if add_indent:

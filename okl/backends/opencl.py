@@ -11,7 +11,10 @@ Differences from CUDA that matter for correctness:
 * C99's float-suffixed math functions do not exist (``sinf`` is ``sin``, overloaded);
 * @atomic: OpenCL 1.1 integer atomics for 32-bit ints, the ``cl_khr_int64_*`` extensions for
   64-bit ints, and a compare-and-swap loop for float and double (OCCA silently dropped
-  @atomic here, leaving a data race).
+  @atomic here, leaving a data race);
+* vector types are native, ``make_double4(...)`` is the literal ``(double4)(...)``; but a
+  3-component vector takes 4 components of memory, so a ``float3 *`` argument reads other
+  bytes than on CUDA or C: translating one is a warning.
 """
 
 from __future__ import annotations
@@ -20,7 +23,9 @@ import copy
 
 from pycparser import c_ast
 
+from ..parser.vectors import VECTOR_TYPES, vectors_used
 from .base import Target
+from .vectors import opencl_typedefs, vector_literals
 
 _MATH = ("sin cos tan asin acos atan atan2 sinh cosh tanh asinh acosh atanh exp exp2 exp10 "
          "expm1 log log2 log10 log1p sqrt cbrt pow fabs fmin fmax fmod floor ceil round trunc "
@@ -45,14 +50,14 @@ class OpenCLTarget(Target):
 
     def prologue(self, uses: set[str]) -> str:
         out = []
-        if "double" in uses:
+        if "double" in uses or any(v.base == "double" for v in vectors_used(uses)):
             out.append("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n")
         if any(u.startswith("atom_") for u in uses) or "_okl_atomic_add_double_global" in uses \
                 or "_okl_atomic_add_double_local" in uses:  # 64-bit atomics
             out.append("#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n")
         if {"atom_and", "atom_or", "atom_xor"} & uses:
             out.append("#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable\n")
-        out.append(self.typedefs_for(uses))
+        out.append(self.typedefs_for(uses) + opencl_typedefs(uses))
         for ctype, bits in (("float", 32), ("double", 64)):
             for space in ("global", "local"):
                 if f"_okl_atomic_add_{ctype}_{space}" in uses:
@@ -87,6 +92,7 @@ class OpenCLTarget(Target):
 
     def finish_functions(self, nodes, program) -> None:
         _address_spaces(nodes, program)
+        vector_literals(nodes)
 
     def atomic(self, node, base, space, diags, loc):
         if isinstance(node, c_ast.Compound):
@@ -215,6 +221,9 @@ def _forbidden(t: c_ast.Node, types, depth: int = 0) -> str | None:
 
 def _check_params(kernel, program, diags) -> None:
     for p in kernel.params:
+        vector = VECTOR_TYPES.get(p.ctype.base)
+        if vector is not None and vector.n == 3:
+            _three_component(p, vector, diags)
         if p.is_pointer:
             continue
         bad = _forbidden(p.node.type, program.types)
@@ -225,6 +234,25 @@ def _check_params(kernel, program, diags) -> None:
         diags.error(f"OpenCL kernels cannot take argument '{p.name}': it {where} type "
                     f"'{bad}', whose size is the device's choice", p.loc,
                     hint="use a fixed-width type such as int, unsigned int or long")
+
+
+def _three_component(p, vector, diags) -> None:
+    """OpenCL stores a 3-component vector in the space of 4 (OpenCL C 1.2 §6.1.5); CUDA,
+    C and the argument checks use 3.  Through a pointer the kernel still builds and runs,
+    reading every element but the first at another offset: warn.  By value the argument
+    has no size both sides agree on: refuse."""
+    wide = vector.name[:-1] + "4"
+    sizes = (f"OpenCL stores each {vector.name} in {4 * vector.base_size} bytes, CUDA and C in "
+             f"{vector.size}")
+    if p.is_pointer:
+        diags.warning(f"argument '{p.name}' points to {vector.name}: {sizes}, so the same "
+                      "array holds different elements in opencl mode", p.loc,
+                      hint=f"use {wide} (with an unused .w), or a {vector.base} pointer "
+                           "indexed 3 * i + k")
+    else:
+        diags.error(f"OpenCL kernels cannot take argument '{p.name}' of type {vector.name} by "
+                    f"value: {sizes}", p.loc,
+                    hint=f"pass its components as separate {vector.base} arguments")
 
 
 # -- address spaces of pointer variables ----------------------------------------------------

@@ -1,8 +1,12 @@
-"""Serial C: the kernel as one C99 function; @atomic is a no-op with a single thread."""
+"""Serial C: the kernel as one C99 function; @atomic is a no-op with a single thread.
+
+C has no vector types: the prologue defines the ones the kernel uses (:mod:`.vectors`).
+"""
 
 from __future__ import annotations
 
 from .base import Target
+from .vectors import c_definitions
 
 
 class SerialTarget(Target):
@@ -10,7 +14,7 @@ class SerialTarget(Target):
 
     def prologue(self, uses: set[str]) -> str:
         out = ("#include <math.h>\n#include <stdint.h>\n#include <stddef.h>\n"
-               "#include <stdbool.h>\n" + self.typedefs_for(uses))
+               "#include <stdbool.h>\n" + self.typedefs_for(uses) + c_definitions(uses))
         if "rsqrt" in uses:  # CUDA and OpenCL have it, C does not
             out += "static inline double rsqrt(double x) { return 1.0 / sqrt(x); }\n"
         if "rsqrtf" in uses:

@@ -3,7 +3,8 @@
 The runtime checks every launch argument against these dtypes, so they must agree with the
 C compiler's idea of each type: LP64 widths (``long`` is 8 bytes on Linux hosts, in CUDA/HIP
 device code and in OpenCL C) and natural C alignment for struct members, which numpy's
-``align=True`` reproduces.
+``align=True`` reproduces.  A vector type (``double4``) is the struct of its components x, y,
+z, w (:func:`vector_dtype`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import numpy as np
 from pycparser import c_ast, c_generator
 
 from ..parser.cparse import PRELUDE_TYPES
+from ..parser.vectors import VECTOR_TYPES, VectorType
 
 _BASE = {
     "char": np.int8, "signed char": np.int8, "unsigned char": np.uint8,
@@ -115,6 +117,8 @@ class TypeTable:
                 if isinstance(target, (c_ast.PtrDecl, c_ast.ArrayDecl)):
                     return name, np.dtype(np.uint64), None
                 return self._base(target, depth + 1)
+            if name in VECTOR_TYPES:
+                return name, vector_dtype(VECTOR_TYPES[name]), None
             return name, None, None
         if isinstance(t, c_ast.Struct):
             decl = self.structs.get(t.name) if t.decls is None else t
@@ -148,6 +152,13 @@ class TypeTable:
         if not fields or len({name for name, _ in fields}) != len(fields):
             return None
         return np.dtype(fields, align=True)
+
+
+def vector_dtype(v: VectorType) -> np.dtype:
+    """CUDA's layout of a vector type as a numpy struct: fields x, y(, z, w) of the component
+    type, no padding (``double4`` is 32 bytes, ``float3`` 12).  numpy cannot express the
+    16-byte alignment CUDA gives ``double4``; it only matters to where an array starts."""
+    return np.dtype([(f, _BASE[v.base]) for f in v.fields], align=True)
 
 
 def type_text(t: c_ast.Node) -> str:

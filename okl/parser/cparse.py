@@ -3,13 +3,15 @@
 The text handed to pycparser carries no line markers, so every node's coord is a
 (line, column) of the expanded text; :meth:`Expanded.locate` maps it to the original file.
 A small prelude declares the fixed-width and size types that kernels use without including
-a header (device compilers know them); its nodes carry the file name ``PRELUDE``.
+a header (device compilers know them), and CUDA/OpenCL's vector types (:mod:`.vectors`) as
+structs of their components; its nodes carry the file name ``PRELUDE``.
 """
 
 from __future__ import annotations
 
 import copy
 import functools
+import re
 import threading
 
 from pycparser import c_ast, c_parser
@@ -17,6 +19,7 @@ from pycparser import c_ast, c_parser
 from ..errors import Diagnostics, TranslationError, note
 from .attributes import Token, tokenize
 from .preprocess import Expanded
+from .vectors import VECTOR_TYPES
 
 PRELUDE = "<okl-prelude>"
 PRELUDE_TYPES = {
@@ -27,6 +30,7 @@ PRELUDE_TYPES = {
     "bool": "_Bool", "uint": "unsigned int",
 }
 _PRELUDE_TEXT = "".join(f"typedef {c} {n};" for n, c in PRELUDE_TYPES.items())
+_VECTOR_NAME = re.compile(r"\b(?:u?(?:char|short|int|long|longlong)|float|double)[234]\b")
 
 _local = threading.local()
 MAX_RECOVERIES = 20  # missing ';' repaired per file before giving up on further errors
@@ -82,8 +86,17 @@ def parser() -> c_parser.CParser:
     return p
 
 
+def _prelude(text: str) -> str:
+    """The prelude for ``text``: every fixed-width type, and the vector types that ``text``
+    names (declaring all 36 would triple the parse time of a small kernel)."""
+    names = sorted(set(_VECTOR_NAME.findall(text)))
+    return _PRELUDE_TEXT + "".join(
+        f"typedef struct {{ {VECTOR_TYPES[n].base} {', '.join(VECTOR_TYPES[n].fields)}; }} {n};"
+        for n in names)
+
+
 def _parse_text(text: str) -> c_ast.FileAST:
-    source = f'# 1 "{PRELUDE}"\n{_PRELUDE_TEXT}\n# 1 "okl"\n{text}'
+    source = f'# 1 "{PRELUDE}"\n{_prelude(text)}\n# 1 "okl"\n{text}'
     try:
         return parser().parse(source, filename="okl")
     except RecursionError:

@@ -23,6 +23,14 @@ The rules for scalars:
 - A struct takes a numpy structured scalar (or 0-d / 1-element array) whose layout matches the
   C struct field by field, or a dict / tuple of field values converted by the rules above.
 
+The rule for arrays of vector types (a ``double4 *`` parameter): the element is CUDA's vector,
+``n`` components x, y, z, w of one scalar type with no padding (okl.model.types.vector_dtype).
+Two kinds of arrays hold exactly that memory, and both are accepted: a structured array with
+those fields at those offsets (``numpy.dtype([("x", "f8"), ("y", "f8"), ("z", "f8"),
+("w", "f8")])``), and an array of the component type, ``n`` values per element (``(m, 4)``
+float64 for ``double4``; its size is not checked, as no pointer argument's is).  A struct
+with the same fields is the same memory, so it is treated the same way.
+
 For speed, :func:`make_converters` resolves everything that depends only on the parameter once,
 when a kernel is built; a launch then runs one small closure per argument.
 """
@@ -368,7 +376,16 @@ def check_array(info: ArrayInfo | None, param, index: int, kernel: str, *,
     want = param.dtype
     if want is not None and info.dtype is not None and want != info.dtype:
         have = np.dtype(info.dtype)
-        if want.fields is not None:
+        component = _vector_component(want)
+        if component is not None:
+            mismatch = _layout_mismatch(have, want) if have != component else None
+            if mismatch:
+                got = f"{info.typename} whose {mismatch}" if have.fields is not None else \
+                    f"{info.typename} of {_dtype_text(have)}"
+                raise _fail(kernel, index, param, got,
+                            f"pass an array of numpy.{component.name}, {len(want.names)} "
+                            f"values per element, or of the dtype {_fields_text(want)}")
+        elif want.fields is not None:
             mismatch = _layout_mismatch(have, want)
             if mismatch:
                 raise _fail(kernel, index, param, f"{info.typename} whose {mismatch}",
@@ -385,6 +402,25 @@ def check_array(info: ArrayInfo | None, param, index: int, kernel: str, *,
         raise _fail(kernel, index, param, f"a non-contiguous {info.typename} (a strided view)",
                     "kernels index memory linearly; pass a contiguous copy "
                     "(numpy.ascontiguousarray(x))")
+
+
+def _vector_component(dt: np.dtype) -> np.dtype | None:
+    """The component dtype if ``dt`` is laid out like a vector type (fields x, y[, z[, w]] of
+    one scalar dtype, packed), else None."""
+    names = dt.names
+    if names is None or "".join(names) not in ("xy", "xyz", "xyzw"):
+        return None
+    component = dt.fields["x"][0]
+    packed = all(dt.fields[f][:2] == (component, k * component.itemsize)
+                 for k, f in enumerate(names))
+    if not packed or component.kind not in "iuf" or dt.itemsize != len(names) * \
+            component.itemsize:
+        return None
+    return component
+
+
+def _fields_text(dt: np.dtype) -> str:
+    return "[" + ", ".join(f"({f!r}, {dt.fields[f][0].name!r})" for f in dt.names) + "]"
 
 
 def _describe_host(value) -> ArrayInfo | None:

@@ -209,6 +209,30 @@ OKL_HIP_OCML_2(atan2)
 OKL_HIP_OCML_2(fmod)
 OKL_HIP_OCML_2(hypot)
 
+/* ---- vector types ------------------------------------------------------------------------ */
+/* CUDA's layout (x, y, z, w; 2- and 4-vectors aligned to min(size, 16), 3-vectors to their
+ * component) and make_ constructors; real HIP's are classes with operators besides. */
+#define OKL_HIP_VECTORS(T, N, A2, A4)                                                          \
+  struct __attribute__((aligned(A2))) N##2 { T x, y; };                                        \
+  struct N##3 { T x, y, z; };                                                                  \
+  struct __attribute__((aligned(A4))) N##4 { T x, y, z, w; };                                  \
+  OKL_HIP_FN N##2 make_##N##2(T x, T y) { return {x, y}; }                                     \
+  OKL_HIP_FN N##3 make_##N##3(T x, T y, T z) { return {x, y, z}; }                             \
+  OKL_HIP_FN N##4 make_##N##4(T x, T y, T z, T w) { return {x, y, z, w}; }
+
+OKL_HIP_VECTORS(signed char, char, 2, 4)
+OKL_HIP_VECTORS(unsigned char, uchar, 2, 4)
+OKL_HIP_VECTORS(short, short, 4, 8)
+OKL_HIP_VECTORS(unsigned short, ushort, 4, 8)
+OKL_HIP_VECTORS(int, int, 8, 16)
+OKL_HIP_VECTORS(unsigned int, uint, 8, 16)
+OKL_HIP_VECTORS(long, long, 16, 16)
+OKL_HIP_VECTORS(unsigned long, ulong, 16, 16)
+OKL_HIP_VECTORS(long long, longlong, 16, 16)
+OKL_HIP_VECTORS(unsigned long long, ulonglong, 16, 16)
+OKL_HIP_VECTORS(float, float, 8, 16)
+OKL_HIP_VECTORS(double, double, 16, 16)
+
 /* CUDA/HIP min and max for any pair of arithmetic types, with the usual arithmetic conversions
  * (min(int, unsigned) is unsigned, min(float, double) is double), as the real overload sets. */
 template <typename A, typename B>

@@ -1,0 +1,23 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+typedef struct { double x, y, z; } double3;
+static inline double3 make_double3(double x, double y, double z) { double3 v = {x, y, z}; return v; }
+
+#line 2 "three_by_value.okl"
+static void fill(const int n, const double3 value, double3 *out) {
+  #pragma omp parallel for
+#line 3 "three_by_value.okl"
+  for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 64) {
+#line 3 "three_by_value.okl"
+    for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 64 < n) ? (_okl_tiled_i + 64) : (n)); ++i) {
+      out[i] = make_double3(value.x, value.y, value.z);
+    }
+  }
+}
+
+#line 2 "three_by_value.okl"
+void _okl_entry_fill(void **args) {
+  fill(*((const int *) args[0]), *((const double3 *) args[1]), (double3 *) args[2]);
+}

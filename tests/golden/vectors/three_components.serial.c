@@ -1,0 +1,22 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+typedef struct { float x, y, z; } float3;
+
+#line 2 "three_components.okl"
+static void shift(const int n, float3 *points, const float dx) {
+  for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 64) {
+#line 3 "three_components.okl"
+    for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 64 < n) ? (_okl_tiled_i + 64) : (n)); ++i) {
+      float3 p = points[i];
+      p.x += dx;
+      points[i] = p;
+    }
+  }
+}
+
+#line 2 "three_components.okl"
+void _okl_entry_shift(void **args) {
+  shift(*((const int *) args[0]), (float3 *) args[1], *((const float *) args[2]));
+}
