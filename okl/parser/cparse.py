@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import functools
 import re
+import sys
 import threading
 
 from pycparser import c_ast, c_parser
@@ -66,10 +67,15 @@ class _Parser(c_parser.CParser):
         super()._pop_scope()
 
     def _current(self):
+        if getattr(self, "_peeking", False):  # a lexer error while looking at the token
+            return None
+        self._peeking = True
         try:
             return self._tokens.peek(1)
         except c_parser.ParseError:
             return None
+        finally:
+            self._peeking = False
 
     def _token_at(self, coord) -> str | None:
         tok = self._current()
@@ -97,10 +103,14 @@ def _prelude(text: str) -> str:
 
 def _parse_text(text: str) -> c_ast.FileAST:
     source = f'# 1 "{PRELUDE}"\n{_prelude(text)}\n# 1 "okl"\n{text}'
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20000))  # pycparser recurses per nested construct
     try:
         return parser().parse(source, filename="okl")
     except RecursionError:
         raise SyntaxProblem("source nests too deeply for the parser", 1, 1, None) from None
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 def parse(text: str, expanded: Expanded, diags: Diagnostics) -> c_ast.FileAST:
