@@ -51,7 +51,7 @@ def check(file: str, defines, includes, mode: str) -> None:
         sys.exit(1)
     for w in program.warnings:
         click.echo(w.render(), err=True)
-    names = ", ".join(k.name for k in program.kernels)
+    names = ", ".join(k.name for k in program.kernels) or "none"
     click.echo(f"{file}: ok ({len(program.kernels)} kernel(s): {names})")
 
 
