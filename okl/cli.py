@@ -65,7 +65,8 @@ def check(paths, defines, includes, mode, recursive: bool, jobs: int, as_json: b
             if r.errors:
                 click.echo(f"{r.file}: {len(r.errors)} error(s)", err=True)
             else:
-                click.echo(f"{r.file}: ok ({len(r.kernels)} kernel(s): {', '.join(r.kernels)})")
+                names = ", ".join(r.kernels) or "none"
+                click.echo(f"{r.file}: ok ({len(r.kernels)} kernel(s): {names})")
         if len(results) > 1:
             _print_summary(_summary(results))
     sys.exit(1 if any(r.errors for r in results) else 0)

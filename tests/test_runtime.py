@@ -555,6 +555,13 @@ def test_missing_kernel_name_is_an_okl_error():
         device("serial").build_kernel_from_string(AXPY, "nope")
 
 
+def test_kernel_from_a_file_without_kernels_is_an_okl_error():
+    """Translating such a file only warns; building a kernel from it names the missing one."""
+    with pytest.raises(okl.OKLError, match=r"no @kernel named 'k'.*kernels: none"):
+        device("serial").build_kernel_from_string("float twice(float v) { return 2 * v; }",
+                                                  "k")
+
+
 # -- host code -----------------------------------------------------------------------------------
 
 MULTI = r"""

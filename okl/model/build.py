@@ -129,8 +129,15 @@ class ModelBuilder:
                                hint="declare it, pass it as a kernel argument, or define "
                                     f"the macro when building (-D {ident.name}=...)")
         if not kernels and not self.diags.errors:
-            self.error("No [@kernel] functions found", SourceLoc(self._main_file(), 1, 1),
-                       hint="mark the kernel: @kernel void name(...) { ... }")
+            # nekRS keeps variants of a kernel in `#if p_knl == N` groups: with other defines
+            # the file holds none, and translating it is still meaningful (to nothing).  OCCA
+            # stops with "No [@kernel] functions found" (okl::kernelsAreValid).
+            loc = SourceLoc(self._main_file(), 1, 1, self.expanded.source_line(
+                self._main_file(), 1))
+            self.diags.warning("no @kernel in this file: the translation defines no kernel "
+                               "(OCCA rejects such a file)", loc,
+                               hint="mark a kernel with @kernel, or check the #if conditions "
+                                    "and -D values that leave out every @kernel")
         return Program(self.ast, self.amap, self.types, self.expanded, kernels, functions,
                        constants, [])
 

@@ -19,6 +19,7 @@ from pycparser import c_ast, c_parser
 
 from ..errors import Diagnostics, TranslationError, note
 from .attributes import Token, tokenize
+from .parens import StrayGroup, stray_semicolons, unclosed_paren
 from .preprocess import Expanded
 from .vectors import VECTOR_TYPES
 
@@ -122,6 +123,10 @@ def parse(text: str, expanded: Expanded, diags: Diagnostics) -> c_ast.FileAST:
             ast = _parse_text(text)
         except SyntaxProblem as e:
             tokens = tokenize(text)
+            stray = _stray_semicolons(tokens, e)
+            if stray is not None:
+                text = _ignore_semicolons(text, stray, expanded, diags)
+                continue
             repaired = _missing_semicolon(text, tokens, e)
             if repaired is None:
                 _report(e, tokens, expanded, diags)
@@ -137,6 +142,28 @@ def parse(text: str, expanded: Expanded, diags: Diagnostics) -> c_ast.FileAST:
         break
     diags.raise_if_errors()
     raise TranslationError("parse failed")  # unreachable: every failure records an error
+
+
+def _stray_semicolons(tokens: list[Token], e: SyntaxProblem) -> StrayGroup | None:
+    k = next((k for k, t in enumerate(tokens) if (t.line, t.col) == (e.line, e.col)), None)
+    return stray_semicolons(tokens, k) if k is not None else None
+
+
+def _ignore_semicolons(text: str, group: StrayGroup, expanded: Expanded,
+                       diags: Diagnostics) -> str:
+    """Blank the ';' of ``group`` (columns stay put) and say so."""
+    first, *others = group.semicolons
+    more = f" and {len(others)} more" if others else ""
+    notes = [note("the '(' opens here", expanded.locate(group.open.line, group.open.col)),
+             note("and closes here", expanded.locate(group.close.line, group.close.col))]
+    notes += [note("also ignored", expanded.locate(t.line, t.col)) for t in others]
+    diags.warning(f"';' inside parentheses: okl ignores it{more} and reads one expression up "
+                  "to the ')' that closes the '(' (OCCA does the same without a word)",
+                  expanded.locate(first.line, first.col), notes=notes,
+                  hint="delete the ';' inside the parentheses")
+    for t in group.semicolons:
+        text = text[:t.start] + " " + text[t.end:]
+    return text
 
 
 def _missing_semicolon(text: str, tokens: list[Token], e: SyntaxProblem):
@@ -190,6 +217,12 @@ def _report(e: SyntaxProblem, tokens: list[Token], expanded: Expanded,
                               expanded.locate(braces.line, braces.col)))
         diags.error("syntax error: unmatched '}'", loc, notes=notes,
                     hint="remove it, or add the '{' it should close")
+    elif e.message.startswith("before: ") and _unclosed(tokens, e) is not None:
+        opened = _unclosed(tokens, e)
+        diags.error("syntax error: expected ')' before ';'", loc,
+                    notes=[note("to match this '('", expanded.locate(opened.line, opened.col))],
+                    hint="close the '(' where the expression ends (okl does not guess where; "
+                         "OCCA rejects it too)")
     elif e.message.startswith("before: "):
         diags.error(f"syntax error before '{e.token or e.message[8:]}'", loc,
                     hint="check for a missing ';', ')' or '}' just before this point")
@@ -199,6 +232,11 @@ def _report(e: SyntaxProblem, tokens: list[Token], expanded: Expanded,
                     hint="check the expression or declaration that ends here")
     else:
         diags.error(f"syntax error: {e.message}", loc)
+
+
+def _unclosed(tokens: list[Token], e: SyntaxProblem) -> Token | None:
+    k = next((k for k, t in enumerate(tokens) if (t.line, t.col) == (e.line, e.col)), None)
+    return unclosed_paren(tokens, k) if k is not None else None
 
 
 def _first_unmatched(tokens: list[Token]) -> Token | None:

@@ -25,7 +25,10 @@ What this stage does beyond plain ``cpp``:
 * predefined macros ``__OKL__``, ``OKL_MODE`` and, for GPU modes, ``OKL_USING_GPU``;
 * compiler spellings of C99 keywords (``__restrict__``, ``__inline__``, ...) are defined to
   the keywords, which pycparser knows;
-* cpp runs in the kernel's folder, so ``#include "x.h"`` finds headers next to the kernel.
+* cpp runs in the kernel's folder, so ``#include "x.h"`` finds headers next to the kernel;
+* what OCCA's lenient preprocessor accepts and has one evident meaning (``#if X=1``, a
+  missing ``#endif``, a trailing empty macro argument) is repaired with a warning
+  (cpp_repairs).
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ import subprocess
 from dataclasses import dataclass, field
 
 from ..errors import Diagnostics, OKLError, SourceLoc, TranslationError, note
+from .cpp_repairs import CppRepairs
 
 #: Spelling of OKL_MODE per backend (OCCA's spelling, so existing ``#if`` code keeps working).
 MODE_NAMES = {"serial": "Serial", "openmp": "OpenMP", "opencl": "OpenCL", "cuda": "CUDA",
@@ -59,6 +63,9 @@ _PREPARE = re.compile(
     r"""|//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'""", re.M | re.S)
 _CPP_MESSAGE = re.compile(r"^(.*?):(\d+):(?:(\d+):)? (fatal error|error|warning|note): (.*)$")
 _PASSTHROUGH = "__okl_passthrough_include"
+#: cpp runs again after each repair (cpp_repairs); a repair can expose another one in a
+#: group that the failed condition had skipped
+MAX_REPAIR_ROUNDS = 8
 
 
 @dataclass
@@ -129,7 +136,6 @@ def preprocess(source: str, filename: str = "<input>", *, mode: str = "serial",
     if cpp is None:
         raise OKLError("no C preprocessor found: install gcc (apt-get install cpp) or set "
                        "OKL_CPP to a cpp executable")
-    prepared = _prepare(source, filename)
     args = [cpp, "-dD", "-undef", "-nostdinc", "-std=c99", "-D__OKL__=1",
             f'-DOKL_MODE="{MODE_NAMES.get(mode, mode)}"', "-H"]
     if mode in GPU_MODES:
@@ -144,11 +150,16 @@ def preprocess(source: str, filename: str = "<input>", *, mode: str = "serial",
     base = os.path.dirname(os.path.abspath(filename)) if filename[:1] != "<" else ""
     if not os.path.isdir(base):  # source from memory, named after no real folder
         base = os.getcwd()
-    proc = subprocess.run(args + ["-"], input=prepared, capture_output=True, text=True,
-                          cwd=base)
     original = {filename: source.split("\n")}
     names = _FileNames(filename, base)
-    messages, deps = _parse_stderr(proc.stderr, names, original)
+    repairs = CppRepairs(source, filename)
+    for _ in range(MAX_REPAIR_ROUNDS):
+        proc = subprocess.run(args + ["-"], input=_prepare(repairs.source, filename),
+                              capture_output=True, text=True, cwd=base)
+        messages, deps = _parse_stderr(proc.stderr, names, original, repairs)
+        if proc.returncode == 0 and not messages.errors or not repairs.apply(messages.errors):
+            break
+    messages.items[:0] = repairs.warnings
     if proc.returncode != 0 or messages.errors:
         if not messages.errors:
             messages.error(f"preprocessor failed (exit {proc.returncode})")
@@ -204,8 +215,8 @@ def _prepare(source: str, filename: str) -> str:
     return f'#line 1 "{escaped}"\n' + _PREPARE.sub(rewrite, source)
 
 
-def _parse_stderr(stderr: str, names: _FileNames,
-                  original: dict[str, list[str]]) -> tuple[Diagnostics, list[str]]:
+def _parse_stderr(stderr: str, names: _FileNames, original: dict[str, list[str]],
+                  repairs: CppRepairs) -> tuple[Diagnostics, list[str]]:
     diags = Diagnostics()
     deps: list[str] = []
     for raw in stderr.splitlines():
@@ -218,7 +229,10 @@ def _parse_stderr(stderr: str, names: _FileNames,
         file, line, col, sev, msg = m.groups()
         file = names(file)
         lines = original[file] if file in original else _read_lines(file)
-        loc = SourceLoc(file, int(line), int(col or 1), _line_of(lines, int(line)))
+        col = int(col or 1)
+        if file == repairs.filename:
+            col = repairs.original_col(int(line), col)
+        loc = SourceLoc(file, int(line), col, _line_of(lines, int(line)))
         if sev == "note":
             if diags.items:
                 diags.items[-1].notes.append(note(msg, loc))

@@ -1,0 +1,38 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 9 "macro_extra_argument.okl"
+static void copy_float(const int n, const float *a, float *b) {
+#line 9 "macro_extra_argument.okl"
+  for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 16) {
+#line 9 "macro_extra_argument.okl"
+    for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 16 < n) ? (_okl_tiled_i + 16) : (n)); ++i) {
+#line 9 "macro_extra_argument.okl"
+      b[i] = a[i];
+    }
+  }
+}
+
+#line 9 "macro_extra_argument.okl"
+void _okl_entry_copy_float(void **args) {
+  copy_float(*((const int *) args[0]), (const float *) args[1], (float *) args[2]);
+}
+
+#line 10 "macro_extra_argument.okl"
+static void copy_int(const int n, const int *a, int *b) {
+#line 10 "macro_extra_argument.okl"
+  for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 16) {
+#line 10 "macro_extra_argument.okl"
+    for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 16 < n) ? (_okl_tiled_i + 16) : (n)); ++i) {
+#line 10 "macro_extra_argument.okl"
+      b[i] = a[i];
+    }
+  }
+}
+
+#line 10 "macro_extra_argument.okl"
+void _okl_entry_copy_int(void **args) {
+  copy_int(*((const int *) args[0]), (const int *) args[1], (int *) args[2]);
+}
