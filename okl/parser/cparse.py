@@ -117,7 +117,7 @@ def _parse_text(text: str) -> c_ast.FileAST:
 def parse(text: str, expanded: Expanded, diags: Diagnostics) -> c_ast.FileAST:
     """Parse attribute-free C; on errors record all of them (a missing ';' is repaired so
     that the errors after it are found too) and raise TranslationError."""
-    repaired_any = False
+    errors = len(diags.errors)
     for _ in range(MAX_RECOVERIES):
         try:
             ast = _parse_text(text)
@@ -127,21 +127,62 @@ def parse(text: str, expanded: Expanded, diags: Diagnostics) -> c_ast.FileAST:
             if stray is not None:
                 text = _ignore_semicolons(text, stray, expanded, diags)
                 continue
+            backslash = _stray_backslash(text, e)
+            if backslash is not None:
+                diags.warning("stray '\\' at the end of a line outside a macro: read as a "
+                              "line continuation", expanded.locate(e.line, e.col),
+                              hint="remove it: statements may span lines without '\\'")
+                text = text[:backslash] + " " + text[backslash + 1:]
+                continue
             repaired = _missing_semicolon(text, tokens, e)
             if repaired is None:
                 _report(e, tokens, expanded, diags)
                 break
             before, text = repaired
-            diags.error(f"syntax error: expected ';' before '{e.token}'",
-                        expanded.locate(before.line, before.col + len(before.text)),
-                        hint="end the statement with ';'")
-            repaired_any = True
+            where = expanded.locate(before.line, before.col + len(before.text))
+            if before.line < e.line and _ends_bare_call(tokens, before):
+                # a call statement at the end of its line (a macro that the application
+                # defines as a block, say): the ';' has one evident place
+                diags.warning(f"expected ';' after '{before.text}' at the end of the line; "
+                              "okl reads one there", where, hint="end the statement with ';'")
+            else:
+                diags.error(f"syntax error: expected ';' before '{e.token}'", where,
+                            hint="end the statement with ';'")
             continue
-        if not repaired_any:
+        if len(diags.errors) == errors:
             return ast
         break
     diags.raise_if_errors()
     raise TranslationError("parse failed")  # unreachable: every failure records an error
+
+
+def _ends_bare_call(tokens: list[Token], last: Token) -> bool:
+    """Whether ``last`` is the ')' of a statement that is only a call: ``name(...)``."""
+    k = next((k for k, t in enumerate(tokens) if t is last), None)
+    if k is None or last.text != ")":
+        return False
+    depth = 0
+    for j in range(k, -1, -1):
+        depth += {")": 1, "(": -1}.get(tokens[j].text, 0)
+        if depth == 0:
+            return j >= 1 and tokens[j - 1].kind == "id" and (
+                j == 1 or tokens[j - 2].text in (";", "{", "}"))
+    return False
+
+
+def _stray_backslash(text: str, e: SyntaxProblem) -> int | None:
+    """Offset of a lone '\\' that ends a line (the lexer's 'Illegal character'), else None."""
+    if "Illegal character" not in e.message or not e.line:
+        return None
+    start = 0
+    for _ in range(e.line - 1):
+        start = text.find("\n", start) + 1
+        if start == 0:
+            return None
+    at = start + e.col - 1
+    end = text.find("\n", at)
+    rest = text[at + 1:end if end >= 0 else len(text)]
+    return at if text[at:at + 1] == "\\" and not rest.strip() else None
 
 
 def _stray_semicolons(tokens: list[Token], e: SyntaxProblem) -> StrayGroup | None:

@@ -1,0 +1,26 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 3 "semicolon_at_line_end.okl"
+static void clampTo(float *v, const float hi) {
+#line 3 "semicolon_at_line_end.okl"
+  if ((*v) > hi) *v = hi;
+}
+
+#line 5 "semicolon_at_line_end.okl"
+static void clampAll(const int n, float *x) {
+  for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 32) {
+#line 6 "semicolon_at_line_end.okl"
+    for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 32 < n) ? (_okl_tiled_i + 32) : (n)); ++i) {
+      clampTo(&x[i], 1.0f);
+      x[i] *= 2.0f;
+    }
+  }
+}
+
+#line 5 "semicolon_at_line_end.okl"
+void _okl_entry_clampAll(void **args) {
+  clampAll(*((const int *) args[0]), (float *) args[1]);
+}

@@ -1,0 +1,21 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 3 "stray_backslash.okl"
+static void sumPairs(const int n, const float *a, const float *b, float *c) {
+  #pragma omp parallel for
+#line 4 "stray_backslash.okl"
+  for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 32) {
+#line 4 "stray_backslash.okl"
+    for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 32 < n) ? (_okl_tiled_i + 32) : (n)); ++i) {
+      c[i] = a[i] + b[i];
+    }
+  }
+}
+
+#line 3 "stray_backslash.okl"
+void _okl_entry_sumPairs(void **args) {
+  sumPairs(*((const int *) args[0]), (const float *) args[1], (const float *) args[2], (float *) args[3]);
+}
