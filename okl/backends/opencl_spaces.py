@@ -71,9 +71,9 @@ class _Specialiser:
         for n in self.nodes:
             if isinstance(n, c_ast.FuncDef) and "__kernel" in n.decl.storage:
                 for p in _params(n.decl.type):
-                    if _pointee(p.type, self.types) is not None and \
-                            _space_of(p.type, self.types) is None:
-                        _set_space(p, "__global", self.types)
+                    if _pointee(p.type, self.types, True) is not None and \
+                            _space_of(p.type, self.types, True) is None:
+                        _set_space(p, "__global", self.types, True)
                 self._visit(n, self.kernel_calls)
         for name, fn in self.defs.items():  # functions no kernel calls: as declared
             if not self.copies[name]:
@@ -106,7 +106,7 @@ class _Specialiser:
         env = dict(self.constants)
         for p in _params(fn.decl.type):
             if isinstance(p, c_ast.Decl) and p.name:
-                env[p.name] = _space_of(p.type, self.types) or "__private"
+                env[p.name] = _space_of(p.type, self.types, True) or "__private"
         _local_spaces(fn.body, env, self.types)
         for n in walk(fn.body):
             if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and \
@@ -184,14 +184,14 @@ def _params(ftype: c_ast.FuncDecl) -> list[c_ast.Node]:
 def _pointer_params(ftype: c_ast.FuncDecl, types) -> list[int]:
     """Positions of the parameters that point to data: pointers and arrays."""
     return [k for k, p in enumerate(_params(ftype)) if isinstance(p, (c_ast.Decl,
-            c_ast.Typename)) and _pointee(p.type, types, arrays=True) is not None]
+            c_ast.Typename)) and _pointee(p.type, types, True) is not None]
 
 
 def _apply(ftype: c_ast.FuncDecl, spaces: Spaces, types) -> None:
     """Give the pointer parameters of ``ftype`` the spaces of one combination."""
     params = _params(ftype)
     for k, space in zip(_pointer_params(ftype, types), spaces, strict=False):
-        _set_space(params[k], space, types, arrays=True)
+        _set_space(params[k], space, types, True)
 
 
 def _renamed(decl: c_ast.Decl, name: str) -> None:
@@ -223,37 +223,45 @@ def _pointer_type(t: c_ast.Node, types) -> c_ast.Node | None:
     return None
 
 
-def _pointee(t: c_ast.Node, types, arrays: bool = False) -> c_ast.TypeDecl | None:
-    """The type whose qualifiers name the space that ``t`` points into, when ``t`` is a
-    pointer to data (or, for parameters, an array) -- not a pointer to a pointer."""
-    if not (arrays and isinstance(t, c_ast.ArrayDecl)):
-        t = _pointer_type(t, types)
-        if t is None:
-            return None
-    t = t.type
+def _pointee(t: c_ast.Node, types, params: bool = False) -> c_ast.TypeDecl | None:
+    """The type whose qualifiers name the space that ``t`` points into, when ``t`` points
+    to data (not to a pointer).  A parameter declared as an array is a pointer; any other
+    array is an array of its elements, which may be pointers (``double *rows[4]``)."""
+    if params and isinstance(t, c_ast.ArrayDecl):
+        return _innermost(t.type)
+    while isinstance(t, c_ast.ArrayDecl):
+        t = t.type
+    t = _pointer_type(t, types)
+    return _innermost(t.type) if t is not None else None
+
+
+def _innermost(t: c_ast.Node) -> c_ast.TypeDecl | None:
     while isinstance(t, c_ast.ArrayDecl):
         t = t.type
     return t if isinstance(t, c_ast.TypeDecl) else None
 
 
-def _space_of(t: c_ast.Node, types) -> str | None:
-    inner = _pointee(t, types, arrays=True)
+def _space_of(t: c_ast.Node, types, params: bool = False) -> str | None:
+    inner = _pointee(t, types, params)
     return next((q for q in inner.quals if q in _CODES), None) if inner is not None else None
 
 
-def _set_space(decl: c_ast.Node, space: str, types, arrays: bool = False) -> None:
+def _set_space(decl: c_ast.Node, space: str, types, params: bool = False) -> None:
     """Make ``decl`` point into ``space``, expanding a typedef'd pointer type if needed."""
-    if not isinstance(decl.type, (c_ast.PtrDecl, c_ast.ArrayDecl)):
-        ptr = _pointer_type(decl.type, types)
+    holder, t = decl, decl.type
+    while not params and isinstance(t, c_ast.ArrayDecl):
+        holder, t = t, t.type
+    if not isinstance(t, (c_ast.PtrDecl, c_ast.ArrayDecl)):
+        ptr = _pointer_type(t, types)
         if ptr is None:
             return
         ptr = copy.deepcopy(ptr)
         inner = ptr.type
         while not isinstance(inner, c_ast.TypeDecl):
             inner = inner.type
-        inner.declname = getattr(decl, "name", None)
-        decl.type = ptr
-    inner = _pointee(decl.type, types, arrays)
+        inner.declname = t.declname
+        holder.type = ptr
+    inner = _pointee(decl.type, types, params)
     if inner is not None and not any(q in _CODES for q in inner.quals):
         inner.quals = [space] + list(inner.quals)
 
@@ -288,7 +296,7 @@ def _local_spaces(body: c_ast.Node, env: dict[str, str], types) -> None:
     space of what it is set to (OpenCL 1.2 pointers that name no space are private, so
     ``float *row = x + i * n;`` into a ``__global`` argument would not compile)."""
     candidates: list[c_ast.Decl] = []
-    sources: dict[str, list[c_ast.Node]] = {}
+    sources: dict[tuple[str, int], list[c_ast.Node]] = {}  # (name, subscripts): values
     for n in walk(body):
         if isinstance(n, c_ast.Decl) and n.name and not isinstance(n.type, c_ast.FuncDecl):
             if "__local" in n.storage:
@@ -300,18 +308,21 @@ def _local_spaces(body: c_ast.Node, env: dict[str, str], types) -> None:
             else:
                 env.pop(n.name, None)
                 candidates.append(n)
-                if n.init is not None:
-                    sources.setdefault(n.name, []).append(n.init)
-        elif isinstance(n, c_ast.Assignment) and n.op == "=" and \
-                isinstance(n.lvalue, c_ast.ID):
-            sources.setdefault(n.lvalue.name, []).append(n.rvalue)
+                if n.init is not None and not isinstance(n.type, c_ast.ArrayDecl):
+                    sources.setdefault((n.name, 0), []).append(n.init)
+        elif isinstance(n, c_ast.Assignment) and n.op == "=":
+            target, depth = n.lvalue, 0
+            while isinstance(target, c_ast.ArrayRef):  # an element of an array of pointers
+                target, depth = target.name, depth + 1
+            if isinstance(target, c_ast.ID):
+                sources.setdefault((target.name, depth), []).append(n.rvalue)
     changed = True
     while changed:
         changed = False
         for decl in candidates:
             if decl.name in env:
                 continue
-            for rhs in sources.get(decl.name, []):
+            for rhs in sources.get((decl.name, _dims(decl.type)), []):
                 space = _expr_space(rhs, env)
                 if space:
                     env[decl.name] = space
@@ -320,3 +331,10 @@ def _local_spaces(body: c_ast.Node, env: dict[str, str], types) -> None:
     for decl in candidates:
         if decl.name in env:
             _set_space(decl, env[decl.name], types)
+
+
+def _dims(t: c_ast.Node) -> int:
+    n = 0
+    while isinstance(t, c_ast.ArrayDecl):
+        t, n = t.type, n + 1
+    return n
