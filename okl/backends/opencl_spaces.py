@@ -66,6 +66,7 @@ class _Specialiser:
         self.copies: dict[str, dict[Spaces, _Copy]] = {name: {} for name in self.defs}
         self.pending: list[_Copy] = []
         self.kernel_calls: list[tuple[c_ast.FuncCall, str, Spaces]] = []
+        self.reported: set[tuple] = set()
 
     def run(self) -> None:
         for n in self.nodes:
@@ -131,6 +132,9 @@ class _Specialiser:
 
     def _not_shared(self, arg: c_ast.Node, name: str, param: str, space: str) -> None:
         loc = self.expanded.locate(arg.coord.line, arg.coord.column) if arg.coord else None
+        if (loc, space) in self.reported:  # the same call in another copy of its function
+            return
+        self.reported.add((loc, space))
         self.diags.error(f"'{name}' takes @shared memory as '{param}', but this argument "
                          f"points to {_WHAT[space]}", loc,
                          hint=f"pass a @shared array, or remove @shared from '{param}'")
