@@ -122,7 +122,7 @@ def lower_program(program: Program, target: Target, *, line_directives: bool = T
     _spell(out, target)
     if not target.gpu:
         _internal_linkage(out)
-    target.finish_functions(out, program)
+    target.finish_functions(out, program, diags)
     diags.raise_if_errors()
     emitter = Emitter(program.expanded, line_directives=line_directives)
     defined = {n.decl.name for n in out if isinstance(n, c_ast.FuncDef)} | \
@@ -153,11 +153,9 @@ def _lower_global(ext: c_ast.Node, target: Target, program: Program,
         return ext
     if isinstance(ext, c_ast.FuncDef):
         ext.decl.storage = list(target.device_function_storage) + list(ext.decl.storage)
-        _pointer_space(ext.decl.type, target)
         return ext
     if isinstance(ext, c_ast.Decl) and isinstance(ext.type, c_ast.FuncDecl):
         ext.storage = list(target.device_function_storage) + list(ext.storage)
-        _pointer_space(ext.type, target)
         return ext
     if isinstance(ext, c_ast.Decl) and ext.name and not isinstance(ext.type, c_ast.FuncDecl):
         if not _is_const(ext.type):
@@ -191,20 +189,6 @@ def _is_const(t: c_ast.Node) -> bool:
     while isinstance(t, c_ast.ArrayDecl):
         t = t.type
     return "const" in getattr(t, "quals", [])
-
-
-def _pointer_space(ftype: c_ast.FuncDecl, target: Target) -> None:
-    space = target.pointer_param_space()
-    if not space or ftype.args is None:
-        return
-    for p in ftype.args.params:
-        t = getattr(p, "type", None)
-        if isinstance(t, (c_ast.PtrDecl, c_ast.ArrayDecl)):
-            inner = t.type
-            while isinstance(inner, (c_ast.PtrDecl, c_ast.ArrayDecl)):
-                inner = inner.type
-            if space not in inner.quals:
-                inner.quals = [space] + inner.quals
 
 
 def _spell(nodes: list[c_ast.Node], target: Target) -> None:

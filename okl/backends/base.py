@@ -73,9 +73,9 @@ class Target:
     def check_params(self, kernel, program, diags) -> None:
         """Report kernel parameters this backend cannot take (OpenCL: size_t, bool)."""
 
-    def finish_functions(self, nodes: list[c_ast.Node], program) -> None:
+    def finish_functions(self, nodes: list[c_ast.Node], program, diags) -> None:
         """Last backend-specific rewrite of the emitted file-scope items (OpenCL: address
-        spaces of local pointer variables)."""
+        spaces of pointers, one copy of a device function per combination of them)."""
 
     def atomic(self, node: c_ast.Node, base: str, space: str, diags, loc) -> c_ast.Node:
         """Lower one @atomic statement; ``base`` is the target's C type ("" for a block),

@@ -19,12 +19,11 @@ Differences from CUDA that matter for correctness:
 
 from __future__ import annotations
 
-import copy
-
 from pycparser import c_ast
 
 from ..parser.vectors import VECTOR_TYPES, vectors_used
 from .base import Target
+from .opencl_spaces import address_spaces
 from .vectors import opencl_typedefs, vector_literals
 
 _MATH = ("sin cos tan asin acos atan atan2 sinh cosh tanh asinh acosh atanh exp exp2 exp10 "
@@ -90,8 +89,8 @@ class OpenCLTarget(Target):
     def check_params(self, kernel, program, diags) -> None:
         _check_params(kernel, program, diags)
 
-    def finish_functions(self, nodes, program) -> None:
-        _address_spaces(nodes, program)
+    def finish_functions(self, nodes, program, diags) -> None:
+        address_spaces(nodes, program, diags)
         vector_literals(nodes)
 
     def atomic(self, node, base, space, diags, loc):
@@ -253,136 +252,3 @@ def _three_component(p, vector, diags) -> None:
         diags.error(f"OpenCL kernels cannot take argument '{p.name}' of type {vector.name} by "
                     f"value: {sizes}", p.loc,
                     hint=f"pass its components as separate {vector.base} arguments")
-
-
-# -- address spaces of pointer variables ----------------------------------------------------
-_SPACES = ("__global", "__local", "__constant")
-
-
-def _pointer_type(t: c_ast.Node, types) -> c_ast.Node | None:
-    """``t`` as an explicit single-level pointer type (typedefs expanded), else None."""
-    quals: list[str] = []
-    for _ in range(16):
-        if isinstance(t, c_ast.PtrDecl):
-            if isinstance(t.type, c_ast.PtrDecl):
-                return None
-            if quals:
-                t = copy.copy(t)
-                t.quals = list(t.quals) + [q for q in quals if q not in t.quals]
-            return t
-        if isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType):
-            target = types.typedefs.get(" ".join(t.type.names))
-            if target is None:
-                return None
-            quals += t.quals
-            t = target
-            continue
-        return None
-    return None
-
-
-def _set_space(decl: c_ast.Decl, space: str, types) -> None:
-    """Make ``decl`` a pointer into ``space``, expanding a typedef'd pointer type if needed."""
-    ptr = _pointer_type(decl.type, types)
-    if ptr is None:
-        return
-    if ptr is not decl.type:
-        ptr = copy.deepcopy(ptr)
-        inner = ptr.type
-        inner.declname = decl.name
-        decl.type = ptr
-    inner = ptr.type
-    if not any(q in _SPACES for q in inner.quals):
-        inner.quals = [space] + list(inner.quals)
-
-
-def _space_of_pointer(t: c_ast.Node, types) -> str | None:
-    ptr = _pointer_type(t, types)
-    if ptr is None:
-        return None
-    return next((q for q in ptr.type.quals if q in _SPACES), None)
-
-
-def _expr_space(e: c_ast.Node, env: dict[str, str]) -> str | None:
-    """Address space that the pointer value of expression ``e`` points into, if known."""
-    if isinstance(e, c_ast.ID):
-        return env.get(e.name)
-    if isinstance(e, c_ast.BinaryOp) and e.op in ("+", "-"):
-        return _expr_space(e.left, env) or _expr_space(e.right, env)
-    if isinstance(e, c_ast.Cast):
-        return _expr_space(e.expr, env)
-    if isinstance(e, c_ast.TernaryOp):
-        return _expr_space(e.iftrue, env) or _expr_space(e.iffalse, env)
-    if isinstance(e, c_ast.ArrayRef):  # a row of a multi-dimensional array
-        return _expr_space(e.name, env)
-    if isinstance(e, c_ast.UnaryOp) and e.op == "&":
-        x = e.expr
-        while isinstance(x, (c_ast.ArrayRef, c_ast.StructRef)):
-            if isinstance(x, c_ast.StructRef) and x.type == "->":
-                return _expr_space(x.name, env)
-            x = x.name
-        return _expr_space(x, env)
-    return None
-
-
-def _address_spaces(nodes: list[c_ast.Node], program) -> None:
-    """OpenCL 1.2 pointers without an address space point to private memory, so a local
-    ``float *row = x + i * n;`` into a ``__global`` argument does not compile (OCCA leaves it
-    to the user's @globalPtr).  Give every local pointer variable the space of what it is
-    set to; expand typedef'd pointer types of parameters into ``__global`` pointers."""
-    types = program.types
-    constants = {n.name for n in nodes if isinstance(n, c_ast.Decl) and n.name
-                 and "__constant" in n.storage}
-    for fn in nodes:
-        if not isinstance(fn, c_ast.FuncDef):
-            continue
-        env: dict[str, str] = {name: "__constant" for name in constants}
-        for p in (fn.decl.type.args.params if fn.decl.type.args else []):
-            if not isinstance(p, c_ast.Decl):
-                continue
-            if _pointer_type(p.type, types) is not None and \
-                    _space_of_pointer(p.type, types) is None:
-                _set_space(p, "__global", types)
-            space = _space_of_pointer(p.type, types)
-            if space:
-                env[p.name] = space
-        candidates: list[c_ast.Decl] = []
-        sources: dict[str, list[c_ast.Node]] = {}
-        for n in _walk(fn.body):
-            if isinstance(n, c_ast.Decl) and n.name:
-                if "__local" in n.storage:
-                    env[n.name] = "__local"
-                elif _pointer_type(n.type, types) is not None:
-                    space = _space_of_pointer(n.type, types)
-                    if space:
-                        env[n.name] = space
-                    else:
-                        candidates.append(n)
-                        if n.init is not None:
-                            sources.setdefault(n.name, []).append(n.init)
-            elif isinstance(n, c_ast.Assignment) and n.op == "=" and \
-                    isinstance(n.lvalue, c_ast.ID):
-                sources.setdefault(n.lvalue.name, []).append(n.rvalue)
-        changed = True
-        while changed:
-            changed = False
-            for decl in candidates:
-                if decl.name in env:
-                    continue
-                for rhs in sources.get(decl.name, []):
-                    space = _expr_space(rhs, env)
-                    if space:
-                        env[decl.name] = space
-                        changed = True
-                        break
-        for decl in candidates:
-            if decl.name in env:
-                _set_space(decl, env[decl.name], types)
-
-
-def _walk(node: c_ast.Node):
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(reversed([c for _, c in n.children()]))

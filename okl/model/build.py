@@ -273,12 +273,27 @@ class ModelBuilder:
         return tuple(values)
 
     def _no_okl_loops(self, fn: c_ast.FuncDef) -> None:
+        params = _param_decls(fn.decl.type)
         for node in walk(fn):
             for a in self.amap.of(node):
-                if a.name in ("outer", "inner", "shared", "exclusive", "barrier"):
+                if a.name == "shared" and any(node is p for p in params):
+                    self._shared_param(node, a)
+                elif a.name in ("outer", "inner", "barrier"):
                     self.error(f"[@{a.name}] used outside a [@kernel] function", a,
                                hint=f"'{fn.decl.name}' is a device function; only @kernel "
                                     "functions may contain @outer/@inner loops")
+                elif a.name in ("shared", "exclusive"):
+                    self.error(f"[@{a.name}] used outside a [@kernel] function", a,
+                               hint="declare the array in the kernel's @outer loop and pass "
+                                    f"it to '{fn.decl.name}', whose parameter may be @shared")
+
+    def _shared_param(self, param: c_ast.Decl, a: Attribute) -> None:
+        """A @shared parameter of a device function only says where its argument points
+        (OpenCL needs it in the type); it has no storage of its own, so no size rules."""
+        t = self.types.resolve(param.type)
+        if not t.pointer:
+            self.error(f"[@shared] parameter '{param.name}' must be an array or a pointer", a,
+                       hint=f"declare it as an array: @shared float {param.name}[16]")
 
     # -- one kernel ------------------------------------------------------------------------
     def _kernel(self, fn: c_ast.FuncDef) -> Kernel:
@@ -329,6 +344,11 @@ class ModelBuilder:
                            "be passed from Python", p,
                            hint="use a scalar type (int, float, ...), a struct of scalars, "
                                 "or a pointer")
+            for a in self.amap.of(p):
+                if a.name in ("shared", "exclusive"):
+                    self.error(f"kernel argument '{p.name}' cannot be [@{a.name}]", a,
+                               hint="declare @shared and @exclusive arrays inside the @outer "
+                                    "loop; device function parameters may be @shared")
             restrict = self.amap.has(p, "restrict") or "restrict" in _quals(p.type)
             params.append(Param(p.name, ctype, p, self.loc(p), restrict))
         return params
@@ -803,6 +823,10 @@ def _product(values) -> int:
     for v in values:
         p *= v
     return p
+
+
+def _param_decls(ftype: c_ast.FuncDecl) -> list[c_ast.Node]:
+    return list(ftype.args.params) if ftype.args else []
 
 
 def _quals(t) -> list[str]:

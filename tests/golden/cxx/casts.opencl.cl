@@ -1,7 +1,7 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
 #line 2 "casts.okl"
-static float *row(__global float *a, const int i) {
+static __global float *row(__global float *a, const int i) {
 #line 2 "casts.okl"
   return a + 4 * i;
 }
@@ -17,8 +17,8 @@ __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_castValues_0(
       const int i = b * 32 + t;
       if (i < n) {
         truncated[i] = ((int) x[i]) + 2 * ((int) (x[i] * 0.5));
-        float *r = (float *) row(rows, i);
-        r[0] = ((float *) r)[1] + ((float) x[i]);
+        __global float *r = (__global float *) row(rows, i);
+        r[0] = ((__global float *) r)[1] + ((float) x[i]);
       }
     }
   }

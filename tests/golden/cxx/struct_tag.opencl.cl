@@ -11,7 +11,7 @@ struct Point
 #line 2 "struct_tag.okl"
 typedef struct Point Point;
 
-static float norm1(__global const Point *p) {
+static float norm1(__private const Point *p) {
 #line 4 "struct_tag.okl"
   return ((p->x < 0) ? (-p->x) : (p->x)) + ((p->y < 0) ? (-p->y) : (p->y));
 }

@@ -1,0 +1,58 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 7 "shared_param.okl"
+typedef struct
+{
+#line 7 "shared_param.okl"
+  double u;
+#line 7 "shared_param.okl"
+  double v;
+} flux_t;
+
+#line 9 "shared_param.okl"
+static const double weights[8] = {1, 2, 3, 4, 4, 3, 2, 1};
+
+static void flux(const double q, flux_t *f) {
+  f->u = q;
+  f->v = 2.0 * q;
+}
+
+static double row_sum(const double *row) {
+  double s = 0.0;
+  for (int k = 0; k < 8; ++k) s += row[k];
+  return s;
+}
+
+static double weighted(const double *w, double s_q[2][8], const int j) {
+  const double *row = s_q[j];
+  double s = 0.0;
+  for (int k = 0; k < 8; ++k) s += w[k] * row[k];
+  return s + row_sum(s_q[j]);
+}
+
+static void load(const int i, const double *q, double s_q[2][8]) {
+  flux_t f;
+  flux(q[i], &f);
+  s_q[0][i] = f.u;
+  s_q[1][i] = f.v;
+}
+
+static void surface(const int ne, const double *q, double *out) {
+  for (int e = 0; e < ne; ++e) {
+    double s_q[2][8];
+    for (int i = 0; i < 8; ++i) {
+      load(i, q + e * 8, s_q);
+    }
+    for (int i = 0; i < 8; ++i) {
+      out[e * 8 + i] = weighted(weights, s_q, i % 2) + row_sum(q + e * 8);
+    }
+  }
+}
+
+#line 36 "shared_param.okl"
+void _okl_entry_surface(void **args) {
+  surface(*((const int *) args[0]), (const double *) args[1], (double *) args[2]);
+}
