@@ -87,6 +87,25 @@ def translate_one(args: tuple[str, tuple[str, ...]]) -> dict:
     return row
 
 
+OCCA_MODES = {"cuda": "CUDA", "opencl": "OpenCL"}
+
+
+def occa_translate(args: tuple[str, str, tuple[str, ...]]) -> dict:
+    """OCCA's ``occa translate`` on one file, with the same defines (for the side by side)."""
+    occa, path_s, modes = args
+    path = Path(path_s)
+    flags = [f"-D{k}={v}" for k, v in defines_for(path).items()] + [f"-I{path.parent}"]
+    out = {}
+    for mode in modes:
+        proc = subprocess.run([occa, "translate", "-m", OCCA_MODES[mode], *flags, path_s],
+                              capture_output=True, text=True)
+        ok = proc.returncode == 0 and "__global__" in proc.stdout if mode == "cuda" else \
+            proc.returncode == 0 and "__kernel" in proc.stdout
+        out[mode] = {"ok": ok, "source": proc.stdout if ok else "",
+                     "error": "" if ok else _first_error(proc.stderr or proc.stdout)}
+    return out
+
+
 def nvcc_ok(source: str) -> tuple[bool, str]:
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, "k.cu")
@@ -99,11 +118,13 @@ def nvcc_ok(source: str) -> tuple[bool, str]:
 
 
 def compile_row(row: dict) -> dict:
+    """nvcc on okl's CUDA (and on OCCA's, when there is one)."""
     out = {}
-    cuda = row["modes"].get("cuda")
-    if cuda and cuda["ok"]:
-        ok, log = nvcc_ok(cuda["source"])
-        out["cuda"] = {"ok": ok, "log": "" if ok else _first_error(log)}
+    for side in ("modes", "occa"):
+        cuda = row.get(side, {}).get("cuda")
+        if cuda and cuda["ok"]:
+            ok, log = nvcc_ok(cuda["source"])
+            out[side] = {"ok": ok, "log": "" if ok else _first_error(log)}
     return out
 
 
@@ -115,22 +136,25 @@ def _first_error(log: str) -> str:
 
 
 def opencl_compile(rows: list[dict]) -> None:
+    """Build okl's (and OCCA's) OpenCL C on the CPU OpenCL device okl picks."""
     import pyopencl as cl
 
     from okl.runtime import clselect
     device = clselect.choose().device
     ctx = cl.Context([device])
     for row in rows:
-        m = row["modes"].get("opencl")
-        if not (m and m["ok"]):
-            continue
-        program = cl.Program(ctx, m["source"])
-        try:
-            program.build(options=["-cl-std=CL1.2"], cache_dir=False)
-            row.setdefault("compiled", {})["opencl"] = {"ok": True, "log": ""}
-        except cl.Error:
-            log = program.get_build_info(device, cl.program_build_info.LOG)
-            row.setdefault("compiled", {})["opencl"] = {"ok": False, "log": _first_error(log)}
+        for side in ("modes", "occa"):
+            m = row.get(side, {}).get("opencl")
+            if not (m and m["ok"]):
+                continue
+            program = cl.Program(ctx, m["source"])
+            key = ("opencl" if side == "modes" else "occa-opencl")
+            try:
+                program.build(options=["-cl-std=CL1.2"], cache_dir=False)
+                row.setdefault("compiled", {})[key] = {"ok": True, "log": ""}
+            except cl.Error:
+                log = program.get_build_info(device, cl.program_build_info.LOG)
+                row.setdefault("compiled", {})[key] = {"ok": False, "log": _first_error(log)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -141,6 +165,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--json", type=Path)
     ap.add_argument("--errors", action="store_true", help="list every refusal")
+    ap.add_argument("--occa", help="path of OCCA's `occa` command: translate with it too")
+    ap.add_argument("--report", type=Path, help="write a Markdown report here")
     args = ap.parse_args(argv)
     modes = tuple(m.strip() for m in args.modes.split(",") if m.strip())
     report = {}
@@ -148,9 +174,17 @@ def main(argv: list[str] | None = None) -> int:
         files = corpus_files(root)
         with ProcessPoolExecutor(args.jobs) as pool:
             rows = list(pool.map(translate_one, [(str(f), modes) for f in files], chunksize=4))
+            if args.occa:
+                occa = pool.map(occa_translate, [(args.occa, str(f), modes) for f in files])
+                for row, o in zip(rows, occa, strict=True):
+                    row["occa"] = o
             if args.compile and "cuda" in modes:
                 for row, comp in zip(rows, pool.map(compile_row, rows), strict=True):
-                    row.setdefault("compiled", {}).update(comp)
+                    c = row.setdefault("compiled", {})
+                    if "modes" in comp:
+                        c["cuda"] = comp["modes"]
+                    if "occa" in comp:
+                        c["occa-cuda"] = comp["occa"]
         if args.compile and "opencl" in modes:
             opencl_compile(rows)
         summary = {"files": len(files)}
@@ -164,6 +198,18 @@ def main(argv: list[str] | None = None) -> int:
             if args.compile:
                 comp = [r.get("compiled", {}).get(mode) for r in ok]
                 summary[mode]["compiled"] = sum(1 for c in comp if c and c["ok"])
+            if args.occa:
+                summary[mode]["occa_translated"] = sum(1 for r in rows
+                                                       if r["occa"][mode]["ok"])
+                if args.compile:
+                    summary[mode]["occa_compiled"] = sum(
+                        1 for r in rows if r.get("compiled", {}).get(f"occa-{mode}", {})
+                        .get("ok"))
+                    # files whose OCCA output compiles but okl's does not (or is refused)
+                    summary[mode]["okl_behind"] = [
+                        r["file"] for r in rows
+                        if r.get("compiled", {}).get(f"occa-{mode}", {}).get("ok")
+                        and not r.get("compiled", {}).get(mode, {}).get("ok")]
         report[str(root)] = {"summary": summary, "rows": rows}
         print(f"== {root}: {len(files)} files")
         for mode in modes:
@@ -179,6 +225,8 @@ def main(argv: list[str] | None = None) -> int:
                     c = r.get("compiled", {}).get(mode)
                     if c and not c["ok"]:
                         print(f"    COMPILE {r['file']}: {c['log'][:160]}")
+    if args.report:
+        args.report.write_text(markdown(report, modes))
     if args.json:
         for data in report.values():
             for r in data["rows"]:
@@ -186,6 +234,41 @@ def main(argv: list[str] | None = None) -> int:
                     m.pop("source", None)
         args.json.write_text(json.dumps(report, indent=1, default=dict))
     return 0
+
+
+def markdown(report: dict, modes: tuple[str, ...]) -> str:
+    """The report: counts per corpus and mode, then every refusal and failed build."""
+    out = ["# okl on real-world OKL corpora", "",
+           "Made by `python -m benchmarks.corpus` (see its docstring for the defines).", ""]
+    head = ["corpus", "files"]
+    for mode in modes:
+        head += [f"okl {mode}", f"OCCA {mode}", f"okl {mode} builds", f"OCCA {mode} builds",
+                 f"median ms ({mode})"]
+    out += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for root, data in report.items():
+        s = data["summary"]
+        cells = [Path(root).name, str(s["files"])]
+        for mode in modes:
+            m = s[mode]
+            cells += [str(m["translated"]), str(m.get("occa_translated", "-")),
+                      str(m.get("compiled", "-")), str(m.get("occa_compiled", "-")),
+                      f"{m['median_ms']:.1f}"]
+        out.append("| " + " | ".join(cells) + " |")
+    out += ["", "## Refusals and failed builds (okl)", ""]
+    for root, data in report.items():
+        for r in data["rows"]:
+            for mode in modes:
+                m = r["modes"][mode]
+                c = r.get("compiled", {}).get(mode)
+                occa_c = r.get("compiled", {}).get(f"occa-{mode}", {}).get("ok")
+                name = os.path.relpath(r["file"], Path(root).parent)
+                if not m["ok"]:
+                    out.append(f"- {mode} `{name}`: refused: {m['error'][:200]}")
+                elif c and not c["ok"]:
+                    occa = {True: "OCCA's builds", False: "OCCA's fails too",
+                            None: "OCCA has none"}[occa_c]
+                    out.append(f"- {mode} `{name}`: build fails ({occa}): {c['log'][:200]}")
+    return "\n".join(out) + "\n"
 
 
 if __name__ == "__main__":
