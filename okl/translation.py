@@ -24,6 +24,7 @@ from .transforms.astutil import rewrite, walk
 from .transforms.atomics import lower_atomics
 from .transforms.barriers import insert_barriers
 from .transforms.cpu import lower_cpu_kernel
+from .transforms.float_abs import float_abs
 from .transforms.gpu import lower_gpu_kernel
 from .transforms.launch import KernelPlan, launcher_text, plan_kernel
 
@@ -98,6 +99,7 @@ def translate_file(path: str | os.PathLike, mode: str, **kw) -> Translation:
 def lower_program(program: Program, target: Target, *, line_directives: bool = True
                   ) -> Translation:
     diags = Diagnostics()
+    float_abs(program, diags)
     insert_barriers(program)
     plans = {k.name: plan_kernel(k, diags) for k in program.kernels}
     kernels_by_node = {id(k.node): k for k in program.kernels}

@@ -1,0 +1,30 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#line 2 "float_abs.okl"
+static double spread(const double a, const double b) {
+#line 2 "float_abs.okl"
+  return fabs(a - b);
+}
+
+#line 4 "float_abs.okl"
+static void weights(const int n, const double *y, const float *tol, double *w, int *k) {
+  #pragma omp parallel for
+#line 5 "float_abs.okl"
+  for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 64) {
+#line 5 "float_abs.okl"
+    for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 64 < n) ? (_okl_tiled_i + 64) : (n)); ++i) {
+      const double denom = 1e-3 * fabs(y[i]) + fabs(tol[i % 4]) + spread(y[i], 0.5);
+      w[i] = 1.0 / denom;
+      k[i] = abs(i - 3);
+    }
+  }
+}
+
+#line 4 "float_abs.okl"
+void _okl_entry_weights(void **args) {
+  weights(*((const int *) args[0]), (const double *) args[1], (const float *) args[2], (double *) args[3], (int *) args[4]);
+}
