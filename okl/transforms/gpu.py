@@ -16,7 +16,7 @@ from pycparser import c_ast
 
 from ..errors import Diagnostics
 from ..model.kernel import Kernel, Loop, Program
-from .astutil import rewrite, walk
+from .astutil import replace_node, rewrite, walk
 from .barriers import is_barrier
 from .launch import DeviceKernel, KernelPlan
 
@@ -67,7 +67,7 @@ def _lower_loop(program: Program, dk: DeviceKernel, loop: Loop, target,
     """Replace ``loop`` (and the attributed loops in it) by index blocks."""
     for child in loop.children:
         block = _lower_loop(program, dk, child, target, diags)
-        _swap(loop.node, child.node, block)
+        replace_node(loop.node, child.node, block)
     form = loop.form
     index: c_ast.Node = target.index(loop.kind, loop.axis)
     if form.iter_type != "int":
@@ -108,15 +108,6 @@ def _lower_loop(program: Program, dk: DeviceKernel, loop: Loop, target,
 
 def _is_zero(node) -> bool:
     return isinstance(node, c_ast.Constant) and node.value == "0"
-
-
-def _swap(root: c_ast.Node, old: c_ast.Node, new: c_ast.Node) -> None:
-    def fn(n):
-        return new if n is old else None
-    if root.stmt is old:
-        root.stmt = new
-    else:
-        rewrite(root.stmt, fn)
 
 
 def _lower_barriers(program: Program, body: c_ast.Node, target) -> c_ast.Node:

@@ -130,8 +130,10 @@ def plan_kernel(kernel: Kernel, diags: Diagnostics | None = None) -> KernelPlan:
         kernels.append(dk)
         if diags is not None:
             _check_extents(dk, diags)
-    host = copy.deepcopy(kernel.node.body)
-    _replace_outers(host, kernel)
+    # the host code is the body with each top-level @outer loop replaced by a launch marker;
+    # the memo hands deepcopy the markers, so the loops themselves are never copied
+    memo = {id(o.node): _launch_marker(k, o.node.coord) for k, o in enumerate(kernel.outers)}
+    host = copy.deepcopy(kernel.node.body, memo)
     return KernelPlan(kernel.name, kernel.params, kernels, host)
 
 
@@ -167,31 +169,9 @@ def _collect(loop: Loop, bindings: list[tuple[str, c_ast.Node]], out: list[Exten
         _collect(child, inner, out)
 
 
-def _replace_outers(host: c_ast.Compound, kernel: Kernel) -> None:
-    """Swap each top-level @outer loop in the copied body for a launch marker call."""
-    coords = {(o.node.coord.line, o.node.coord.column): k for k, o in enumerate(kernel.outers)}
-
-    def visit(node):
-        for name, child in node.children():
-            if isinstance(child, c_ast.For) and child.coord is not None and \
-                    (child.coord.line, child.coord.column) in coords:
-                k = coords[(child.coord.line, child.coord.column)]
-                call = c_ast.FuncCall(c_ast.ID("_okl_launch"),
-                                      c_ast.ExprList([c_ast.Constant("int", str(k))]),
-                                      coord=child.coord)
-                _set_child(node, name, call)
-            else:
-                visit(child)
-
-    visit(host)
-
-
-def _set_child(node: c_ast.Node, name: str, value: c_ast.Node) -> None:
-    if "[" in name:
-        attr, index = name[:-1].split("[")
-        getattr(node, attr)[int(index)] = value
-    else:
-        setattr(node, name, value)
+def _launch_marker(k: int, coord) -> c_ast.FuncCall:
+    return c_ast.FuncCall(c_ast.ID("_okl_launch"),
+                          c_ast.ExprList([c_ast.Constant("int", str(k))]), coord=coord)
 
 
 def launcher_text(plan: KernelPlan) -> str:
