@@ -23,6 +23,7 @@ from .parser.cparse import PRELUDE
 from .transforms.astutil import rewrite, walk
 from .transforms.atomics import lower_atomics
 from .transforms.barriers import insert_barriers
+from .transforms.bounds import BoundsPlan, derive_bounds
 from .transforms.cpu import lower_cpu_kernel
 from .transforms.gpu import lower_gpu_kernel
 from .transforms.launch import KernelPlan, launcher_text, plan_kernel
@@ -41,6 +42,7 @@ class KernelInfo:
     params: list[Param]
     plan: KernelPlan
     entry: str | None = None  # CPU: the `_okl_entry_<name>(void **)` symbol
+    bounds: BoundsPlan | None = None  # the largest index of its pointer accesses
 
     @property
     def device_kernels(self):
@@ -98,6 +100,7 @@ def translate_file(path: str | os.PathLike, mode: str, **kw) -> Translation:
 def lower_program(program: Program, target: Target, *, line_directives: bool = True
                   ) -> Translation:
     diags = Diagnostics()
+    bounds = {k.name: derive_bounds(k, program.expanded.locate) for k in program.kernels}
     insert_barriers(program)
     plans = {k.name: plan_kernel(k, diags) for k in program.kernels}
     kernels_by_node = {id(k.node): k for k in program.kernels}
@@ -112,11 +115,12 @@ def lower_program(program: Program, target: Target, *, line_directives: bool = T
             plan = plans[kernel.name]
             if target.gpu:
                 out.extend(lower_gpu_kernel(program, kernel, plan, target, diags))
-                infos.append(KernelInfo(kernel.name, kernel.params, plan))
+                infos.append(KernelInfo(kernel.name, kernel.params, plan,
+                                        bounds=bounds[kernel.name]))
             else:
                 out.extend(lower_cpu_kernel(program, kernel, target))
                 infos.append(KernelInfo(kernel.name, kernel.params, plan,
-                                        f"_okl_entry_{kernel.name}"))
+                                        f"_okl_entry_{kernel.name}", bounds[kernel.name]))
         else:
             out.append(_lower_global(ext, target, program, diags))
     _spell(out, target)
