@@ -14,7 +14,6 @@ import numpy as np
 import pytest
 
 import okl
-
 from okl.errors import ArgumentError
 from okl.runtime.args import (
     ArrayInfo,

@@ -25,9 +25,9 @@ import numpy as np
 from ..errors import BackendUnavailableError, BuildError
 from ..version import __version__
 from .args import ArrayInfo
+from .bounds import bounds_check
 from .buildlog import map_log
 from .cache import Cache
-from .bounds import bounds_check
 from .gpulaunch import array_address, compile_caller, env_names
 from .launcher import compile_function
 
