@@ -23,6 +23,7 @@ from .version import __version__
 _LAZY = {
     "analyze": ".frontend", "analyze_file": ".frontend",
     "Device": ".runtime.device", "Kernel": ".runtime.device", "Memory": ".runtime.device",
+    "NULL": ".runtime.args",
     "Translation": ".translation", "translate": ".translation",
     "translate_file": ".translation",
 }
@@ -46,5 +47,5 @@ def __getattr__(name: str):
 __all__ = [
     "__version__", "ArgumentError", "BackendUnavailableError", "BuildError", "Diagnostic",
     "LaunchError", "OKLError", "TranslationError", "analyze", "analyze_file", "Device",
-    "Kernel", "Memory", "backends", "Translation", "translate", "translate_file",
+    "Kernel", "Memory", "NULL", "backends", "Translation", "translate", "translate_file",
 ]

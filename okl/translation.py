@@ -23,6 +23,7 @@ from .parser.cparse import PRELUDE
 from .transforms.astutil import rewrite, walk
 from .transforms.atomics import lower_atomics
 from .transforms.barriers import insert_barriers
+from .transforms.bounds import BoundsPlan, derive_bounds
 from .transforms.cpu import lower_cpu_kernel
 from .transforms.float_abs import float_abs
 from .transforms.gpu import lower_gpu_kernel
@@ -42,6 +43,7 @@ class KernelInfo:
     params: list[Param]
     plan: KernelPlan
     entry: str | None = None  # CPU: the `_okl_entry_<name>(void **)` symbol
+    bounds: BoundsPlan | None = None  # the largest index of its pointer accesses
 
     @property
     def device_kernels(self):
@@ -100,6 +102,7 @@ def lower_program(program: Program, target: Target, *, line_directives: bool = T
                   ) -> Translation:
     diags = Diagnostics()
     float_abs(program, diags)
+    bounds = {k.name: derive_bounds(k, program.expanded.locate) for k in program.kernels}
     insert_barriers(program)
     plans = {k.name: plan_kernel(k, diags) for k in program.kernels}
     kernels_by_node = {id(k.node): k for k in program.kernels}
@@ -114,11 +117,12 @@ def lower_program(program: Program, target: Target, *, line_directives: bool = T
             plan = plans[kernel.name]
             if target.gpu:
                 out.extend(lower_gpu_kernel(program, kernel, plan, target, diags))
-                infos.append(KernelInfo(kernel.name, kernel.params, plan))
+                infos.append(KernelInfo(kernel.name, kernel.params, plan,
+                                        bounds=bounds[kernel.name]))
             else:
                 out.extend(lower_cpu_kernel(program, kernel, target))
                 infos.append(KernelInfo(kernel.name, kernel.params, plan,
-                                        f"_okl_entry_{kernel.name}"))
+                                        f"_okl_entry_{kernel.name}", bounds[kernel.name]))
         else:
             out.append(_lower_global(ext, target, program, diags))
     _spell(out, target)

@@ -13,6 +13,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+import okl
 from okl.errors import ArgumentError
 from okl.runtime.args import (
     ArrayInfo,
@@ -525,10 +526,14 @@ def test_null(param):
     if param.is_pointer:
         check(None, param)
         check(None, param, expected_kind="cuda", expected_device=0)
-        assert make_converters([param], KERNEL, expected_kind="cuda")[0](None) is None
+        assert make_converters([param], KERNEL, expected_kind="cuda")[0](okl.NULL) is None
+        with pytest.raises(ArgumentError, match=r"argument 1 'x' \(.*\): got None — .*okl.NULL"):
+            make_converters([param], KERNEL, expected_kind="cuda")[0](None)
     else:
         with pytest.raises(ArgumentError):  # NULL is only for pointers
             make_converters([param], KERNEL)[0](None)
+        with pytest.raises(ArgumentError):
+            make_converters([param], KERNEL)[0](okl.NULL)
 
 
 def readonly(a):

@@ -138,7 +138,7 @@ def test_auto_picks_a_mode_that_works():
     assert dev.mode == preferred[0]
     k = dev.build_kernel_from_string(AXPY, "axpy")
     y = dev.asarray(np.ones(5, np.float32))
-    k(5, 2.0, dev.asarray(np.arange(5, dtype=np.float32)), y, None)
+    k(5, 2.0, dev.asarray(np.arange(5, dtype=np.float32)), y, okl.NULL)
     np.testing.assert_array_equal(y.get(), 1 + 2 * np.arange(5, dtype=np.float32))
 
 
@@ -305,10 +305,10 @@ def test_host_modes_take_numpy_arrays_directly(mode):
     np.testing.assert_array_equal(y, 1 + 0.5 * x)
     np.testing.assert_array_equal(hits, 1)
     mem = device(mode).asarray(x)  # okl.Memory and numpy arrays mix
-    k(40, 1.0, mem, y, None)
+    k(40, 1.0, mem, y, okl.NULL)
     np.testing.assert_array_equal(y, 1 + 1.5 * x)
     with pytest.raises(okl.ArgumentError, match="non-contiguous"):
-        k(20, 1.0, x[::2], y[:20], None)
+        k(20, 1.0, x[::2], y[:20], okl.NULL)
 
 
 @pytest.mark.parametrize("mode", NOT_HOST)
@@ -317,7 +317,7 @@ def test_device_modes_refuse_host_arrays_with_a_hint(mode):
     k = _axpy(mode)
     y = dev.zeros(8, np.float32)
     with pytest.raises(okl.ArgumentError) as err:
-        k(8, 1.0, np.ones(8, np.float32), y, None)
+        k(8, 1.0, np.ones(8, np.float32), y, okl.NULL)
     text = str(err.value)
     assert "argument 3 'x' (const float *): got a host numpy.ndarray" in text
     assert "dev.asarray(x)" in text
@@ -330,7 +330,7 @@ def test_memory_of_another_device_kind_is_refused(mode, other):
     dev, foreign = device(mode), device(other)
     x = foreign.asarray(np.ones(8, np.float32))
     with pytest.raises(okl.ArgumentError) as err:
-        k(8, 1.0, x, dev.zeros(8, np.float32), None)
+        k(8, 1.0, x, dev.zeros(8, np.float32), okl.NULL)
     assert "argument 3 'x' (const float *): got " in str(err.value)
     assert "okl.Memory" in str(err.value)
 
@@ -340,7 +340,7 @@ def test_memory_of_another_opencl_context_is_refused():
     other = okl.Device("opencl")  # a second context, even on the same device
     k = _axpy("opencl")
     with pytest.raises(okl.ArgumentError, match="argument 4 'y' .*on device"):
-        k(4, 1.0, dev.zeros(4, np.float32), other.zeros(4, np.float32), None)
+        k(4, 1.0, dev.zeros(4, np.float32), other.zeros(4, np.float32), okl.NULL)
 
 
 def test_opencl_takes_pyopencl_arrays_buffers_and_views():
@@ -350,19 +350,19 @@ def test_opencl_takes_pyopencl_arrays_buffers_and_views():
     k = _axpy("opencl")
     x = cla.to_device(backend.queue, np.arange(256, dtype=np.float32))
     y = cla.zeros(backend.queue, 256, np.float32)
-    k(256, 2.0, x, y, None)
+    k(256, 2.0, x, y, okl.NULL)
     np.testing.assert_array_equal(y.get(), 2 * np.arange(256, dtype=np.float32))
     # a raw buffer is untyped: accepted for any pointee type
-    k(256, 1.0, x, y.base_data, None)
+    k(256, 1.0, x, y.base_data, okl.NULL)
     np.testing.assert_array_equal(y.get(), 3 * np.arange(256, dtype=np.float32))
     # a view that starts inside its buffer must be seen from its own first element
     tail = y[128:]
-    k(128, 1.0, x, tail, None)
+    k(128, 1.0, x, tail, okl.NULL)
     want = 3 * np.arange(256, dtype=np.float32)
     want[128:] += np.arange(128, dtype=np.float32)
     np.testing.assert_array_equal(y.get(), want)
     with pytest.raises(okl.ArgumentError, match="non-contiguous pyopencl.array.Array"):
-        k(128, 1.0, x[::2], y[:128], None)
+        k(128, 1.0, x[::2], y[:128], okl.NULL)
 
 
 # -- argument checks through real kernels --------------------------------------------------------
@@ -402,9 +402,9 @@ ARG_CASES = [
     ("wrong pointee dtype (int)", ("n", 1.0, "x", "y", "y"),
      ["argument 5 'hits' (int *): got okl.Memory of float32"]),
     ("scalar for pointer", ("n", 1.0, 3.0, "y", None),
-     ["argument 3 'x' (const float *): got float 3.0", "or None for NULL"]),
+     ["argument 3 'x' (const float *): got float 3.0", "or okl.NULL"]),
     ("list for pointer", ("n", 1.0, [1.0, 2.0], "y", None),
-     ["argument 3 'x' (const float *): got list", "or None for NULL"]),
+     ["argument 3 'x' (const float *): got list", "or okl.NULL"]),
 ]
 
 
@@ -441,10 +441,12 @@ def test_accepted_conversions_give_exact_values(mode):
 
 
 @pytest.mark.parametrize("mode", EVERY)
-def test_none_is_null(mode):
+def test_null_is_okl_null_and_none_is_refused(mode):
     k = _axpy(mode)
     x, y, h = _where(mode)
-    k(8, 1.0, x, y, None)
+    with pytest.raises(okl.ArgumentError, match=r"argument 5 .*got None — .*okl\.NULL"):
+        k(8, 1.0, x, y, None)
+    k(8, 1.0, x, y, okl.NULL)
     k(8, 1.0, x, y, h)
     device(mode).finish()
     np.testing.assert_array_equal(y.get(), 2 * np.arange(8, dtype=np.float32))
@@ -457,35 +459,35 @@ def test_readonly_and_noncontiguous_arrays(mode):
     x = np.arange(8, dtype=np.float32)
     x.flags.writeable = False
     y = np.zeros(8, np.float32)
-    k(8, 1.0, x, y, None)  # read-only is fine for a const pointer
+    k(8, 1.0, x, y, okl.NULL)  # read-only is fine for a const pointer
     np.testing.assert_array_equal(y, x)
     frozen = y.copy()
     frozen.flags.writeable = False
     with pytest.raises(okl.ArgumentError) as err:
-        k(8, 1.0, x, frozen, None)
+        k(8, 1.0, x, frozen, okl.NULL)
     assert "argument 4 'y' (float *): got a read-only numpy.ndarray" in str(err.value)
     assert "declare the parameter const" in str(err.value)
     wide = np.zeros(16, np.float32)
     with pytest.raises(okl.ArgumentError) as err:
-        k(8, 1.0, x, wide[::2], None)
+        k(8, 1.0, x, wide[::2], okl.NULL)
     assert "argument 4 'y' (float *): got a non-contiguous numpy.ndarray" in str(err.value)
     assert not wide.any()
     with pytest.raises(okl.ArgumentError, match=r"argument 3 'x' \(const float \*\): got "
                                                 r"numpy.ndarray of float64"):
-        k(8, 1.0, np.zeros(8), y, None)
+        k(8, 1.0, np.zeros(8), y, okl.NULL)
 
 
 @pytest.mark.parametrize("mode", EVERY)
 def test_keyword_arguments(mode):
     k = _axpy(mode)
     x, y, h = _where(mode)
-    k(n=8, alpha=1.0, x=x, y=y, hits=None)
+    k(n=8, alpha=1.0, x=x, y=y, hits=okl.NULL)
     k(8, 1.0, hits=h, y=y, x=x)
     device(mode).finish()
     np.testing.assert_array_equal(y.get(), 2 * np.arange(8, dtype=np.float32))
     np.testing.assert_array_equal(h.get(), 1)
     with pytest.raises(okl.ArgumentError, match="has no parameter 'beta'") as err:
-        k(8, 1.0, x, y, hits=None, beta=2)
+        k(8, 1.0, x, y, hits=okl.NULL, beta=2)
     assert AXPY_SIGNATURE in str(err.value)
     with pytest.raises(okl.ArgumentError, match="got argument 'n' twice"):
         k(8, 1.0, x, y, None, n=8)
@@ -494,7 +496,7 @@ def test_keyword_arguments(mode):
     assert AXPY_SIGNATURE in str(err.value)
     with pytest.raises(okl.ArgumentError, match=r"argument 2 'alpha' \(const float\): got "
                                                 "numpy.float64"):
-        k(n=8, alpha=np.float64(0.1), x=x, y=y, hits=None)
+        k(n=8, alpha=np.float64(0.1), x=x, y=y, hits=okl.NULL)
 
 
 # -- errors --------------------------------------------------------------------------------------
@@ -1017,7 +1019,7 @@ def _mix_args(dev):
 
 def _mix_expected(args):
     n, a, d, s, u, x, _, c = args
-    c = np.full(8, 100) if c is None else np.asarray(c)
+    c = np.full(8, 100) if c is okl.NULL else np.asarray(c)
     with np.errstate(invalid="ignore"):
         return (float(d) * np.asarray(x, np.float64) + np.float32(a) + s + u + c)[:int(n)]
 
@@ -1089,7 +1091,7 @@ def test_cpu_fast_path_takes_what_the_general_path_takes(mode):
         {0: np.int64(5), 1: 2, 2: np.float32(0.25), 3: True, 4: np.uint8(9)},
         {0: np.array(8, np.int32), 1: np.array(1.5, np.float32), 2: float("inf")},
         {1: float("nan"), 2: -0.0, 4: 2**32 - 1},
-        {5: _frozen(np.arange(8, dtype=np.float32)), 7: None},
+        {5: _frozen(np.arange(8, dtype=np.float32)), 7: okl.NULL},
         {5: dev.asarray(np.arange(8, dtype=np.float32)),
          7: dev.asarray(np.arange(8, dtype=np.int32))},
         {5: np.arange(8, dtype=np.float32).view(_Subclass), 7: np.arange(16, dtype=np.int32)[:8]},
@@ -1118,7 +1120,7 @@ def test_cpu_fast_path_takes_what_the_general_path_takes(mode):
     y = dev.zeros(8, np.float64)  # okl.Memory output, twice: the second call is remembered
     x = dev.asarray(np.arange(8, dtype=np.float32))
     for _ in range(2):
-        k(8, 1.5, 2.0, 3, 4, x, y, None)
+        k(8, 1.5, 2.0, 3, 4, x, y, okl.NULL)
         np.testing.assert_allclose(y.get(), 2.0 * np.arange(8) + 1.5 + 3 + 4 + 100)
 
 
@@ -1158,7 +1160,7 @@ def test_direct_cuda_kernel_params_layout():
 
     from okl.runtime.args import ArrayInfo, make_converters
     from okl.runtime.gpulaunch import compile_caller
-    from okl.runtime.spec import RuntimeParam
+    from okl.runtime.spec import KernelSpec, RuntimeParam
 
     class FakeDeviceArray:
         def __init__(self, address, dtype):
@@ -1183,6 +1185,7 @@ def test_direct_cuda_kernel_params_layout():
 
     kernel = FakeKernel()
     kernel.params = params
+    kernel.spec = KernelSpec("fake", params)
     kernel._convert = make_converters(params, "fake", expected_kind="cuda", expected_device=0,
                                       describe=describe)
     launched = []
@@ -1203,9 +1206,9 @@ def test_direct_cuda_kernel_params_layout():
                           env={"n"})
     x, y = FakeDeviceArray(0xDEAD000, np.float64), FakeDeviceArray(0xBEEF000, np.float32)
     call((16, 0.1, x, -3, 2.5, True, y, 2**64 - 1))
-    call((np.int32(8), np.float32(0.1), None, np.int16(7), np.float64(1e300), np.False_, y,
+    call((np.int32(8), np.float32(0.1), okl.NULL, np.int16(7), np.float64(1e300), np.False_, y,
           np.uint64(5)))
-    call((True, np.float32(np.nan), x, 1, 7, np.bool_(1), None, 0))
+    call((True, np.float32(np.nan), x, 1, 7, np.bool_(1), okl.NULL, 0))
     assert launched[0][:2] == ((4,), (4,))
     assert launched[0][2] == [16, np.float32(0.1), 0xDEAD000, -3, 2.5, True, 0xBEEF000,
                               2**64 - 1]

@@ -48,8 +48,27 @@ import numpy as np
 from ..errors import ArgumentError
 
 __all__ = [
-    "ArrayInfo", "bind_args", "check_array", "check_count", "convert_scalar", "make_converters",
+    "NULL", "ArrayInfo", "bind_args", "check_array", "check_count", "convert_scalar",
+    "make_converters",
 ]
+
+
+class _Null:
+    """The type of :data:`NULL`: one instance, compared by identity."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "okl.NULL"
+
+    def __reduce__(self) -> str:
+        return "NULL"
+
+
+#: A null pointer argument, passed on purpose.  ``None`` is refused for pointer parameters:
+#: it is far more often a forgotten buffer than a wanted NULL, and a kernel that reads through
+#: NULL kills the interpreter.
+NULL = _Null()
 
 
 @dataclass(slots=True)  # not frozen: frozen dataclasses are 4x slower to create, once per launch
@@ -70,6 +89,7 @@ class ArrayInfo:
     kind: str = "host"
     device: object | None = None
     typename: str = "numpy.ndarray"
+    freed: bool = False  # an okl.Memory after Memory.free(): refused
 
     @classmethod
     def from_numpy(cls, a: np.ndarray) -> ArrayInfo:
@@ -349,13 +369,17 @@ def _fill(arr: np.ndarray, value, base: np.dtype, shape: tuple[int, ...]) -> Non
 
 def check_array(info: ArrayInfo | None, param, index: int, kernel: str, *,
                 expected_kind: str = "host", expected_device: object | None = None) -> None:
-    """Check a memory argument for a pointer parameter; ``None`` (NULL) is always accepted.
+    """Check a memory argument for a pointer parameter; ``info`` None (okl.NULL, already
+    told apart from None by the converter) is always accepted.
 
     ``expected_kind``/``expected_device`` describe where the kernel runs; ``expected_device``
     None accepts any device of that kind.
     """
     if info is None:
         return
+    if info.freed:
+        raise _fail(kernel, index, param, f"an {info.typename} that was freed (Memory.free())",
+                    "its memory is released; allocate a new buffer")
     if info.kind != expected_kind:
         got = f"a host {info.typename}" if info.kind == "host" else \
             f"{info.typename} in {info.kind} memory"
@@ -496,14 +520,17 @@ def _pointer_converter(param, index, kernel, expected_kind, expected_device, des
     passed = [None]  # the last ArrayInfo that passed: okl.Memory hands out the same one
 
     def convert(value):
-        if value is None:
+        if value is NULL:
             return None
+        if value is None:
+            raise _fail(kernel, index, param, "None",
+                        "pass an array, or okl.NULL for a null pointer on purpose")
         info = describe(value)
         if info is passed[0] and info is not None:
             return value
         if info is None:
             raise _fail(kernel, index, param, _got(value),
-                        "pass an array (numpy.ndarray, okl.Memory) or None for NULL")
+                        "pass an array (numpy.ndarray, okl.Memory) or okl.NULL")
         check_array(info, param, index, kernel, expected_kind=expected_kind,
                     expected_device=expected_device)
         passed[0] = info

@@ -25,6 +25,7 @@ import numpy as np
 from ..errors import BackendUnavailableError, BuildError
 from ..version import __version__
 from .args import ArrayInfo
+from .bounds import bounds_check
 from .buildlog import map_log
 from .cache import Cache
 from .gpulaunch import array_address, compile_caller, env_names
@@ -133,6 +134,9 @@ class CPUBackend:
     def write(self, mem, host: np.ndarray) -> None:
         mem.handle[...] = host.reshape(mem.shape)
 
+    def release(self, mem) -> None:
+        """Launches are synchronous: dropping the array (Memory.free) releases it."""
+
     def finish(self) -> None:
         """CPU launches are synchronous."""
 
@@ -190,13 +194,16 @@ class CPUBackend:
         limits = [compile_function(src, "_dims", f"<okl limits of {kernel.name}>")
                   for src in kernel.spec.limits]
         scalars = [(i, p.name) for i, p in enumerate(params) if not p.is_pointer]
+        bounds = bounds_check(kernel.spec)
 
         def launch(args, values):
-            if limits:
+            if limits or bounds is not None:
                 env = {name: values[i].item() if values[i].dtype.fields is None else values[i]
                        for i, name in scalars}
                 for check in limits:
                     check(env)
+                if bounds is not None:
+                    bounds(env, args)
             ptrs = slots()
             for i, v in enumerate(values):
                 ptrs[i] = _address(v) if pointer[i] else array_address(v)

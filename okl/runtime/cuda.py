@@ -156,6 +156,11 @@ class CudaBackend:
         with self.cp_device:
             mem.handle.set(src)
 
+    def release(self, mem) -> None:
+        """Wait for queued kernels that may use the buffer, then give it back to CuPy's
+        pool (Memory.free drops the last reference)."""
+        self.finish()
+
     def finish(self) -> None:
         with self.cp_device:
             _cupy().cuda.get_current_stream().synchronize()

@@ -273,6 +273,8 @@ def _define_text(value) -> str:
 class Memory:
     """A buffer on a device, with a dtype and a shape."""
 
+    freed = False
+
     def __init__(self, device: Device, handle, shape: tuple[int, ...], dtype: np.dtype):
         self.device = device
         self.handle = handle
@@ -280,7 +282,27 @@ class Memory:
         self.dtype = np.dtype(dtype)
 
     def __repr__(self) -> str:
-        return f"okl.Memory(shape={self.shape}, dtype={self.dtype}, mode={self.device.mode!r})"
+        state = ", freed" if self.freed else ""
+        return (f"okl.Memory(shape={self.shape}, dtype={self.dtype}, "
+                f"mode={self.device.mode!r}{state})")
+
+    def free(self) -> None:
+        """Release the buffer now instead of when the object is collected (idempotent).
+
+        Afterwards every use (a launch argument, get, set) is an ArgumentError naming it as
+        freed, never a read of released memory.  Queued work that uses it finishes first."""
+        if self.freed:
+            return
+        self.device.backend.release(self)
+        self.freed = True
+        self.handle = None
+        for memo in ("_info", "_address", "_device_pointer"):  # what launches remembered
+            self.__dict__.pop(memo, None)
+
+    def _live(self, what: str) -> None:
+        if self.freed:
+            raise ArgumentError(f"Memory.{what}: {self!r} was freed (Memory.free()); "
+                                "allocate a new buffer")
 
     @property
     def size(self) -> int:
@@ -295,9 +317,11 @@ class Memory:
 
     def get(self) -> np.ndarray:
         """A numpy copy of the contents (waits for queued work that writes it)."""
+        self._live("get")
         return self.device.backend.to_host(self)
 
     def set(self, array) -> None:
+        self._live("set")
         host = np.ascontiguousarray(np.asarray(array))
         if host.dtype != self.dtype or host.size != self.size:
             raise ArgumentError(f"Memory.set: got {host.dtype} x {host.size}, the buffer holds "
@@ -309,8 +333,9 @@ class Memory:
         info = self.__dict__.get("_info")
         if info is None:
             info = ArrayInfo(self.dtype, True, False, self.device.backend.kind,
-                             self.device.backend.identity, "okl.Memory")
-            self.__dict__["_info"] = info
+                             self.device.backend.identity, "okl.Memory", self.freed)
+            if not self.freed:  # a fresh object each time: never the one a launch remembers
+                self.__dict__["_info"] = info
         return info
 
     @property
@@ -321,6 +346,7 @@ class Memory:
         return iface
 
     def __array__(self, *args, **kw):
+        self._live("__array__")
         if self.device.backend.kind == "host":
             return np.asarray(self.handle, *args, **kw)
         raise TypeError("okl.Memory lives on the device; call .get() to copy it to numpy")

@@ -28,6 +28,8 @@ import weakref
 
 import numpy as np
 
+from .args import NULL
+from .bounds import bounds_check
 from .launcher import RUNTIME_NAMES, compile_function, compiled
 
 _TRIVIAL_HOST = re.compile(r"def _host\([^)]*\):\n    _launch\(0, locals\(\)\)\n$")
@@ -50,6 +52,7 @@ def gpu_launcher(spec, pointer_value, scalar_value, enqueue):
     pointer = [p.is_pointer for p in spec.params]
     scalars = [(i, p.name) for i, p in enumerate(spec.params) if not p.is_pointer]
     captured = [[(c.name, c.dtype) for c in d.captured] for d in spec.device_kernels]
+    bounds = bounds_check(spec)
 
     def convert(values):
         return [pointer_value(v) if pointer[i] else scalar_value(v)
@@ -61,6 +64,8 @@ def gpu_launcher(spec, pointer_value, scalar_value, enqueue):
         def launch(args, values):
             raw = convert(values)
             env = {name: _host_value(values[i]) for i, name in scalars}
+            if bounds is not None:
+                bounds(env, args)
             outer, inner = dims0(env)
             if min(outer) > 0 and min(inner) > 0:
                 enqueue(0, outer, inner, raw)
@@ -70,6 +75,8 @@ def gpu_launcher(spec, pointer_value, scalar_value, enqueue):
 
     def launch(args, values):
         raw = convert(values)
+        if bounds is not None:
+            bounds({name: _host_value(values[i]) for i, name in scalars}, args)
 
         def start(k, env):
             outer, inner = dims[k](env)
@@ -186,8 +193,13 @@ def compile_caller(kernel, *, device_pointers: bool, pointer_value, memo_key: st
     n = len(params)
     ns = dict(RUNTIME_NAMES)
     ns.update(names)
+    bounds = bounds_check(kernel.spec)
+    if bounds is not None:  # checked after the arguments, before the launch in ``tail``
+        ns["_bounds"] = bounds
+        tail = ["    _bounds(_env, _args)", *tail]
+        env = None if env is None else set(env or ()) | bounds.names
     ns.update({"_addressof": ctypes.addressof, "_id": id, "_nd": np.ndarray, "_Mem": Memory,
-               "_mk": memo_key})
+               "_mk": memo_key, "_NULL": NULL})
     if _READER is not None:
         ns["_rd"], ns["_OFF"] = _READER
     lines: list[str] = []
@@ -221,7 +233,7 @@ def compile_caller(kernel, *, device_pointers: bool, pointer_value, memo_key: st
                 ns["_Arr"] = array_type
                 lines += [f"    elif type({x}) is _Arr and (w := _la{i}[0])[0]() is {x}:",
                           f"        {target} = w[1]"]
-            lines += [f"    elif {x} is None:",
+            lines += [f"    elif {x} is _NULL:",
                       f"        {target} = 0",
                       "    else:",
                       f"        {target} = _p{i}({x})"]

@@ -102,6 +102,11 @@ class OpenCLBackend:
         if host.nbytes:
             _cl().enqueue_copy(self.queue, mem.handle, host)
 
+    def release(self, mem) -> None:
+        """Wait for queued kernels that may use the buffer, then release it."""
+        self.queue.finish()
+        mem.handle.release()
+
     def finish(self) -> None:
         self.queue.finish()
 

@@ -39,6 +39,11 @@ class KernelSpec:
     device_kernels: list[DeviceKernelSpec] = field(default_factory=list)
     host_src: str = ""
     limits: list[str] = field(default_factory=list)  # CPU: grid functions that check limits
+    # okl.transforms.bounds: ``_bounds(_env)``, its accesses [param index, C text, file:line]
+    # and the scalars it reads (okl.runtime.bounds checks them before each launch)
+    bounds_src: str = ""
+    bounds: list[list] = field(default_factory=list)
+    bounds_names: list[str] = field(default_factory=list)
 
 
 def specs_of(translation) -> list[KernelSpec]:
@@ -47,6 +52,10 @@ def specs_of(translation) -> list[KernelSpec]:
         params = [_param(p.name, p.c_type, p.dtype, p.is_pointer, p.is_const)
                   for p in info.params]
         spec = KernelSpec(info.name, params, info.entry)
+        if info.bounds is not None:
+            spec.bounds_src = info.bounds.source
+            spec.bounds = [[a.param, a.text, a.where] for a in info.bounds.accesses]
+            spec.bounds_names = list(info.bounds.names)
         if info.entry is not None:
             # CPU: no grid, but a @max_inner_dims promise sizes the @exclusive arrays, so the
             # runtime checks it before each call (when the sizes depend on arguments only)
@@ -73,7 +82,8 @@ def to_json(specs: list[KernelSpec]) -> list[dict]:
                 "const": p.is_const,
                 "dtype": None if p.dtype is None else dtype_to_descr(p.dtype)}
     return [{"name": s.name, "entry": s.entry, "params": [param(p) for p in s.params],
-             "host_src": s.host_src, "limits": s.limits,
+             "host_src": s.host_src, "limits": s.limits, "bounds_src": s.bounds_src,
+             "bounds": s.bounds, "bounds_names": s.bounds_names,
              "device_kernels": [{"name": d.name, "dims_src": d.dims_src,
                                  "captured": [param(p) for p in d.captured]}
                                 for d in s.device_kernels]} for s in specs]
@@ -89,4 +99,5 @@ def from_json(data: list[dict]) -> list[KernelSpec]:
     return [KernelSpec(s["name"], [param(p) for p in s["params"]], s["entry"],
                        [DeviceKernelSpec(d["name"], [param(p) for p in d["captured"]],
                                          d["dims_src"]) for d in s["device_kernels"]],
-                       s["host_src"], s.get("limits", [])) for s in data]
+                       s["host_src"], s.get("limits", []), s.get("bounds_src", ""),
+                       s.get("bounds", []), s.get("bounds_names", [])) for s in data]
