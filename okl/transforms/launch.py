@@ -16,9 +16,12 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast, c_generator
 
-from ..errors import Diagnostics
+from ..errors import Diagnostics, SourceLoc
 from ..model.consteval import evaluate
-from ..model.kernel import HostVar, Kernel, Loop, Param
+from ..model.kernel import HostVar, Kernel, Loop, Param, Program
+from ..model.loops import LoopForm
+from ..model.types import TypeTable
+from ..parser.preprocess import Expanded
 from .astutil import ids_in, walk
 
 
@@ -31,6 +34,10 @@ class Extent:
     bindings: list[tuple[str, c_ast.Node]]  # (iterator, start) outermost first
     count: c_ast.Node
     loop: Loop | None = field(default=None, compare=False, repr=False)
+    #: the loop's own form and the C types of the bound iterators (one per binding), for
+    #: counting its iterations exactly as the C loop runs them (okl.runtime.launcher)
+    form: LoopForm | None = field(default=None, compare=False, repr=False)
+    binding_types: list[str] = field(default_factory=list, compare=False, repr=False)
 
     def depends_on(self) -> list[str]:
         """Iterators of enclosing attributed loops that the count mentions."""
@@ -115,15 +122,25 @@ class KernelPlan:
     params: list[Param]
     device_kernels: list[DeviceKernel]
     host: c_ast.Compound  # kernel body; top-level @outer loops replaced by _okl_launch(k)
+    #: the file's types (host declarations may use its typedefs and structs) and positions
+    types: TypeTable = field(default_factory=TypeTable, repr=False)
+    expanded: Expanded | None = field(default=None, repr=False)
+
+    def locate(self, node: c_ast.Node) -> SourceLoc | None:
+        """Where ``node`` is in the .okl source (None when unknown)."""
+        if self.expanded is None or node.coord is None or not node.coord.line:
+            return None
+        return self.expanded.locate(node.coord.line, node.coord.column or 1)
 
 
-def plan_kernel(kernel: Kernel, diags: Diagnostics | None = None) -> KernelPlan:
-    """The launch plan of ``kernel``; extents that no single launch size can serve are
-    reported to ``diags``."""
+def plan_kernel(kernel: Kernel, program: Program | None = None,
+                diags: Diagnostics | None = None) -> KernelPlan:
+    """The launch plan of ``kernel`` (of ``program``); extents that no single launch size
+    can serve are reported to ``diags``."""
     kernels = []
     for k, outer in enumerate(kernel.outers):
         extents: list[Extent] = []
-        _collect(outer, [], extents)
+        _collect(outer, [], [], extents)
         dk = DeviceKernel(f"_okl_{kernel.name}_{k}", k, outer, extents,
                           host_inputs=kernel.captured(outer))
         dk.captured = _device_uses(dk, dk.host_inputs)
@@ -132,7 +149,10 @@ def plan_kernel(kernel: Kernel, diags: Diagnostics | None = None) -> KernelPlan:
             _check_extents(dk, diags)
     host = copy.deepcopy(kernel.node.body)
     _replace_outers(host, kernel)
-    return KernelPlan(kernel.name, kernel.params, kernels, host)
+    if program is None:
+        return KernelPlan(kernel.name, kernel.params, kernels, host)
+    return KernelPlan(kernel.name, kernel.params, kernels, host, program.types,
+                      program.expanded)
 
 
 def _check_extents(dk: DeviceKernel, diags: Diagnostics) -> None:
@@ -159,12 +179,13 @@ def _device_uses(dk: DeviceKernel, captured: list[HostVar]) -> list[HostVar]:
     return [h for h in captured if h.name in used]
 
 
-def _collect(loop: Loop, bindings: list[tuple[str, c_ast.Node]], out: list[Extent]) -> None:
+def _collect(loop: Loop, bindings: list[tuple[str, c_ast.Node]], types: list[str],
+             out: list[Extent]) -> None:
     out.append(Extent(loop.kind, loop.axis, list(bindings), copy.deepcopy(loop.trip_count()),
-                      loop))
+                      loop, copy.deepcopy(loop.form), list(types)))
     inner = bindings + [(loop.iterator, copy.deepcopy(loop.form.start))]
     for child in loop.children:
-        _collect(child, inner, out)
+        _collect(child, inner, types + [loop.form.iter_type], out)
 
 
 def _replace_outers(host: c_ast.Compound, kernel: Kernel) -> None:
