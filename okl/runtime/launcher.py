@@ -11,14 +11,16 @@ small function of those values.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
+import sys
 
 from ..errors import LaunchError
 from ..transforms.launch import DeviceKernel, Extent, KernelPlan
 from . import cvalues as cv
 from .hostcode import RUNTIME_NAMES as _HOST_NAMES
-from .hostcode import HostWriter
+from .hostcode import HostCodeError, HostWriter
 
 
 def _field(value, name: str):
@@ -101,26 +103,45 @@ def _trip_count(e: Extent, writer: HostWriter) -> str:
     return f"[{', '.join(used)}, {count}][-1]" if used else f"({count})"
 
 
+@contextlib.contextmanager
+def _deep_nesting():
+    """The writer recurses per statement and operator, as pycparser does: C nests deeper
+    than Python's default recursion limit allows (okl.translate raises it the same way)."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20000))
+    try:
+        yield
+    except RecursionError:
+        raise HostCodeError("host code nests too deeply to run in the Python launcher; "
+                            "split it into several statements") from None
+    finally:
+        sys.setrecursionlimit(limit)
+
+
 def host_source(plan: KernelPlan) -> str:
     """Python source of `_host(<params>, _launch)`; `_launch(k, env)` starts device kernel k
     with ``env``, the values (by C name) that its grid and its captured variables need."""
     needs = {}
-    for dk in plan.device_kernels:
-        needs[dk.index] = list(dict.fromkeys(_grid(dk, plan)[1] + [h.name for h in dk.captured]))
+    with _deep_nesting():
+        for dk in plan.device_kernels:
+            needs[dk.index] = list(dict.fromkeys(_grid(dk, plan)[1] +
+                                                 [h.name for h in dk.captured]))
     writer = HostWriter(plan.types, plan.locate, depth=2)
     params = []
     for p in plan.params:
         t = None if p.is_pointer else cv.scalar_type(p.ctype.base, p.dtype)
         params.append(writer.declare(p.name, t, None if p.is_pointer else p.dtype).py)
     writer.launch = needs.__getitem__
-    writer.stmt(plan.host)
+    with _deep_nesting():
+        writer.stmt(plan.host)
     return writer.function([f"def _host({', '.join(params + ['_launch'])}):"])
 
 
 def dims_source(dk: DeviceKernel, plan: KernelPlan) -> str:
     """Python source of `_dims(_env) -> (outer, inner)` for one device kernel; ``_env`` maps
     C names to values (the kernel's scalar arguments and the host variables it reads)."""
-    writer, names = _grid(dk, plan)
+    with _deep_nesting():
+        writer, names = _grid(dk, plan)
     loads = [f"    {writer.used[name].py} = _env[{name!r}]" for name in names]
     sizes = []
     for kind in ("outer", "inner"):
@@ -146,3 +167,22 @@ def compile_function(source: str, name: str, filename: str):
     namespace = dict(RUNTIME_NAMES)
     exec(compiled(source, filename), namespace)  # noqa: S102 - generated code
     return namespace[name]
+
+
+def host_launches(spec, values: list) -> list[tuple[int, tuple, tuple, dict]]:
+    """Run a GPU-mode kernel's host code with ``values`` (its arguments as Python scalars;
+    anything for pointers) and return the launches it would make -- ``(device kernel,
+    outer, inner, captured values by name)`` -- without a device: how tests compare the
+    Python host path with the compiled C of the CPU modes."""
+    host = compile_function(spec.host_src, "_host", f"<okl host code of {spec.name}>")
+    dims = [compile_function(d.dims_src, "_dims", f"<okl grid of {d.name}>")
+            for d in spec.device_kernels]
+    out = []
+
+    def launch(k: int, env: dict) -> None:
+        outer, inner = dims[k](env)
+        if min(outer) > 0 and min(inner) > 0:
+            captured = {c.name: env[c.name] for c in spec.device_kernels[k].captured}
+            out.append((k, outer, inner, captured))
+    host(*values, launch)
+    return out
