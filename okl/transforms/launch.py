@@ -147,8 +147,13 @@ def plan_kernel(kernel: Kernel, program: Program | None = None,
         kernels.append(dk)
         if diags is not None:
             _check_extents(dk, diags)
-    host = copy.deepcopy(kernel.node.body)
-    _replace_outers(host, kernel)
+    # Copy the body with each top-level @outer loop replaced by its launch marker: copying
+    # the loops themselves (most of a kernel) would cost seconds for large kernels.
+    markers = {id(o.node): c_ast.FuncCall(c_ast.ID("_okl_launch"),
+                                          c_ast.ExprList([c_ast.Constant("int", str(k))]),
+                                          coord=o.node.coord)
+               for k, o in enumerate(kernel.outers)}
+    host = copy.deepcopy(kernel.node.body, markers)
     if program is None:
         return KernelPlan(kernel.name, kernel.params, kernels, host)
     return KernelPlan(kernel.name, kernel.params, kernels, host, program.types,
@@ -186,33 +191,6 @@ def _collect(loop: Loop, bindings: list[tuple[str, c_ast.Node]], types: list[str
     inner = bindings + [(loop.iterator, copy.deepcopy(loop.form.start))]
     for child in loop.children:
         _collect(child, inner, types + [loop.form.iter_type], out)
-
-
-def _replace_outers(host: c_ast.Compound, kernel: Kernel) -> None:
-    """Swap each top-level @outer loop in the copied body for a launch marker call."""
-    coords = {(o.node.coord.line, o.node.coord.column): k for k, o in enumerate(kernel.outers)}
-
-    def visit(node):
-        for name, child in node.children():
-            if isinstance(child, c_ast.For) and child.coord is not None and \
-                    (child.coord.line, child.coord.column) in coords:
-                k = coords[(child.coord.line, child.coord.column)]
-                call = c_ast.FuncCall(c_ast.ID("_okl_launch"),
-                                      c_ast.ExprList([c_ast.Constant("int", str(k))]),
-                                      coord=child.coord)
-                _set_child(node, name, call)
-            else:
-                visit(child)
-
-    visit(host)
-
-
-def _set_child(node: c_ast.Node, name: str, value: c_ast.Node) -> None:
-    if "[" in name:
-        attr, index = name[:-1].split("[")
-        getattr(node, attr)[int(index)] = value
-    else:
-        setattr(node, name, value)
 
 
 def launcher_text(plan: KernelPlan) -> str:
