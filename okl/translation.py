@@ -104,7 +104,7 @@ def lower_program(program: Program, target: Target, *, line_directives: bool = T
     float_abs(program, diags)
     bounds = {k.name: derive_bounds(k, program.expanded.locate) for k in program.kernels}
     insert_barriers(program)
-    plans = {k.name: plan_kernel(k, diags) for k in program.kernels}
+    plans = {k.name: plan_kernel(k, program, diags) for k in program.kernels}
     kernels_by_node = {id(k.node): k for k in program.kernels}
     infos = []
     out: list[c_ast.Node] = []

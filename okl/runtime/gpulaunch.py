@@ -32,7 +32,7 @@ from .args import NULL
 from .bounds import bounds_check
 from .launcher import RUNTIME_NAMES, compile_function, compiled
 
-_TRIVIAL_HOST = re.compile(r"def _host\([^)]*\):\n    _launch\(0, locals\(\)\)\n$")
+_TRIVIAL_HOST = re.compile(r"def _host\([^)]*\):\n    _launch\(0, \{[^\n]*\}\)\n")
 
 
 def trivial_host(spec) -> bool:

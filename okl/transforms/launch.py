@@ -16,9 +16,12 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast, c_generator
 
-from ..errors import Diagnostics
+from ..errors import Diagnostics, SourceLoc
 from ..model.consteval import evaluate
-from ..model.kernel import HostVar, Kernel, Loop, Param
+from ..model.kernel import HostVar, Kernel, Loop, Param, Program
+from ..model.loops import LoopForm
+from ..model.types import TypeTable
+from ..parser.preprocess import Expanded
 from .astutil import ids_in, walk
 
 
@@ -31,6 +34,10 @@ class Extent:
     bindings: list[tuple[str, c_ast.Node]]  # (iterator, start) outermost first
     count: c_ast.Node
     loop: Loop | None = field(default=None, compare=False, repr=False)
+    #: the loop's own form and the C types of the bound iterators (one per binding), for
+    #: counting its iterations exactly as the C loop runs them (okl.runtime.launcher)
+    form: LoopForm | None = field(default=None, compare=False, repr=False)
+    binding_types: list[str] = field(default_factory=list, compare=False, repr=False)
 
     def depends_on(self) -> list[str]:
         """Iterators of enclosing attributed loops that the count mentions."""
@@ -115,26 +122,42 @@ class KernelPlan:
     params: list[Param]
     device_kernels: list[DeviceKernel]
     host: c_ast.Compound  # kernel body; top-level @outer loops replaced by _okl_launch(k)
+    #: the file's types (host declarations may use its typedefs and structs) and positions
+    types: TypeTable = field(default_factory=TypeTable, repr=False)
+    expanded: Expanded | None = field(default=None, repr=False)
+
+    def locate(self, node: c_ast.Node) -> SourceLoc | None:
+        """Where ``node`` is in the .okl source (None when unknown)."""
+        if self.expanded is None or node.coord is None or not node.coord.line:
+            return None
+        return self.expanded.locate(node.coord.line, node.coord.column or 1)
 
 
-def plan_kernel(kernel: Kernel, diags: Diagnostics | None = None) -> KernelPlan:
-    """The launch plan of ``kernel``; extents that no single launch size can serve are
-    reported to ``diags``."""
+def plan_kernel(kernel: Kernel, program: Program | None = None,
+                diags: Diagnostics | None = None) -> KernelPlan:
+    """The launch plan of ``kernel`` (of ``program``); extents that no single launch size
+    can serve are reported to ``diags``."""
     kernels = []
     for k, outer in enumerate(kernel.outers):
         extents: list[Extent] = []
-        _collect(outer, [], extents)
+        _collect(outer, [], [], extents)
         dk = DeviceKernel(f"_okl_{kernel.name}_{k}", k, outer, extents,
                           host_inputs=kernel.captured(outer))
         dk.captured = _device_uses(dk, dk.host_inputs)
         kernels.append(dk)
         if diags is not None:
             _check_extents(dk, diags)
-    # the host code is the body with each top-level @outer loop replaced by a launch marker;
-    # the memo hands deepcopy the markers, so the loops themselves are never copied
-    memo = {id(o.node): _launch_marker(k, o.node.coord) for k, o in enumerate(kernel.outers)}
-    host = copy.deepcopy(kernel.node.body, memo)
-    return KernelPlan(kernel.name, kernel.params, kernels, host)
+    # Copy the body with each top-level @outer loop replaced by its launch marker: copying
+    # the loops themselves (most of a kernel) would cost seconds for large kernels.
+    markers = {id(o.node): c_ast.FuncCall(c_ast.ID("_okl_launch"),
+                                          c_ast.ExprList([c_ast.Constant("int", str(k))]),
+                                          coord=o.node.coord)
+               for k, o in enumerate(kernel.outers)}
+    host = copy.deepcopy(kernel.node.body, markers)
+    if program is None:
+        return KernelPlan(kernel.name, kernel.params, kernels, host)
+    return KernelPlan(kernel.name, kernel.params, kernels, host, program.types,
+                      program.expanded)
 
 
 def _check_extents(dk: DeviceKernel, diags: Diagnostics) -> None:
@@ -161,17 +184,13 @@ def _device_uses(dk: DeviceKernel, captured: list[HostVar]) -> list[HostVar]:
     return [h for h in captured if h.name in used]
 
 
-def _collect(loop: Loop, bindings: list[tuple[str, c_ast.Node]], out: list[Extent]) -> None:
+def _collect(loop: Loop, bindings: list[tuple[str, c_ast.Node]], types: list[str],
+             out: list[Extent]) -> None:
     out.append(Extent(loop.kind, loop.axis, list(bindings), copy.deepcopy(loop.trip_count()),
-                      loop))
+                      loop, copy.deepcopy(loop.form), list(types)))
     inner = bindings + [(loop.iterator, copy.deepcopy(loop.form.start))]
     for child in loop.children:
-        _collect(child, inner, out)
-
-
-def _launch_marker(k: int, coord) -> c_ast.FuncCall:
-    return c_ast.FuncCall(c_ast.ID("_okl_launch"),
-                          c_ast.ExprList([c_ast.Constant("int", str(k))]), coord=coord)
+        _collect(child, inner, types + [loop.form.iter_type], out)
 
 
 def launcher_text(plan: KernelPlan) -> str:
