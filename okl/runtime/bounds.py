@@ -17,7 +17,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..errors import ArgumentError
-from .launcher import _cdiv, _cmod, compiled
+from .cvalues import idiv as _cdiv
+from .cvalues import imod as _cmod
+from .launcher import compiled
+
+
+def _fit(a, lo: int, hi: int):
+    """``a`` if it lies within a C type's range [lo, hi], else unknown (it would wrap)."""
+    return a if a is not None and lo <= a[0] and a[1] <= hi else None
 
 
 def _add(a, b):
@@ -132,7 +139,7 @@ def _top(index, *reach):
     return index[1]
 
 
-NAMES = {f.__name__: f for f in (_add, _sub, _neg, _mul, _div, _mod, _loop, _below, _atmost,
+NAMES = {f.__name__: f for f in (_fit, _add, _sub, _neg, _mul, _div, _mod, _loop, _below, _atmost,
                                  _above, _atleast, _equal, _gate, _top)}
 
 

@@ -208,7 +208,13 @@ class _Analysis:
                 or not _integer_type(n.type):
             return None
         value = self.interval(n.init, env)
-        return None if value is None else _Var(self.emit(value[0]), value[1])
+        if value is None:
+            return None
+        # C converts the initialiser to the local's type: an interval outside that type's
+        # range would have wrapped (``int h = u + 2`` with u = 4294967295u is 1), so such a
+        # local is unknown, never a wrong bound
+        lo, hi = _type_range(n.type)
+        return _Var(self.emit(f"_fit({value[0]}, {lo}, {hi})"), value[1])
 
     def loop(self, n: c_ast.For, env: dict, ctx: _Ctx) -> None:
         env = dict(env)
@@ -363,6 +369,22 @@ def _integer_type(t: c_ast.Node) -> bool:
     return isinstance(t, c_ast.IdentifierType) and bool(t.names) and \
         all(w in INTEGER_TYPES or w in ("signed", "unsigned", "long", "short", "int", "char",
                                         "const") for w in t.names)
+
+
+def _type_range(t: c_ast.Node) -> tuple[int, int]:
+    """The values of an integer type (names as written: int, unsigned long, int16_t ...)."""
+    while isinstance(t, (c_ast.TypeDecl, c_ast.Typename)):
+        t = t.type
+    words = set(t.names) - {"const", "signed"}
+    if words & {"_Bool", "bool"}:
+        return 0, 1
+    text = " ".join(sorted(words))
+    unsigned = "unsigned" in words or text.startswith("uint") or text == "size_t"
+    bits = 8 if ("char" in words or "8_t" in text) else 16 if ("short" in words or
+                                                                 "16_t" in text) else \
+        64 if ("long" in words or "64_t" in text or text in ("size_t", "ptrdiff_t",
+                                                              "intptr_t", "uintptr_t")) else 32
+    return (0, 2 ** bits - 1) if unsigned else (-2 ** (bits - 1), 2 ** (bits - 1) - 1)
 
 
 def _int_constant(n: c_ast.Constant) -> int | None:
