@@ -94,7 +94,8 @@ def occa_translate(args: tuple[str, str, tuple[str, ...]]) -> dict:
     """OCCA's ``occa translate`` on one file, with the same defines (for the side by side)."""
     occa, path_s, modes = args
     path = Path(path_s)
-    flags = [f"-D{k}={v}" for k, v in defines_for(path).items()] + [f"-I{path.parent}"]
+    flags = [x for k, v in defines_for(path).items() for x in ("-D", f"{k}={v}")]
+    flags += ["-I", str(path.parent)]
     out = {}
     for mode in modes:
         proc = subprocess.run([occa, "translate", "-m", OCCA_MODES[mode], *flags, path_s],
