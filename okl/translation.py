@@ -24,6 +24,7 @@ from .transforms.astutil import rewrite, walk
 from .transforms.atomics import lower_atomics
 from .transforms.barriers import insert_barriers
 from .transforms.bounds import BoundsPlan, derive_bounds
+from .transforms.checked import CheckTable, add_hidden_params, failure_function, guard_kernel
 from .transforms.cpu import lower_cpu_kernel
 from .transforms.float_abs import float_abs
 from .transforms.gpu import lower_gpu_kernel
@@ -44,6 +45,7 @@ class KernelInfo:
     plan: KernelPlan
     entry: str | None = None  # CPU: the `_okl_entry_<name>(void **)` symbol
     bounds: BoundsPlan | None = None  # the largest index of its pointer accesses
+    checks: CheckTable | None = None  # checked mode: the guarded accesses (whole file)
 
     @property
     def device_kernels(self):
@@ -77,15 +79,20 @@ def normalize_mode(mode: str) -> str:
 
 
 def translate(source: str, mode: str, *, defines: dict | None = None, include_dirs=(),
-              filename: str | None = None, line_directives: bool = True) -> Translation:
-    """Translate OKL ``source`` for ``mode``; raise TranslationError with diagnostics."""
+              filename: str | None = None, line_directives: bool = True,
+              check_bounds: bool = False) -> Translation:
+    """Translate OKL ``source`` for ``mode``; raise TranslationError with diagnostics.
+
+    ``check_bounds``: guard every access through a pointer argument (okl.transforms.checked);
+    the kernels then take hidden arguments that the runtime fills."""
     mode = normalize_mode(mode)
     program = analyze(source, filename or "<input>", mode=mode, defines=defines,
                       include_dirs=include_dirs)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 20000))  # pycparser's generator recurses per operator
     try:
-        return lower_program(program, TARGETS[mode](), line_directives=line_directives)
+        return lower_program(program, TARGETS[mode](), line_directives=line_directives,
+                             check_bounds=check_bounds)
     except RecursionError:
         raise TranslationError("an expression in this kernel nests too deeply to translate; "
                                "split it into several statements") from None
@@ -98,16 +105,23 @@ def translate_file(path: str | os.PathLike, mode: str, **kw) -> Translation:
         return translate(f.read(), mode, filename=os.fspath(path), **kw)
 
 
-def lower_program(program: Program, target: Target, *, line_directives: bool = True
-                  ) -> Translation:
+def lower_program(program: Program, target: Target, *, line_directives: bool = True,
+                  check_bounds: bool = False) -> Translation:
     diags = Diagnostics()
     float_abs(program, diags)
-    bounds = {k.name: derive_bounds(k, program.expanded.locate) for k in program.kernels}
+    checks = CheckTable() if check_bounds else None
+    # checked mode: the kernel checks every access itself, so no static check before launch
+    bounds = {k.name: None if checks else derive_bounds(k, program.expanded.locate)
+              for k in program.kernels}
+    if checks is not None:
+        for k in program.kernels:
+            add_hidden_params(k, checks)
     insert_barriers(program)
     plans = {k.name: plan_kernel(k, program, diags) for k in program.kernels}
     kernels_by_node = {id(k.node): k for k in program.kernels}
     infos = []
     out: list[c_ast.Node] = []
+    lowered: dict[str, list[c_ast.Node]] = {}
     for ext in program.ast.ext:
         if ext.coord is not None and ext.coord.file == PRELUDE:
             continue
@@ -115,14 +129,13 @@ def lower_program(program: Program, target: Target, *, line_directives: bool = T
         if kernel is not None:
             lower_atomics(program, kernel, target, diags)
             plan = plans[kernel.name]
-            if target.gpu:
-                out.extend(lower_gpu_kernel(program, kernel, plan, target, diags))
-                infos.append(KernelInfo(kernel.name, kernel.params, plan,
-                                        bounds=bounds[kernel.name]))
-            else:
-                out.extend(lower_cpu_kernel(program, kernel, target))
-                infos.append(KernelInfo(kernel.name, kernel.params, plan,
-                                        f"_okl_entry_{kernel.name}", bounds[kernel.name]))
+            nodes = lowered[kernel.name] = \
+                lower_gpu_kernel(program, kernel, plan, target, diags) if target.gpu else \
+                lower_cpu_kernel(program, kernel, target)
+            out.extend(nodes)
+            entry = None if target.gpu else f"_okl_entry_{kernel.name}"
+            infos.append(KernelInfo(kernel.name, kernel.params, plan, entry,
+                                    bounds[kernel.name], checks))
         else:
             out.append(_lower_global(ext, target, program, diags))
     _spell(out, target)
@@ -130,6 +143,8 @@ def lower_program(program: Program, target: Target, *, line_directives: bool = T
         _internal_linkage(out)
     target.finish_functions(out, program, diags)
     diags.raise_if_errors()
+    if checks is not None and lowered:
+        _guard_accesses(out, lowered, program, target, checks)
     emitter = Emitter(program.expanded, line_directives=line_directives)
     defined = {n.decl.name for n in out if isinstance(n, c_ast.FuncDef)} | \
         {n.name for n in out if isinstance(n, c_ast.Typedef)}
@@ -143,6 +158,21 @@ def lower_program(program: Program, target: Target, *, line_directives: bool = T
     parts.append("\n".join(emitter.emit_external(node) for node in out))
     warnings = program.warnings + diags.warnings
     return Translation(target.mode, emitter.resolve("".join(parts)), infos, warnings, program)
+
+
+def _guard_accesses(out: list[c_ast.Node], lowered: dict[str, list[c_ast.Node]],
+                    program: Program, target: Target, checks: CheckTable) -> None:
+    """Checked mode: guard each kernel's accesses; its helpers go right before it, after
+    the user's types, and the failure recorder before the first of them."""
+    first = True
+    for kernel in program.kernels:
+        nodes = lowered[kernel.name]
+        helpers = guard_kernel(nodes, kernel, program, target, checks)
+        if first:
+            helpers.insert(0, failure_function(nodes, target))
+            first = False
+        k = next(i for i, n in enumerate(out) if n is nodes[0])
+        out[k:k] = helpers
 
 
 def _lower_global(ext: c_ast.Node, target: Target, program: Program,

@@ -16,6 +16,9 @@ Layout, one folder per feature under ``tests/golden/``::
     <feature>/<case>.launcher.txt     Translation.launcher(); identical for every mode that
                                       translates (absent when none does)
 
+Cases under ``tests/golden/checked/`` are translated with ``check_bounds=True`` (okl's
+checked mode, okl.transforms.checked); every other case without it.
+
 Cases are translated the way a user runs ``oklc translate <case>.okl`` inside the case folder,
 so ``#line`` directives and diagnostics name files relative to it and never depend on where
 the repository lives.  ``tests/golden/errors/`` is another corpus (``oklc check``
@@ -43,6 +46,8 @@ OUTPUT_SUFFIX = {
 LAUNCHER_SUFFIX = ".launcher.txt"
 #: folders of tests/golden that hold other corpora
 OTHER_CORPORA = {"errors"}
+#: the folder whose cases are translated in checked mode
+CHECKED = "checked"
 
 _CWD_LOCK = threading.Lock()
 
@@ -138,7 +143,8 @@ def translate_case(case: Case, mode: str) -> Result:
     with _inside(case.folder):
         try:
             result = translate(source, mode, defines=case.defines(),
-                               include_dirs=case.include_dirs(), filename=case.source.name)
+                               include_dirs=case.include_dirs(), filename=case.source.name,
+                               check_bounds=case.feature == CHECKED)
         except TranslationError as e:
             return Result(None, _render(e.diagnostics) or f"error: {e}\n", "", None)
     return Result(result.source, None, _render(result.diagnostics), result.launcher())

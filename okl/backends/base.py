@@ -28,6 +28,10 @@ class Target:
     hoist_shared = False  # OpenCL: __local arrays must be declared at kernel scope
     c99_inline = True  # `inline` without `static` defines no symbol (C99, OpenCL C)
     math_names: dict[str, str] = {}
+    # checked mode (okl.transforms.checked): the condition that claims the error buffer for
+    # the first failing access, and a pragma that makes it exclusive where the claim is not
+    check_claim = "err[0] == 0 && (err[0] = id + 1)"
+    check_pragma: str | None = None
     reserved: frozenset[str] = frozenset()  # user identifiers to rename (prefix _okl_)
     # libc headers a device compiler provides itself (their functions are builtins there)
     builtin_headers = frozenset({"<math.h>", "<stdint.h>", "<stddef.h>", "<stdbool.h>",

@@ -31,6 +31,7 @@ class CudaTarget(Target):
     constant_storage = "__constant__"
     device_function_storage = ("__device__",)
     c99_inline = False  # C++
+    check_claim = "atomicCAS(err, 0, id + 1) == 0"
 
     def prologue(self, uses: set[str]) -> str:
         return self.typedefs_for(uses)

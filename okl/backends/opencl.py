@@ -39,6 +39,7 @@ class OpenCLTarget(Target):
     mode = "opencl"
     gpu = True
     shared_storage = "__local"
+    check_claim = "atomic_cmpxchg(err, 0, id + 1) == 0"
     constant_storage = "__constant"
     hoist_shared = True
     math_names = {f"{m}f": m for m in _MATH} | {"rsqrtf": "rsqrt", "fabsf": "fabs"}

@@ -19,6 +19,7 @@ UPDATE_OPS = {"+=", "-=", "*=", "/=", "&=", "|=", "^=", "<<=", ">>="}
 
 class OpenMPTarget(SerialTarget):
     mode = "openmp"
+    check_pragma = "omp critical (okl_check)"
 
     def outer_pragma(self, kernel, outer) -> str:
         depth, loop = 1, outer

@@ -188,7 +188,7 @@ class CPUBackend:
         """The general path, ``launch(args, values)`` after the kernel's converters; used
         when the fast path (``caller``) could not be set up."""
         fn = module[kernel.name]
-        params = kernel.params
+        params = kernel.spec.params  # the hidden ones of checked mode too
         slots = ctypes.c_void_p * max(len(params), 1)
         pointer = [p.is_pointer for p in params]
         limits = [compile_function(src, "_dims", f"<okl limits of {kernel.name}>")

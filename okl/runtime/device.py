@@ -26,6 +26,7 @@ from ..modes import MODES
 from ..version import __version__, translator_digest
 from .args import ArrayInfo, bind_args, make_converters
 from .cache import Cache
+from .checked import Checker, requested
 from .spec import KernelSpec, from_json, specs_of, to_json
 
 log = logging.getLogger("okl")
@@ -94,6 +95,9 @@ class Device:
     """A place kernels run: a mode plus, for GPUs, which device."""
 
     def __init__(self, mode: str = "auto", **props):
+        """``check_bounds=True`` (or OKL_CHECK_BOUNDS=1): kernels check every access through
+        a pointer argument and raise okl.LaunchError naming the first one out of bounds."""
+        self.check_bounds = requested(props)
         mode = normalize(mode)
         if mode == "auto":
             for candidate in AUTO_ORDER:
@@ -191,6 +195,8 @@ class Device:
                     "source": source, "filename": filename, "base": base,
                     "defines": {k: _define_text(v) for k, v in defines.items()},
                     "include_dirs": [os.path.abspath(d) for d in include_dirs]}
+        if self.check_bounds:  # a distinct source (absent otherwise: existing keys stay)
+            document["check_bounds"] = True
         key = Cache.key(document)
         files = self.cache.get("translation", key)
         if files is not None:
@@ -209,7 +215,7 @@ class Device:
         else:
             _say(f"translation cache miss {key[:12]}")
         translation = translate(source, self.mode, defines=defines, include_dirs=include_dirs,
-                                filename=filename)
+                                filename=filename, check_bounds=self.check_bounds)
         for w in translation.diagnostics:
             log.warning("%s", w.render())
         specs = specs_of(translation)
@@ -370,7 +376,9 @@ class Kernel:
         self.spec = spec
         self.name = spec.name
         self.source = source
-        self.params = spec.params
+        # checked mode: the params past the user's are hidden, filled by the Checker
+        self._checker = Checker(device, spec) if spec.check_ints else None
+        self.params = spec.params[:spec.user_params] if self._checker else spec.params
         backend = device.backend
         self._convert = make_converters(spec.params, spec.name, expected_kind=backend.kind,
                                         expected_device=backend.identity,
@@ -391,9 +399,13 @@ class Kernel:
         return f"{self.name}({', '.join(f'{p.c_type} {p.name}' for p in self.params)})"
 
     def __call__(self, *args, **kwargs):
-        if kwargs or len(args) != len(self._convert):
+        if kwargs or len(args) != len(self.params):
             args = bind_args(args, kwargs, self.params, self.name)
-        self._call(args)
+        if self._checker is None:
+            self._call(args)
+            return
+        self._call(list(args) + self._checker.hidden(args))
+        self._checker.raise_if_failed()
 
     def _checked_launch(self, args) -> None:
         values = [c(a) for c, a in zip(self._convert, args, strict=True)]

@@ -188,7 +188,7 @@ def compile_caller(kernel, *, device_pointers: bool, pointer_value, memo_key: st
     """
     from .device import Memory
 
-    params = kernel.params
+    params = kernel.spec.params  # the hidden ones of checked mode too
     converters = kernel._convert
     n = len(params)
     ns = dict(RUNTIME_NAMES)

@@ -44,6 +44,12 @@ class KernelSpec:
     bounds_src: str = ""
     bounds: list[list] = field(default_factory=list)
     bounds_names: list[str] = field(default_factory=list)
+    # checked mode (okl.transforms.checked): the guarded accesses [file, line, col, array],
+    # the error buffer's length in ints (0: unchecked) and how many params the user wrote
+    # (the rest are hidden: one element count per pointer, then the error buffer)
+    check_sites: list[list] = field(default_factory=list)
+    check_ints: int = 0
+    user_params: int = 0
 
 
 def specs_of(translation) -> list[KernelSpec]:
@@ -52,6 +58,10 @@ def specs_of(translation) -> list[KernelSpec]:
         params = [_param(p.name, p.c_type, p.dtype, p.is_pointer, p.is_const)
                   for p in info.params]
         spec = KernelSpec(info.name, params, info.entry)
+        if info.checks is not None:
+            spec.check_sites = [list(site) for site in info.checks.sites]
+            spec.check_ints = info.checks.buffer_ints
+            spec.user_params = len(params) - sum(p.is_pointer for p in params)
         if info.bounds is not None:
             spec.bounds_src = info.bounds.source
             spec.bounds = [[a.param, a.text, a.where] for a in info.bounds.accesses]
@@ -84,6 +94,8 @@ def to_json(specs: list[KernelSpec]) -> list[dict]:
     return [{"name": s.name, "entry": s.entry, "params": [param(p) for p in s.params],
              "host_src": s.host_src, "limits": s.limits, "bounds_src": s.bounds_src,
              "bounds": s.bounds, "bounds_names": s.bounds_names,
+             "check_sites": s.check_sites, "check_ints": s.check_ints,
+             "user_params": s.user_params,
              "device_kernels": [{"name": d.name, "dims_src": d.dims_src,
                                  "captured": [param(p) for p in d.captured]}
                                 for d in s.device_kernels]} for s in specs]
@@ -100,4 +112,6 @@ def from_json(data: list[dict]) -> list[KernelSpec]:
                        [DeviceKernelSpec(d["name"], [param(p) for p in d["captured"]],
                                          d["dims_src"]) for d in s["device_kernels"]],
                        s["host_src"], s.get("limits", []), s.get("bounds_src", ""),
-                       s.get("bounds", []), s.get("bounds_names", [])) for s in data]
+                       s.get("bounds", []), s.get("bounds_names", []),
+                       s.get("check_sites", []), s.get("check_ints", 0),
+                       s.get("user_params", 0)) for s in data]
