@@ -20,6 +20,7 @@ from .frontend import analyze
 from .model.kernel import Param, Program
 from .modes import MODES
 from .parser.cparse import PRELUDE
+from .parser.source import read_source
 from .transforms.astutil import rewrite, walk
 from .transforms.atomics import lower_atomics
 from .transforms.barriers import insert_barriers
@@ -73,7 +74,7 @@ def normalize_mode(mode: str) -> str:
     return m
 
 
-def translate(source: str, mode: str, *, defines: dict | None = None, include_dirs=(),
+def translate(source: str | bytes, mode: str, *, defines: dict | None = None, include_dirs=(),
               filename: str | None = None, line_directives: bool = True) -> Translation:
     """Translate OKL ``source`` for ``mode``; raise TranslationError with diagnostics."""
     mode = normalize_mode(mode)
@@ -91,8 +92,8 @@ def translate(source: str, mode: str, *, defines: dict | None = None, include_di
 
 
 def translate_file(path: str | os.PathLike, mode: str, **kw) -> Translation:
-    with open(path, encoding="utf-8") as f:
-        return translate(f.read(), mode, filename=os.fspath(path), **kw)
+    """:func:`translate` of a file; SourceFileError (an OKLError) when it cannot be read."""
+    return translate(read_source(path), mode, filename=os.fspath(path), **kw)
 
 
 def lower_program(program: Program, target: Target, *, line_directives: bool = True
