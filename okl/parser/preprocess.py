@@ -71,6 +71,9 @@ _UNDECODED = re.compile("[\udc80-\udcff]")
 #: cpp runs again after each repair (cpp_repairs); a repair can expose another one in a
 #: group that the failed condition had skipped
 MAX_REPAIR_ROUNDS = 8
+#: Columns are found by aligning an expanded line's tokens with its original's (difflib, whose
+#: time grows with the square of the tokens): longer lines keep the expanded column
+MAX_ALIGNED_TOKENS = 2000
 
 
 @dataclass
@@ -361,6 +364,8 @@ def _map_column(expanded: str, original: str, col: int,
     org_toks = [(m.start() + 1, m.group(0)) for m in _TOKEN.finditer(original)]
     if not exp_toks or not org_toks:
         return col, None
+    if len(exp_toks) + len(org_toks) > MAX_ALIGNED_TOKENS:  # difflib is quadratic
+        return min(col, len(original) + 1), None
     index = 0
     for i, (start, _) in enumerate(exp_toks):
         if start <= col:
