@@ -309,10 +309,10 @@ def _collect(output: str, filename: str, names=lambda name: name) -> Expanded:
 
 def _latin1(raw: str, file: str, line: int, warned: dict[str, Diagnostic]) -> str:
     """A line of cpp's output that holds bytes that are not UTF-8, read as Latin-1; the first
-    such line of each file gets a warning (its column is that of the expanded line)."""
+    such line gets a warning (later ones are mostly macros expanding those bytes elsewhere)."""
     data = raw.encode("utf-8", "surrogateescape")
     text = data.decode("latin-1")
-    if file not in warned:
+    if not warned:
         bad = _UNDECODED.search(raw).start()
         offset = len(raw[:bad].encode("utf-8", "surrogateescape"))
         warning = not_utf8_warning(text, offset, file, data[offset])
