@@ -2,7 +2,7 @@
 
 Without them a few hundred bytes can take minutes and gigabytes: a chain of 24 macros that
 each expand the previous one twice makes cpp print 2^24 tokens; a 2^18-term expression takes
-the front end (about 100 us per token, measured on a 2-core VM) over 30 s; a megabyte-long
+the front end (about 75 us per token, measured on a 2-core VM) over 30 s; a megabyte-long
 integer literal takes gigabytes in the constant evaluator.  Every limit below is far above
 what hand-written or generated kernels need (the largest kernel in benchmarks/ expands to a
 few thousand tokens) and gives a located error naming the limit and the variable that raises
@@ -42,8 +42,9 @@ SOURCE_BYTES = Limit("OKL_MAX_SOURCE_BYTES", 4 << 20, "bytes of source")
 CPP_SECONDS = Limit("OKL_MAX_CPP_SECONDS", 5.0, "seconds of preprocessing")
 #: Bytes cpp may print (it is killed after that): macro expansion can grow exponentially.
 CPP_OUTPUT_BYTES = Limit("OKL_MAX_CPP_OUTPUT_BYTES", 8 << 20, "bytes of preprocessed text")
-#: Tokens after preprocessing: the front end's time is proportional to them.
-TOKENS = Limit("OKL_MAX_TOKENS", 100_000, "tokens after preprocessing")
+#: Tokens after preprocessing: the front end's time is proportional to them (about 4 s for
+#: this many on a 2-core VM; a syntax error then allows one re-parse to find more errors).
+TOKENS = Limit("OKL_MAX_TOKENS", 50_000, "tokens after preprocessing")
 #: Depth of nested parentheses, brackets and braces (the parser and passes recurse on it).
 NESTING = Limit("OKL_MAX_NESTING", 200, "levels of nested (), [] and {}")
 #: Characters of one numeric literal (no C type holds more than about 70 digits).

@@ -15,7 +15,7 @@ from .backends.hip import HipTarget
 from .backends.opencl import OpenCLTarget
 from .backends.openmp import OpenMPTarget
 from .backends.serial import SerialTarget
-from .errors import Diagnostic, Diagnostics, TranslationError
+from .errors import Diagnostic, Diagnostics, SourceLoc, TranslationError
 from .frontend import analyze
 from .model.kernel import Param, Program
 from .modes import MODES
@@ -85,8 +85,12 @@ def translate(source: str | bytes, mode: str, *, defines: dict | None = None, in
     try:
         return lower_program(program, TARGETS[mode](), line_directives=line_directives)
     except RecursionError:
-        raise TranslationError("an expression in this kernel nests too deeply to translate; "
-                               "split it into several statements") from None
+        # which expression is unknown here: the first kernel is the closest place known
+        where = (program.kernels[0].loc if program.kernels
+                 else SourceLoc(filename or "<input>", 1, 1))
+        raise TranslationError(diagnostics=[Diagnostic(
+            "error", "an expression in this kernel nests too deeply to translate", where,
+            hint="split it into several statements with temporary variables")]) from None
     finally:
         sys.setrecursionlimit(limit)
 
