@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from .errors import Diagnostic, OKLError, SourceLoc
 from .modes import MODES
+from .parser.source import read_source
 
 
 @dataclass
@@ -36,7 +37,7 @@ class CheckResult:
                 "diagnostics": [_diag_json(d) for d in self.diagnostics]}
 
 
-def check_source(source: str, filename: str, modes: Iterable[str] = MODES, *,
+def check_source(source: str | bytes, filename: str, modes: Iterable[str] = MODES, *,
                  defines: dict | None = None, include_dirs=()) -> CheckResult:
     """Translate ``source`` for every mode in ``modes``; merge what they report."""
     from .translation import translate
@@ -65,11 +66,9 @@ def check_source(source: str, filename: str, modes: Iterable[str] = MODES, *,
 
 def check_file(path: str, modes: Iterable[str] = MODES, **kw) -> CheckResult:
     try:
-        with open(path, encoding="utf-8") as f:
-            source = f.read()
-    except (OSError, UnicodeDecodeError) as e:
-        return CheckResult(path, [], [Diagnostic("error", f"cannot read {path}: {e}",
-                                                 SourceLoc(path, 1, 1))])
+        source = read_source(path)
+    except OKLError as e:
+        return CheckResult(path, [], [Diagnostic("error", str(e))])
     return check_source(source, path, modes, **kw)
 
 

@@ -18,12 +18,14 @@ def _defines(items: tuple[str, ...]) -> dict[str, str]:
     return out
 
 
-def _read(path: str) -> str:
+def _read(path: str) -> bytes:
+    from .parser.source import read_source
+
     try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except (OSError, UnicodeDecodeError) as e:
-        raise click.ClickException(f"cannot read {path}: {e}") from e
+        return read_source(path)
+    except OKLError as e:
+        _print_diagnostics(e)
+        sys.exit(1)
 
 
 @click.group()
@@ -121,7 +123,7 @@ def _print_diagnostics(e: OKLError) -> None:
         n = sum(1 for d in e.diagnostics if d.severity == "error")
         click.echo(f"{n} error(s)", err=True)
     else:
-        click.echo(f"error: {e}", err=True)
+        click.echo(f"oklc: error: {e}", err=True)
 
 
 @main.command()

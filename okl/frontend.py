@@ -17,18 +17,22 @@ from .model.build import ModelBuilder
 from .model.kernel import Program
 from .model.types import TypeTable
 from .parser.attributes import extract
+from .parser.bounds import check_bounds
 from .parser.cparse import PRELUDE, parse
 from .parser.cxx import lower_cxx
 from .parser.preprocess import preprocess
+from .parser.source import decode, read_source
 from .transforms.dim import apply_dims
 from .transforms.tile import expand_tiles
 
 
-def analyze(source: str, filename: str = "<input>", *, mode: str = "serial",
+def analyze(source: str | bytes, filename: str = "<input>", *, mode: str = "serial",
             defines: dict | None = None, include_dirs=(),
             timings: dict[str, float] | None = None) -> Program:
     """Parse and validate ``source``; raise TranslationError with all diagnostics on error.
 
+    ``source`` as bytes is decoded as a file would be (okl.parser.source: UTF-8, else
+    Latin-1 with a warning).
     ``timings``, when given, receives the seconds spent per stage: preprocess, attributes,
     parse, model (benchmarks/frontend_time.py)."""
     try:
@@ -40,11 +44,16 @@ def analyze(source: str, filename: str = "<input>", *, mode: str = "serial",
             hint="split it into several statements with temporary variables")]) from None
 
 
-def _analyze(source: str, filename: str, mode: str, defines, include_dirs,
+def _analyze(source: str | bytes, filename: str, mode: str, defines, include_dirs,
              clock: _Clock) -> Program:
     diags = Diagnostics()
+    if isinstance(source, bytes):
+        source, not_utf8 = decode(source, filename)
+        if not_utf8 is not None:
+            diags.items.append(not_utf8)
     expanded = preprocess(source, filename, mode=mode, defines=defines,
                           include_dirs=include_dirs)
+    check_bounds(expanded)
     clock.lap("preprocess")
     diags.items.extend(expanded.warnings)
     text, attrs = extract(expanded, diags)
@@ -86,5 +95,5 @@ class _Clock:
 
 
 def analyze_file(path: str | os.PathLike, **kw) -> Program:
-    with open(path, encoding="utf-8") as f:
-        return analyze(f.read(), os.fspath(path), **kw)
+    """:func:`analyze` of a file; SourceFileError (an OKLError) when it cannot be read."""
+    return analyze(read_source(path), os.fspath(path), **kw)

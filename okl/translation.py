@@ -15,11 +15,12 @@ from .backends.hip import HipTarget
 from .backends.opencl import OpenCLTarget
 from .backends.openmp import OpenMPTarget
 from .backends.serial import SerialTarget
-from .errors import Diagnostic, Diagnostics, TranslationError
+from .errors import Diagnostic, Diagnostics, SourceLoc, TranslationError
 from .frontend import analyze
 from .model.kernel import Param, Program
 from .modes import MODES
 from .parser.cparse import PRELUDE
+from .parser.source import read_source
 from .transforms.astutil import rewrite, walk
 from .transforms.atomics import lower_atomics
 from .transforms.barriers import insert_barriers
@@ -78,7 +79,7 @@ def normalize_mode(mode: str) -> str:
     return m
 
 
-def translate(source: str, mode: str, *, defines: dict | None = None, include_dirs=(),
+def translate(source: str | bytes, mode: str, *, defines: dict | None = None, include_dirs=(),
               filename: str | None = None, line_directives: bool = True,
               check_bounds: bool = False) -> Translation:
     """Translate OKL ``source`` for ``mode``; raise TranslationError with diagnostics.
@@ -94,15 +95,19 @@ def translate(source: str, mode: str, *, defines: dict | None = None, include_di
         return lower_program(program, TARGETS[mode](), line_directives=line_directives,
                              check_bounds=check_bounds)
     except RecursionError:
-        raise TranslationError("an expression in this kernel nests too deeply to translate; "
-                               "split it into several statements") from None
+        # which expression is unknown here: the first kernel is the closest place known
+        where = (program.kernels[0].loc if program.kernels
+                 else SourceLoc(filename or "<input>", 1, 1))
+        raise TranslationError(diagnostics=[Diagnostic(
+            "error", "an expression in this kernel nests too deeply to translate", where,
+            hint="split it into several statements with temporary variables")]) from None
     finally:
         sys.setrecursionlimit(limit)
 
 
 def translate_file(path: str | os.PathLike, mode: str, **kw) -> Translation:
-    with open(path, encoding="utf-8") as f:
-        return translate(f.read(), mode, filename=os.fspath(path), **kw)
+    """:func:`translate` of a file; SourceFileError (an OKLError) when it cannot be read."""
+    return translate(read_source(path), mode, filename=os.fspath(path), **kw)
 
 
 def lower_program(program: Program, target: Target, *, line_directives: bool = True,

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from okl.runtime import cache as cache_module
 from okl.runtime.cache import Cache
 
 DOC = {"backend": "serial", "source": "void k() {}", "flags": ["-O3", "-fPIC"], "version": 1}
@@ -214,15 +215,57 @@ def test_meta_is_a_directory(cache, key):
 
 def test_unreadable_file_is_a_miss(cache, key, monkeypatch):
     cache.put("build", key, FILES, DOC)
-    real = Path.read_bytes
+    real = cache_module._read_nofollow
 
-    def failing(self):
-        if self.name == "kernel.so":
+    def failing(path):
+        if path.name == "kernel.so":
             raise OSError(errno.EIO, "I/O error")
-        return real(self)
+        return real(path)
 
-    monkeypatch.setattr(Path, "read_bytes", failing)
+    monkeypatch.setattr(cache_module, "_read_nofollow", failing)
     assert cache.get("build", key) is None
+
+
+def _outside_victim(tmp_path: Path) -> Path:
+    """A folder outside the cache, shaped like an entry whose checksums do not match."""
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "precious.txt").write_text("keep me")
+    (victim / "meta.json").write_text("{not json")
+    return victim
+
+
+def test_linked_entry_is_a_miss_and_cleanup_never_follows_it(cache, key, tmp_path):
+    """A symlinked entry directory must not make cleanup delete files elsewhere."""
+    victim = _outside_victim(tmp_path)
+    entry = cache.entry_path("build", key)
+    entry.parent.mkdir(parents=True)
+    entry.symlink_to(victim, target_is_directory=True)
+    assert cache.get("build", key) is None
+    assert (victim / "precious.txt").read_text() == "keep me"
+    assert (victim / "meta.json").exists()
+    assert cache.put("build", key, FILES, DOC) is None  # refuses to write through the link
+    assert sorted(p.name for p in victim.iterdir()) == ["meta.json", "precious.txt"]
+
+
+def test_linked_prefix_directory_is_a_miss(cache, key, tmp_path):
+    victim = _outside_victim(tmp_path)
+    prefix = cache.entry_path("build", key).parent
+    prefix.parent.mkdir(parents=True)
+    prefix.symlink_to(victim, target_is_directory=True)
+    assert cache.get("build", key) is None
+    assert (victim / "precious.txt").exists()
+
+
+def test_linked_file_is_a_miss_and_only_the_link_is_removed(cache, key, tmp_path):
+    cache.put("build", key, FILES, DOC)
+    target = tmp_path / "outside.so"
+    target.write_bytes(FILES["kernel.so"])
+    so = cache.entry_path("build", key) / "kernel.so"
+    so.unlink()
+    so.symlink_to(target)  # same bytes, so only the link itself makes it a miss
+    assert cache.get("build", key) is None
+    assert target.read_bytes() == FILES["kernel.so"]
 
 
 # -- failing writes ---------------------------------------------------------------------------

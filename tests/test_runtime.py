@@ -757,9 +757,10 @@ def test_damaged_cache_entries_are_misses_never_crashes(fresh_cache, tmp_path, l
     np.testing.assert_allclose(_run_scale(dev, again)[1:], 2.0)
 
 
-def test_cached_library_that_vanishes_before_loading_is_loaded_from_its_bytes(
+def test_cached_library_is_loaded_from_a_private_copy_of_its_verified_bytes(
         fresh_cache, tmp_path, monkeypatch):
-    """Another process may discard an entry between our check and our dlopen."""
+    """The entry could change between the check and the dlopen (another process, or whoever
+    can write the cache): only the bytes that were verified are loaded."""
     from okl.runtime.cpu import CPUBackend
 
     path = _kernel_dir(tmp_path / "k")
@@ -769,14 +770,12 @@ def test_cached_library_that_vanishes_before_loading_is_loaded_from_its_bytes(
 
     def load(self, lib, specs):
         tried.append(lib)
-        if str(fresh_cache) in lib:
-            raise OSError(f"{lib}: cannot open shared object file")
         return real_load(self, lib, specs)
 
     monkeypatch.setattr(CPUBackend, "load", load)
     dev = okl.Device("serial")
     k = dev.build_kernel(path, "scale")
-    assert k.build_hit and len(tried) == 2 and str(fresh_cache) not in tried[1]
+    assert k.build_hit and len(tried) == 1 and str(fresh_cache) not in tried[0]
     np.testing.assert_allclose(_run_scale(dev, k)[1:], 2.0)
 
 

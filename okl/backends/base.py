@@ -13,6 +13,7 @@ from __future__ import annotations
 from pycparser import c_ast, c_generator
 
 from ..parser.cparse import PRELUDE, PRELUDE_TYPES
+from ..parser.linemarker import line_directive
 from ..parser.preprocess import Expanded
 
 
@@ -167,8 +168,7 @@ class Emitter(c_generator.CGenerator):
                 where = self._origins[int(parts[1])]
                 line = "".join(parts[0::2])
             if where is not None and where != current:
-                file = where[0].replace("\\", "\\\\").replace('"', '\\"')
-                out.append(f'#line {where[1]} "{file}"')
+                out.append(line_directive(where[1], where[0]))
                 current = where
             out.append(line)
             if current is not None:

@@ -17,6 +17,7 @@ import threading
 
 from pycparser import c_ast, c_parser
 
+from .. import limits
 from ..errors import Diagnostics, TranslationError, note
 from .attributes import Token, tokenize
 from .parens import StrayGroup, stray_semicolons, unclosed_paren
@@ -118,11 +119,17 @@ def parse(text: str, expanded: Expanded, diags: Diagnostics) -> c_ast.FileAST:
     """Parse attribute-free C; on errors record all of them (a missing ';' is repaired so
     that the errors after it are found too) and raise TranslationError."""
     errors = len(diags.errors)
+    # each repair parses the whole file again: a large file gets fewer (time ~ tokens)
+    budget = 2 * int(limits.TOKENS)
     for _ in range(MAX_RECOVERIES):
         try:
             ast = _parse_text(text)
         except SyntaxProblem as e:
             tokens = tokenize(text)
+            budget -= len(tokens)
+            if budget < 0:
+                _report(e, tokens, expanded, diags)
+                break
             stray = _stray_semicolons(tokens, e)
             if stray is not None:
                 text = _ignore_semicolons(text, stray, expanded, diags)

@@ -37,11 +37,14 @@ import difflib
 import os
 import re
 import shutil
-import subprocess
 from dataclasses import dataclass, field
 
-from ..errors import Diagnostics, OKLError, SourceLoc, TranslationError, note
+from .. import limits
+from ..errors import Diagnostic, Diagnostics, OKLError, SourceLoc, TranslationError, note
 from .cpp_repairs import CppRepairs
+from .cpprun import run_cpp
+from .linemarker import line_directive, unescape
+from .source import decode, not_utf8_warning
 
 #: Spelling of OKL_MODE per backend (OCCA's spelling, so existing ``#if`` code keeps working).
 MODE_NAMES = {"serial": "Serial", "openmp": "OpenMP", "opencl": "OpenCL", "cuda": "CUDA",
@@ -63,9 +66,14 @@ _PREPARE = re.compile(
     r"""|//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'""", re.M | re.S)
 _CPP_MESSAGE = re.compile(r"^(.*?):(\d+):(?:(\d+):)? (fatal error|error|warning|note): (.*)$")
 _PASSTHROUGH = "__okl_passthrough_include"
+#: what decoding with "surrogateescape" makes of bytes that are not UTF-8
+_UNDECODED = re.compile("[\udc80-\udcff]")
 #: cpp runs again after each repair (cpp_repairs); a repair can expose another one in a
 #: group that the failed condition had skipped
 MAX_REPAIR_ROUNDS = 8
+#: Columns are found by aligning an expanded line's tokens with its original's (difflib, whose
+#: time grows with the square of the tokens): longer lines keep the expanded column
+MAX_ALIGNED_TOKENS = 2000
 
 
 @dataclass
@@ -151,24 +159,41 @@ def preprocess(source: str, filename: str = "<input>", *, mode: str = "serial",
     if not os.path.isdir(base):  # source from memory, named after no real folder
         base = os.getcwd()
     original = {filename: source.split("\n")}
+    _check_size(source, filename, original[filename])
     names = _FileNames(filename, base)
     repairs = CppRepairs(source, filename)
+    where = SourceLoc(filename, 1, 1, original[filename][0])
     for _ in range(MAX_REPAIR_ROUNDS):
-        proc = subprocess.run(args + ["-"], input=_prepare(repairs.source, filename),
-                              capture_output=True, text=True, cwd=base)
-        messages, deps = _parse_stderr(proc.stderr, names, original, repairs)
+        prepared = _prepare(repairs.source, filename).encode("utf-8", "surrogateescape")
+        proc = run_cpp(args + ["-"], prepared, base, where)
+        messages, deps = _parse_stderr(proc.stderr.decode("utf-8", "replace"), names,
+                                       original, repairs)
         if proc.returncode == 0 and not messages.errors or not repairs.apply(messages.errors):
             break
     messages.items[:0] = repairs.warnings
     if proc.returncode != 0 or messages.errors:
-        if not messages.errors:
-            messages.error(f"preprocessor failed (exit {proc.returncode})")
+        if not messages.errors:  # cpp said nothing okl could place (e.g. out of memory)
+            said = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+            messages.error(f"preprocessor failed (exit {proc.returncode})"
+                           + (f": {said[-1][:300]}" if said else ""), where,
+                           hint="simplify the macros of this file (a macro that expands to "
+                                "itself many times over exhausts the preprocessor)")
         raise TranslationError(diagnostics=messages.items)
-    expanded = _collect(proc.stdout, filename, names)
+    expanded = _collect(proc.stdout.decode("utf-8", "surrogateescape"), filename, names)
     expanded.files.update(original)
     expanded.dependencies = deps
-    expanded.warnings = messages.warnings
+    expanded.warnings = messages.warnings + expanded.warnings
     return expanded
+
+
+def _check_size(source: str, filename: str, lines: list[str]) -> None:
+    """Refuse source over :data:`okl.limits.SOURCE_BYTES` before cpp sees it."""
+    cap = int(limits.SOURCE_BYTES)
+    if len(source) > cap:
+        raise TranslationError(diagnostics=[Diagnostic(
+            "error", f"the source is larger than {cap} {limits.SOURCE_BYTES.what}",
+            SourceLoc(filename, 1, 1, lines[0]),
+            hint=f"set {limits.SOURCE_BYTES.env} to raise the limit")])
 
 
 class _FileNames:
@@ -199,20 +224,23 @@ def _define_value(value) -> str:
 
 def _prepare(source: str, filename: str) -> str:
     """Rewrite @directive and <system> includes; pin the file name with a #line."""
-    escaped = filename.replace("\\", "\\\\").replace('"', '\\"')
 
     def rewrite(m: re.Match) -> str:
         if m.group("include"):
             return f"#pragma {_PASSTHROUGH} {m.group('header')}"
         if not m.group("directive"):
             return m.group(0)
-        text = bytes(m.group("text"), "utf-8").decode("unicode_escape").strip()
+        try:
+            text = bytes(m.group("text"), "utf-8").decode("unicode_escape").strip()
+        except UnicodeDecodeError:  # a broken escape: cpp reports the directive as written
+            text = m.group("text").strip()
         line = source.count("\n", 0, m.start()) + 1
         col = m.start() - (source.rfind("\n", 0, m.start()) + 1)
         # the directive on lines of its own, then back to this line with its columns kept
-        return f'\n{text}\n#line {line} "{escaped}"\n' + " " * (col + m.end() - m.start())
+        return (f"\n{text}\n{line_directive(line, filename)}\n"
+                + " " * (col + m.end() - m.start()))
 
-    return f'#line 1 "{escaped}"\n' + _PREPARE.sub(rewrite, source)
+    return f"{line_directive(1, filename)}\n" + _PREPARE.sub(rewrite, source)
 
 
 def _parse_stderr(stderr: str, names: _FileNames, original: dict[str, list[str]],
@@ -253,11 +281,14 @@ def _collect(output: str, filename: str, names=lambda name: name) -> Expanded:
     definitions: dict[str, tuple[str, int, str]] = {}
     system_includes: list[str] = []
     file, line = filename, 1
+    not_utf8: dict[str, Diagnostic] = {}
     for raw in output.split("\n"):
         m = _MARKER.match(raw)
         if m:
-            line, file = int(m.group(1)), names(m.group(2))
+            line, file = int(m.group(1)), names(unescape(m.group(2)))
             continue
+        if _UNDECODED.search(raw):  # bytes of a header that is not UTF-8: see source.py
+            raw = _latin1(raw, file, line, not_utf8)
         stripped = raw.lstrip()
         if stripped.startswith("#define ") or stripped.startswith("#undef "):
             _track_macro(stripped, macros)
@@ -277,7 +308,22 @@ def _collect(output: str, filename: str, names=lambda name: name) -> Expanded:
             origins.append((file, line))
         line += 1
     return Expanded("\n".join(lines), origins, system_includes=system_includes,
-                    macros=definitions)
+                    macros=definitions, warnings=list(not_utf8.values()))
+
+
+def _latin1(raw: str, file: str, line: int, warned: dict[str, Diagnostic]) -> str:
+    """A line of cpp's output that holds bytes that are not UTF-8, read as Latin-1; the first
+    such line gets a warning (later ones are mostly macros expanding those bytes elsewhere)."""
+    data = raw.encode("utf-8", "surrogateescape")
+    text = data.decode("latin-1")
+    if not warned:
+        bad = _UNDECODED.search(raw).start()
+        offset = len(raw[:bad].encode("utf-8", "surrogateescape"))
+        warning = not_utf8_warning(text, offset, file, data[offset])
+        loc = warning.loc
+        warned[file] = Diagnostic(warning.severity, warning.message,
+                                  SourceLoc(file, line, loc.col, loc.text), hint=warning.hint)
+    return text
 
 
 def _track_macro(directive: str, macros: dict[str, str]) -> None:
@@ -322,6 +368,8 @@ def _map_column(expanded: str, original: str, col: int,
     org_toks = [(m.start() + 1, m.group(0)) for m in _TOKEN.finditer(original)]
     if not exp_toks or not org_toks:
         return col, None
+    if len(exp_toks) + len(org_toks) > MAX_ALIGNED_TOKENS:  # difflib is quadratic
+        return min(col, len(original) + 1), None
     index = 0
     for i, (start, _) in enumerate(exp_toks):
         if start <= col:
@@ -360,8 +408,8 @@ def _call_end(names: list[str], k: int) -> int:
 
 def _read_lines(path: str) -> list[str]:
     try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            return f.read().split("\n")
+        with open(path, "rb") as f:
+            return decode(f.read(int(limits.SOURCE_BYTES)), path)[0].split("\n")
     except OSError:
         return []
 

@@ -13,6 +13,8 @@ import re
 import sys
 import tempfile
 
+from ..parser.linemarker import unescape
+
 _LINE = re.compile(r'^\s*#line (\d+) "((?:\\.|[^"\\])*)"')
 _GENERATED = re.compile(r"<(?:kernel|source|input)>:(\d+)(?::(\d+))?")
 
@@ -25,7 +27,7 @@ def line_table(source: str) -> list[tuple[str, int] | None]:
         m = _LINE.match(text)
         if m:
             table.append(None)
-            where = (m.group(2), int(m.group(1)))
+            where = (unescape(m.group(2)), int(m.group(1)))
             continue
         table.append(where)
         if where is not None:

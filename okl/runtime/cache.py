@@ -19,6 +19,23 @@ Design rules, each answering a failure users of peer projects have reported:
 - The cache is an optimisation and must never fail a build: any ``OSError`` or damage on read is
   a miss, and a failed write (read-only directory, disk full, quota) logs a warning and returns
   None.
+
+Trust model: the checksums in ``meta.json`` are written by whoever wrote the entry, so they
+detect damage, not tampering.  Whoever can write the cache directory can make okl load their
+code (a shared library in serial/OpenMP mode, a binary in OpenCL mode): give the cache
+directory the permissions of the code you run, never share a writable one between users.
+Within that model okl still guards what it controls:
+
+- Links are never followed below the root: an entry, a prefix or level directory, or an
+  entry's file that is a symbolic link is a miss, and cleanup unlinks the link itself (through
+  directory descriptors, so a directory swapped for a link meanwhile is not followed either).
+  Otherwise a link planted in the cache would make cleanup delete files elsewhere.
+- What is used is exactly what was verified: ``get`` reads each file once, checks it and
+  returns those bytes; binaries are loaded from a private copy of them (cpu.py), never from
+  the entry, which could change between the check and the load.
+- ``OKL_CACHE_READONLY=1`` for shared installations (a cache prepared by an administrator):
+  lookups only, never a write, a discard or a clear; builds that miss run in private
+  temporary directories and stay uncached.
 """
 
 from __future__ import annotations
@@ -30,6 +47,7 @@ import os
 import re
 import secrets
 import shutil
+import stat
 import time
 from contextlib import suppress
 from pathlib import Path
@@ -78,8 +96,8 @@ class Cache:
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
     def entry_path(self, level: str, key: str) -> Path:
-        """Directory of an entry (it may not exist). Backends that must load a binary from a file
-        (``ctypes.CDLL``) use ``entry_path(...) / name`` after ``get`` has verified it."""
+        """Directory of an entry (it may not exist).  Never load from it: load the bytes that
+        ``get`` verified (from a private copy where a file is needed)."""
         if level not in LEVELS:
             raise ValueError(f"unknown cache level {level!r}; expected one of {LEVELS}")
         if not isinstance(key, str) or not _KEY.fullmatch(key):
@@ -94,10 +112,11 @@ class Cache:
         if _env_flag("OKL_NO_CACHE"):
             return None
         try:
-            raw = (path / META).read_bytes()
+            _no_links(self.base, path)
+            raw = _read_nofollow(path / META)
         except OSError:
             log.debug("cache miss %s/%s", level, key)
-            return None  # absent, or a writer has not finished: not broken, leave it alone
+            return None  # absent, a link, or a writer has not finished: leave it alone
         try:
             files = _verified(path, raw, key)
         except Exception as exc:  # any damage at all (bad JSON, wrong shape) is a miss
@@ -113,13 +132,23 @@ class Cache:
         on an empty directory), so its put can still finish."""
         if _env_flag("OKL_CACHE_READONLY"):
             return
-        with suppress(OSError):
-            (path / META).unlink()
-        with suppress(OSError):
-            for child in path.iterdir():
-                if not child.name.startswith("."):
-                    with suppress(OSError):
-                        child.unlink()
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+        except OSError:  # gone, or a link: unlink the link itself, never what it points to
+            with suppress(OSError):
+                if path.is_symlink():
+                    path.unlink()
+            return
+        try:
+            with suppress(OSError):
+                os.unlink(META, dir_fd=fd)
+            with suppress(OSError):
+                for name in os.listdir(fd):
+                    if not name.startswith("."):
+                        with suppress(OSError):  # a directory here is not ours: left alone
+                            os.unlink(name, dir_fd=fd)
+        finally:
+            os.close(fd)
         with suppress(OSError):
             path.rmdir()
 
@@ -147,6 +176,8 @@ class Cache:
         }
         meta_bytes = json.dumps(meta, indent=1, sort_keys=True, ensure_ascii=False).encode()
         try:
+            path.mkdir(parents=True, exist_ok=True)
+            _no_links(self.base, path)
             for name, data in files.items():
                 _write_atomic(path / name, data)
             _write_atomic(path / META, meta_bytes)
@@ -226,13 +257,32 @@ def _verified(path: Path, raw: bytes, key: str) -> dict[str, bytes]:
     files = {}
     for name, expect in meta["files"].items():
         _check_name(name)
-        data = (path / name).read_bytes()
+        data = _read_nofollow(path / name)
         if len(data) != expect["size"]:
             raise ValueError(f"{name}: {len(data)} bytes, expected {expect['size']}")
         if hashlib.sha256(data).hexdigest() != expect["sha256"]:
             raise ValueError(f"{name}: checksum mismatch")
         files[name] = data
     return files
+
+
+def _no_links(base: Path, path: Path) -> None:
+    """Raise OSError when ``path`` or a directory between ``base`` and it is a symbolic link
+    (``base`` and what is above it may be links: a cache moved to another disk)."""
+    current = base
+    for part in path.relative_to(base).parts:
+        current = current / part
+        if current.is_symlink():
+            raise OSError(f"{current} is a symbolic link")
+
+
+def _read_nofollow(path: Path) -> bytes:
+    """The bytes of a regular file; OSError when it is a link or anything else."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_BINARY", 0))
+    with open(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            raise OSError(f"{path} is not a regular file")
+        return f.read()
 
 
 def _check_name(name: str) -> None:

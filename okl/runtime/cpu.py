@@ -146,22 +146,20 @@ class CPUBackend:
 
         Returns (module, cache hit).  A fresh build is loaded from its private build
         directory before it is stored, so a library that compiles but cannot be loaded
-        (an undefined symbol) raises BuildError and never enters the cache; a cached library
-        that vanishes between its check and its load (another process discarding a damaged
-        entry) is loaded from the verified bytes instead.
+        (an undefined symbol) raises BuildError and never enters the cache.  A cached library
+        is loaded from a private copy of the bytes the cache verified, never from the entry,
+        which another process could replace between the check and the load (cache.py).
         """
         document = {"okl": __version__, "mode": self.mode, "source": source,
                     "extra_flags": flags, **self.build_identity()}
         key = Cache.key(document)
         cache = device.cache
         files = cache.get("build", key)
-        if files is not None:
-            path = cache.entry_path("build", key) / "kernel.so"
+        if files is not None and "kernel.so" in files:
             try:
-                return self.load(str(path), specs), True
-            except (OSError, AttributeError) as e:
-                _say(f"cached library {path} did not load ({e}); loading its verified copy")
                 return self._load_bytes(files["kernel.so"], specs), True
+            except (OSError, AttributeError) as e:
+                _say(f"cached library {key[:12]} did not load ({e}): building it again")
         workdir = tempfile.mkdtemp(prefix="okl-build-")
         files = self.compile(source, workdir, flags)
         lib = os.path.join(workdir, "kernel.so")

@@ -82,6 +82,7 @@ class CudaBackend:
         prop = cp.cuda.runtime.getDeviceProperties(self.device_id)
         name = prop["name"]
         self.name = name.decode() if isinstance(name, bytes) else str(name)
+        self.max_threads = int(prop["maxThreadsPerBlock"])
         self.rocm = bool(getattr(cp.cuda.runtime, "is_hip", False))
         self.arch = (prop.get("gcnArchName", b"").decode() if self.rocm else
                      f"sm_{prop['major']}{prop['minor']}")

@@ -21,8 +21,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import ArgumentError, BackendUnavailableError, OKLError
+from ..errors import ArgumentError, BackendUnavailableError, BuildError, OKLError
 from ..modes import MODES
+from ..parser.source import decode, read_source
 from ..version import __version__, translator_digest
 from .args import ArrayInfo, bind_args, make_converters
 from .cache import Cache
@@ -146,8 +147,9 @@ class Device:
     def build_kernel(self, path, name: str, *, defines: dict | None = None, include_dirs=(),
                      flags=()) -> Kernel:
         path = os.fspath(path)
-        with open(path, encoding="utf-8") as f:
-            source = f.read()
+        source, not_utf8 = decode(read_source(path), path)
+        if not_utf8 is not None:
+            log.warning("%s", not_utf8.render())
         return self.build_kernel_from_string(source, name, defines=defines,
                                              include_dirs=include_dirs, flags=flags,
                                              filename=path)
@@ -174,6 +176,7 @@ class Device:
         if spec is None:
             raise OKLError(f"no @kernel named '{name}' in {filename} "
                            f"(kernels: {', '.join(s.name for s in specs) or 'none'})")
+        _check_block_size(spec, getattr(self.backend, "max_threads", None), self.name)
         module, build_hit = self.backend.build(self, code, specs, list(flags))
         kernel = Kernel(self, spec, module, code)
         kernel.translation_hit = hit
@@ -225,6 +228,20 @@ class Device:
             "specs.json": json.dumps(to_json(specs)).encode(),
             "deps.json": json.dumps({p: _digest(p) for p in deps}).encode()}, document)
         return specs, translation.source, False, deps
+
+
+def _check_block_size(spec: KernelSpec, max_threads: int | None, device: str) -> None:
+    """Refuse a kernel whose inner loops, as far as translation knows them, need more threads
+    per block than the device has (CUDA/HIP: 1024; OpenCL: the max work-group size): that
+    would only fail later, at launch, with a less helpful error."""
+    if max_threads is None:
+        return
+    for dk in spec.device_kernels:
+        if dk.threads > max_threads:
+            where = f"{dk.threads_loc}: " if dk.threads_loc else ""
+            raise BuildError(f"{where}error: the @inner loops of {spec.name} need {dk.threads} "
+                             f"threads per block, more than the {max_threads} of {device}; "
+                             "make the inner loops (or tile sizes) smaller")
 
 
 def _shape(count_or_shape) -> tuple[int, ...]:

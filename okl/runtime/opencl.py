@@ -57,6 +57,7 @@ class OpenCLBackend:
         self.identity = self.context
         self.name = f"{self.cl_device.name.strip()} on {chosen.platform_text}"
         self.arch = self.cl_device.version
+        self.max_threads = int(self.cl_device.max_work_group_size)
         flags = props.get("compiler_flags", "")
         self.flags = flags.split() if isinstance(flags, str) else list(flags)
 

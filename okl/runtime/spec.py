@@ -7,6 +7,7 @@ modes the device kernels with the Python source of their grid functions and of t
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -29,6 +30,10 @@ class DeviceKernelSpec:
     name: str
     captured: list[RuntimeParam]
     dims_src: str
+    #: threads per block it needs at least (the inner extents known at translation time) and
+    #: where the first of those inner loops is: checked against the device when building
+    threads: int = 1
+    threads_loc: str = ""
 
 
 @dataclass
@@ -76,10 +81,25 @@ def specs_of(translation) -> list[KernelSpec]:
                 captured = [_param(h.name, h.ctype.text, h.ctype.dtype, False, True)
                             for h in dk.captured]
                 spec.device_kernels.append(DeviceKernelSpec(dk.name, captured,
-                                                            dims_source(dk, info.plan)))
+                                                            dims_source(dk, info.plan),
+                                                            *_known_threads(dk)))
             spec.host_src = host_source(info.plan)
         out.append(spec)
     return out
+
+
+def _known_threads(dk) -> tuple[int, str]:
+    """Product over axes of the largest inner extent known at translation, and where the
+    first such loop is (a lower bound on the block size: unknown extents count as 1)."""
+    per_axis: dict[int, int] = {}
+    where = ""
+    for extent in dk.extents:
+        value = extent.value() if extent.kind == "inner" else None
+        if value is not None and value > per_axis.get(extent.axis, 1):
+            per_axis[extent.axis] = value
+            if not where and extent.loop is not None:
+                where = str(extent.loop.loc)
+    return math.prod(per_axis.values()), where
 
 
 def _param(name, c_type, dtype, pointer, const) -> RuntimeParam:
@@ -97,6 +117,7 @@ def to_json(specs: list[KernelSpec]) -> list[dict]:
              "check_sites": s.check_sites, "check_ints": s.check_ints,
              "user_params": s.user_params,
              "device_kernels": [{"name": d.name, "dims_src": d.dims_src,
+                                 "threads": d.threads, "threads_loc": d.threads_loc,
                                  "captured": [param(p) for p in d.captured]}
                                 for d in s.device_kernels]} for s in specs]
 
@@ -110,7 +131,9 @@ def from_json(data: list[dict]) -> list[KernelSpec]:
                             d["pointer"], d["const"])
     return [KernelSpec(s["name"], [param(p) for p in s["params"]], s["entry"],
                        [DeviceKernelSpec(d["name"], [param(p) for p in d["captured"]],
-                                         d["dims_src"]) for d in s["device_kernels"]],
+                                         d["dims_src"], d.get("threads", 1),
+                                         d.get("threads_loc", ""))
+                        for d in s["device_kernels"]],
                        s["host_src"], s.get("limits", []), s.get("bounds_src", ""),
                        s.get("bounds", []), s.get("bounds_names", []),
                        s.get("check_sites", []), s.get("check_ints", 0),

@@ -28,6 +28,9 @@ from ..parser.cparse import parse_expression
 from ..parser.preprocess import Expanded
 from .astutil import walk, with_coord
 
+#: The largest tile size: the size is an ``int`` in the generated loops.
+INT_MAX = 2**31 - 1
+
 
 def expand_tiles(ast: c_ast.FileAST, amap: AttributeMap, types: TypeTable,
                  expanded: Expanded, diags: Diagnostics) -> None:
@@ -66,9 +69,16 @@ def _expand(loop: c_ast.For, amap: AttributeMap, types: TypeTable, expanded: Exp
         diags.error(f"[@tile] size '{size_text}' is not an expression", here,
                     hint="the first argument is the tile size, e.g. @tile(16, @outer, @inner)")
         return
+    # The size is pasted into the loops as an int: anything but an int constant in range
+    # wraps the tile loop's increment (to 0 for 2^32: a loop that never ends) or truncates.
     value = evaluate(size)
-    if value is not None and value <= 0:
-        diags.error(f"[@tile] size must be positive, got {value}", here,
+    if value is None:
+        diags.error(f"[@tile] size '{size_text}' is not an integer constant expression", here,
+                    hint="the tile size must be known when translating, e.g. 16 or a "
+                         "#define'd constant")
+        return
+    if not 0 < value <= INT_MAX:
+        diags.error(f"[@tile] size must be between 1 and {INT_MAX}, got {value}", here,
                     hint="the first argument is the number of iterations per tile")
         return
     amap.remove(loop, "tile")  # on errors it stays: the model then leaves this loop alone

@@ -1,0 +1,54 @@
+"""Reading kernel files: bytes to text under one policy, and file errors as okl errors.
+
+Policy: source is UTF-8.  Old kernels with Latin-1 comments (an author's name, a degree
+sign) are common and OCCA accepts them, so a file that is not valid UTF-8 is read as
+Latin-1 (every byte is a character; nothing is lost or changed) with a warning at the first
+byte that is not UTF-8.  The same holds for included headers, which cpp reads: its output is
+decoded line by line (see preprocess._collect).  A file okl cannot read at all (missing, a
+folder, no permission, too large) is an :class:`OKLError` naming the file.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .. import limits
+from ..errors import Diagnostic, OKLError, SourceLoc
+
+
+class SourceFileError(OKLError):
+    """A kernel file cannot be read: the message names the file and the reason."""
+
+
+def read_source(path: str | os.PathLike) -> bytes:
+    """The bytes of ``path``, at most :data:`okl.limits.SOURCE_BYTES` of them."""
+    name = os.fspath(path)
+    cap = int(limits.SOURCE_BYTES)
+    try:
+        with open(name, "rb") as f:
+            data = f.read(cap + 1)
+    except OSError as e:
+        raise SourceFileError(f"cannot read {name}: {e.strerror or e}") from None
+    if len(data) > cap:
+        raise SourceFileError(f"cannot read {name}: larger than {cap} {limits.SOURCE_BYTES.what}"
+                              f" (set {limits.SOURCE_BYTES.env} to raise the limit)")
+    return data
+
+
+def decode(data: bytes, filename: str) -> tuple[str, Diagnostic | None]:
+    """``data`` as text: UTF-8, else Latin-1 with a warning located at the first bad byte."""
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError as e:
+        text = data.decode("latin-1")
+        return text, not_utf8_warning(text, e.start, filename, data[e.start])
+
+
+def not_utf8_warning(text: str, offset: int, filename: str, byte: int) -> Diagnostic:
+    """The warning for a file read as Latin-1; ``offset`` is the bad byte's index in ``text``."""
+    line = text.count("\n", 0, offset) + 1
+    start = text.rfind("\n", 0, offset) + 1
+    end = text.find("\n", offset)
+    loc = SourceLoc(filename, line, offset - start + 1, text[start:end if end >= 0 else None])
+    return Diagnostic("warning", f"byte 0x{byte:02x} is not UTF-8: the file is read as Latin-1",
+                      loc, hint="convert the file to UTF-8, e.g. iconv -f latin1 -t utf-8")
