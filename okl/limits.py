@@ -46,7 +46,7 @@ CPP_OUTPUT_BYTES = Limit("OKL_MAX_CPP_OUTPUT_BYTES", 8 << 20, "bytes of preproce
 #: this many on a 2-core VM; a syntax error then allows one re-parse to find more errors).
 TOKENS = Limit("OKL_MAX_TOKENS", 50_000, "tokens after preprocessing")
 #: Depth of nested parentheses, brackets and braces (the parser and passes recurse on it).
-NESTING = Limit("OKL_MAX_NESTING", 200, "levels of nested (), [] and {}")
+NESTING = Limit("OKL_MAX_NESTING", 256, "levels of nested (), [] and {}")
 #: Characters of one numeric literal (no C type holds more than about 70 digits).
 NUMBER_CHARS = Limit("OKL_MAX_NUMBER_CHARS", 256, "characters in a numeric literal")
 #: Characters of one token otherwise (identifiers, string literals).

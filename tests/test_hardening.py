@@ -60,7 +60,7 @@ def test_cpp_is_killed_at_the_time_limit(monkeypatch):
 
 @pytest.mark.parametrize("value, message", [
     ("1" * 300, "a number has more than 256"),
-    ("(" * 300 + "1" + ")" * 300, "nests too deeply: more than 200"),
+    ("(" * 300 + "1" + ")" * 300, "nests too deeply: more than 256"),
     ('"' + "s" * 70000 + '"[0]', "a token has more than 65536"),
 ])
 def test_parsing_limits_are_located_errors(value, message):

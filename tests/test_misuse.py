@@ -96,13 +96,17 @@ def _run(mode: str, body: str) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.parametrize("case", list(CASES))
-@pytest.mark.parametrize("mode", params(("serial", "openmp", "opencl")))
+@pytest.mark.parametrize("mode", params(("serial", "openmp", "opencl", "cuda", "hip")))
 def test_misuse_is_a_clean_error(mode, case):
     skip_unless_available(mode)
     body, expected, fragment = CASES[case]
-    if case == "memory of another device" and mode != "opencl":
+    if case == "memory of another device" and mode in ("serial", "openmp"):
         skip_unless_available("opencl")
-    if case == "non-contiguous numpy" and mode == "opencl":
+    if case == "memory of another device" and mode in ("cuda", "hip"):
+        body = ("other = okl.Device('opencl')\n"  # a buffer of another mode's context
+                "k(10, 2.0, other.asarray(np.ones(10, np.float32)), y)")
+        skip_unless_available("opencl")
+    if case == "non-contiguous numpy" and mode not in ("serial", "openmp"):
         fragment = "cannot read host memory"
     r = _run(mode, body)
     assert r.returncode >= 0, f"killed by signal {-r.returncode}:\n{r.stdout}\n{r.stderr}"
