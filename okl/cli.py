@@ -82,8 +82,11 @@ def _check_all(files: list[str], modes: list[str], defines: dict, includes, jobs
 
     work = partial(check_file, modes=modes, defines=defines, include_dirs=includes)
     if jobs > 1 and len(files) > 1:
+        import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
-        pool = ProcessPoolExecutor(jobs)
+
+        # spawn, not fork: a process that has loaded a GPU runtime may hold threads
+        pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"))
         results = pool.map(work, files, chunksize=4)
     else:
         pool, results = None, map(work, files)
