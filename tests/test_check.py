@@ -125,3 +125,18 @@ def test_check_a_tree_with_summary_and_json(tmp_path):
     assert data["summary"]["with_errors"] == 1 and data["summary"]["ok"] == 2
     (diag,) = data["files"][2]["diagnostics"]
     assert diag["line"] == 5 and diag["column"] == 18 and diag["severity"] == "warning"
+
+
+def test_fuzz_findings_are_located_diagnostics():
+    """Two inputs the fuzzer found: a K&R parameter without a type (was an AttributeError)
+    and `#line N ""` (diagnostics lost their file name)."""
+    kr = "@kernel void k(fl) {\n  for (int b = 0; b < 4; ++b; @outer) {\n" \
+         "    for (int t = 0; t < 4; ++t; @inner) fl[t] = 0;\n  }\n}\n"
+    for mode in ("serial", "openmp", "opencl", "cuda", "hip"):
+        with pytest.raises(okl.TranslationError) as err:
+            okl.translate(kr, mode, filename="kr.okl")
+        assert str(err.value).startswith("kr.okl:1:16: error: kernel argument 'fl' has no type")
+    unnamed = '#line 3 ""\n' + ATOMIC_MUL.replace("x[0] *= 2;", "x[0] = 2")
+    with pytest.raises(okl.TranslationError) as err:
+        okl.translate(unnamed, "serial", filename="unnamed.okl")
+    assert all(d.loc.file == "unnamed.okl" for d in err.value.diagnostics)

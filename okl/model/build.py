@@ -335,6 +335,10 @@ class ModelBuilder:
                 continue
             if isinstance(p, c_ast.Typename):  # f(void)
                 continue
+            if isinstance(p, c_ast.ID):  # K&R: a name without a type
+                self.error(f"kernel argument '{p.name}' has no type", p,
+                           hint=f"declare it with its type, e.g. float *{p.name}")
+                continue
             ctype = self.types.resolve(p.type)
             if ctype.pointer and isinstance(getattr(p.type, "type", None), c_ast.PtrDecl):
                 self.error(f"kernel argument '{p.name}' is a pointer to a pointer; pass a "

@@ -208,6 +208,8 @@ class _FileNames:
     def __call__(self, name: str) -> str:
         if name == self.filename or name.startswith("<"):
             return name
+        if not name:  # `#line N ""` in the source: positions stay in the kernel's own file
+            return self.filename
         path = os.path.normpath(os.path.join(self.base, name))
         if self.relative:
             rel = os.path.relpath(path)
