@@ -8,7 +8,8 @@ generic defines that the OCCA comparison of the real-world issue used: every ``p
 identifier of the file (and of what it includes) = 8, even where the file defines it (cpp
 then warns of the redefinition and the file's own value wins after it), ``p_blockSize`` =
 256, ``dfloat=double``, ``dlong=int``, ``hlong=long long``, ``dfloat4=double4``,
-``dfloat2=double2``, ``pfloat=float``, ``T=double``; include dir = the file's folder.
+``dfloat2=double2``, ``pfloat=float``, ``T=double``, and per mode what the applications
+define (``OCCA_USE_CUDA=1`` / ``OCCA_USE_OPENCL=1``); include dir = the file's folder.
 ``--compile`` builds the CUDA with nvcc (``-arch=sm_90 -x cu -std=c++17``, compile only) and
 the OpenCL C with the CPU OpenCL device okl picks.  The report lists every refusal with its
 first line, so a new cause shows up by name.
@@ -53,12 +54,18 @@ def _texts(path: Path, seen: set[Path] | None = None) -> list[str]:
     return out
 
 
-def defines_for(path: Path) -> dict[str, str]:
+#: what libParanumal and benchParanumal define per mode (platformProperties.cpp), which
+#: their ``#if OCCA_USE_CUDA==1`` (written ``=1``) selects on
+MODE_DEFINES = {"cuda": {"OCCA_USE_CUDA": "1"}, "opencl": {"OCCA_USE_OPENCL": "1"}}
+
+
+def defines_for(path: Path, mode: str | None = None) -> dict[str, str]:
     texts = _texts(path.resolve())
     used = set().union(*(_P_NAME.findall(t) for t in texts))
     defined = set().union(*(_DEFINED.findall(t) for t in texts))
     out = {name: "8" for name in sorted(used)}  # as the OCCA comparison did: every p_* = 8
     out.update({k: v for k, v in GENERIC.items() if k not in defined or k.startswith("p_")})
+    out.update(MODE_DEFINES.get(mode, {}))
     return out
 
 
@@ -67,9 +74,9 @@ def translate_one(args: tuple[str, tuple[str, ...]]) -> dict:
     path_s, modes = args
     path = Path(path_s)
     source = path.read_text(encoding="utf-8", errors="replace")
-    defines = defines_for(path)
     row = {"file": path_s, "modes": {}}
     for mode in modes:
+        defines = defines_for(path, mode)
         t0 = time.perf_counter()
         try:
             result = okl.translate(source, mode, defines=defines, include_dirs=[str(path.parent)],
@@ -94,10 +101,10 @@ def occa_translate(args: tuple[str, str, tuple[str, ...]]) -> dict:
     """OCCA's ``occa translate`` on one file, with the same defines (for the side by side)."""
     occa, path_s, modes = args
     path = Path(path_s)
-    flags = [x for k, v in defines_for(path).items() for x in ("-D", f"{k}={v}")]
-    flags += ["-I", str(path.parent)]
     out = {}
     for mode in modes:
+        flags = [x for k, v in defines_for(path, mode).items() for x in ("-D", f"{k}={v}")]
+        flags += ["-I", str(path.parent)]
         proc = subprocess.run([occa, "translate", "-m", OCCA_MODES[mode], *flags, path_s],
                               capture_output=True, text=True)
         ok = proc.returncode == 0 and "__global__" in proc.stdout if mode == "cuda" else \

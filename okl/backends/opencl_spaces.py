@@ -29,7 +29,10 @@ from ..transforms.astutil import walk
 
 #: one letter per space, for the names of specialised device functions
 _CODES = {"__global": "g", "__local": "l", "__constant": "c", "__private": "p"}
+#: attributes of device-function parameters that declare where the argument points
+_DECLARED = {"shared": "__local", "global": "__global"}
 _WHAT = {"__global": "global memory", "__constant": "constant memory",
+         "__local": "@shared memory",
          "__private": "a thread's own memory (a local or @exclusive variable)"}
 Spaces = tuple[str, ...]
 CallSpace = Callable[[c_ast.FuncCall, dict], "str | None"]
@@ -63,9 +66,11 @@ class _Specialiser:
                           and n.name and "__constant" in n.storage}
         self.defs = {n.decl.name: n for n in nodes if isinstance(n, c_ast.FuncDef)
                      and "__kernel" not in n.decl.storage}
-        self.shared = {name: {k for k, p in enumerate(_params(fn.decl.type))
-                              if program.attrs.has(p, "shared")}
-                       for name, fn in self.defs.items()}
+        # parameters whose space is declared: @shared (local memory), @global
+        self.fixed = {name: {k: space for k, p in enumerate(_params(fn.decl.type))
+                             for attr, space in _DECLARED.items()
+                             if program.attrs.has(p, attr)}
+                      for name, fn in self.defs.items()}
         self.copies: dict[str, dict[Spaces, _Copy]] = {name: {} for name in self.defs}
         self.pending: list[_Copy] = []
         self.kernel_calls: list[tuple[c_ast.FuncCall, str, Spaces]] = []
@@ -81,7 +86,7 @@ class _Specialiser:
                 self._visit(n, self.kernel_calls)
         for name, fn in self.defs.items():  # functions no kernel calls: as declared
             if not self.copies[name]:
-                self._request(name, tuple("__local" if k in self.shared[name] else "__global"
+                self._request(name, tuple(self.fixed[name].get(k, "__global")
                                           for k in _pointer_params(fn.decl.type, self.types)))
         names = self._names()
         calls = self.kernel_calls + [c for by in self.copies.values() for cp in by.values()
@@ -157,21 +162,24 @@ class _Specialiser:
         out = []
         for k in _pointer_params(self.defs[name].decl.type, self.types):
             space = _expr_space(args[k], env, self._call_space) if k < len(args) else None
-            if k in self.shared[name]:
-                if space not in (None, "__local"):
-                    self._not_shared(args[k], name, params[k].name, space)
-                space = "__local"
+            fixed = self.fixed[name].get(k)
+            if fixed is not None:
+                if space not in (None, fixed):
+                    self._wrong_space(args[k], name, params[k].name, fixed, space)
+                space = fixed
             out.append(space or "__global")
         return tuple(out)
 
-    def _not_shared(self, arg: c_ast.Node, name: str, param: str, space: str) -> None:
+    def _wrong_space(self, arg: c_ast.Node, name: str, param: str, fixed: str,
+                     space: str) -> None:
         loc = self.expanded.locate(arg.coord.line, arg.coord.column) if arg.coord else None
         if (loc, space) in self.reported:  # the same call in another copy of its function
             return
         self.reported.add((loc, space))
-        self.diags.error(f"'{name}' takes @shared memory as '{param}', but this argument "
-                         f"points to {_WHAT[space]}", loc,
-                         hint=f"pass a @shared array, or remove @shared from '{param}'")
+        attr = next(a for a, sp in _DECLARED.items() if sp == fixed)
+        self.diags.error(f"'{name}' takes {_WHAT[fixed]} as '{param}' (@{attr}), but this "
+                         f"argument points to {_WHAT[space]}", loc,
+                         hint=f"pass {_WHAT[fixed]}, or remove @{attr} from '{param}'")
 
     # -- the output --------------------------------------------------------------------------
     def _names(self) -> dict[tuple[str, Spaces], str]:

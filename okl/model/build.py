@@ -24,7 +24,8 @@ from .loops import LoopFormError, canonical_form
 from .names import undeclared
 from .types import TypeTable
 
-NO_ARGS = {"kernel", "shared", "exclusive", "nobarrier", "restrict", "atomic", "globalPtr"}
+NO_ARGS = {"kernel", "shared", "exclusive", "nobarrier", "restrict", "atomic", "globalPtr",
+           "global"}
 KNOWN = NO_ARGS | {"outer", "inner", "tile", "barrier", "max_inner_dims", "simd_length", "dim",
                    "dimOrder", "directive"}
 LOOP_ONLY = {"outer", "inner", "tile", "nobarrier", "max_inner_dims", "simd_length"}
@@ -41,6 +42,7 @@ _TARGETS = {
     "max_inner_dims": "the outer-most @outer for loop",
     "simd_length": "the outer-most @outer for loop",
     "shared": "an array declaration: @shared float s[16];",
+    "global": "a pointer parameter of a device function: @global const float *x",
     "exclusive": "a variable declaration: @exclusive float r;",
     "barrier": "an empty statement: @barrier;",
     "atomic": "an update statement (x += v;) or a { block }",
@@ -180,6 +182,7 @@ class ModelBuilder:
             "dim": isinstance(node, (c_ast.Decl, c_ast.Typedef)),
             "restrict": isinstance(node, (c_ast.Decl, c_ast.Typedef, c_ast.FuncDef)),
             "globalPtr": isinstance(node, c_ast.Decl),
+            "global": isinstance(node, c_ast.Decl),
         }
         ok["exclusive"] = ok["shared"]
         ok["dimOrder"] = ok["dim"]
@@ -276,7 +279,7 @@ class ModelBuilder:
         params = _param_decls(fn.decl.type)
         for node in walk(fn):
             for a in self.amap.of(node):
-                if a.name == "shared" and any(node is p for p in params):
+                if a.name in ("shared", "global") and any(node is p for p in params):
                     self._shared_param(node, a)
                 elif a.name in ("outer", "inner", "barrier"):
                     self.error(f"[@{a.name}] used outside a [@kernel] function", a,
@@ -292,8 +295,8 @@ class ModelBuilder:
         (OpenCL needs it in the type); it has no storage of its own, so no size rules."""
         t = self.types.resolve(param.type)
         if not t.pointer:
-            self.error(f"[@shared] parameter '{param.name}' must be an array or a pointer", a,
-                       hint=f"declare it as an array: @shared float {param.name}[16]")
+            self.error(f"[@{a.name}] parameter '{param.name}' must be an array or a pointer", a,
+                       hint=f"declare it as a pointer: @{a.name} float *{param.name}")
 
     # -- one kernel ------------------------------------------------------------------------
     def _kernel(self, fn: c_ast.FuncDef) -> Kernel:

@@ -1,0 +1,24 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 4 "global_param.okl"
+static float weighted(const int i, const float *w, const float *x, const float scale) {
+#line 6 "global_param.okl"
+  return scale * w[i] * x[i];
+}
+
+static void applyWeights(const int n, const float *w, const float *x, float *y) {
+  for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 64) {
+#line 10 "global_param.okl"
+    for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 64 < n) ? (_okl_tiled_i + 64) : (n)); ++i) {
+      y[i] = weighted(i, w, x, 2.0f);
+    }
+  }
+}
+
+#line 9 "global_param.okl"
+void _okl_entry_applyWeights(void **args) {
+  applyWeights(*((const int *) args[0]), (const float *) args[1], (const float *) args[2], (float *) args[3]);
+}
