@@ -23,7 +23,10 @@ class SourceLoc:
     expansion: tuple[str, SourceLoc | None] | None = None
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.col}"
+        # a name with a newline (from `#line 1 "x\n"`) must not split a diagnostic's line
+        name = self.file if self.file.isprintable() else \
+            self.file.encode("unicode_escape").decode("ascii")
+        return f"{name}:{self.line}:{self.col}"
 
 
 @dataclass

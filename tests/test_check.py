@@ -140,3 +140,12 @@ def test_fuzz_findings_are_located_diagnostics():
     with pytest.raises(okl.TranslationError) as err:
         okl.translate(unnamed, "serial", filename="unnamed.okl")
     assert all(d.loc.file == "unnamed.okl" for d in err.value.diagnostics)
+
+
+def test_a_line_marker_name_with_a_newline_stays_on_one_line():
+    source = ('@kernel void k(float *x) {\n  for (int b = 0; b < 4; ++b; @outer) {\n'
+              '#line 1 "x\\n"\n    for (int t = 0; t < 4; ++t; @inner) x[t] = 0;\n  }}\n}\n')
+    with pytest.raises(okl.TranslationError) as err:
+        okl.translate(source, "cuda", filename="nl.okl")
+    first = str(err.value).splitlines()[0]
+    assert first.startswith("x\\n:3:1: error: syntax error: unmatched '}'"), first
