@@ -168,3 +168,16 @@ def test_known_block_size_of_a_translation():
     [spec] = specs_of(okl.translate(source, "cuda", filename="k.okl"))
     [dk] = spec.device_kernels
     assert (dk.threads, dk.threads_loc) == (2048, "k.okl:2:3")
+
+
+def test_pragma_macros_expand_once_like_cpp():
+    """Fuzz finding: a macro naming itself twice in a #pragma argument doubled 32 times."""
+    source = ("#define N (N * N)\n@kernel void k(float *x) {\n"
+              "  for (int b = 0; b < 4; ++b; @outer) {\n"
+              "    for (int t = 0; t < 4; ++t; @inner) {\n"
+              "      #pragma unroll N\n      for (int i = 0; i < 2; ++i) x[t] += i;\n"
+              "    }\n  }\n}\n")
+    began = time.perf_counter()
+    result = okl.translate(source, "cuda")
+    assert time.perf_counter() - began < 5
+    assert "#pragma unroll (N * N)" in result.source

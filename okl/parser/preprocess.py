@@ -340,23 +340,34 @@ def _track_macro(directive: str, macros: dict[str, str]) -> None:
 
 
 def _expand_pragma(line: str, macros: dict[str, str]) -> str:
-    for _ in range(32):
-        changed = False
+    """Expand the object-like macros in a ``#pragma``'s arguments as cpp would: a macro is
+    not expanded again inside its own expansion, and an expansion that grows past
+    ``_PRAGMA_MAX`` characters (a macro bomb) leaves the line as written."""
+    head, _, rest = line.partition("pragma")
 
+    def expand(text: str, active: frozenset) -> str:
         def sub(m: re.Match) -> str:
-            nonlocal changed
             word = m.group(0)
-            if word in macros:
-                changed = True
-                return macros[word]
+            if word in macros and word not in active:
+                return expand(macros[word], active | {word})
             return word
+        out = _IDENT.sub(sub, text)
+        if len(out) > _PRAGMA_MAX:
+            raise _TooLong
+        return out
 
-        head, _, rest = line.partition("pragma")
-        rest = re.sub(r"[A-Za-z_]\w*", sub, rest)
-        line = head + "pragma" + rest
-        if not changed:
-            break
-    return line
+    try:
+        return head + "pragma" + expand(rest, frozenset())
+    except (_TooLong, RecursionError):
+        return line
+
+
+class _TooLong(Exception):
+    pass
+
+
+_IDENT = re.compile(r"[A-Za-z_]\w*")
+_PRAGMA_MAX = 4096
 
 
 def _map_column(expanded: str, original: str, col: int,
