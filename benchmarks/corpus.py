@@ -30,6 +30,8 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from okl.runtime.clselect import first_error
+
 GENERIC = {"p_blockSize": "256", "dfloat": "double", "dlong": "int", "hlong": "long long",
            "dfloat4": "double4", "dfloat2": "double2", "pfloat": "float", "T": "double"}
 _P_NAME = re.compile(r"\bp_[A-Za-z0-9_]+")
@@ -110,7 +112,7 @@ def occa_translate(args: tuple[str, str, tuple[str, ...]]) -> dict:
         ok = proc.returncode == 0 and "__global__" in proc.stdout if mode == "cuda" else \
             proc.returncode == 0 and "__kernel" in proc.stdout
         out[mode] = {"ok": ok, "source": proc.stdout if ok else "",
-                     "error": "" if ok else _first_error(proc.stderr or proc.stdout)}
+                     "error": "" if ok else first_error(proc.stderr or proc.stdout)}
     return out
 
 
@@ -132,15 +134,8 @@ def compile_row(row: dict) -> dict:
         cuda = row.get(side, {}).get("cuda")
         if cuda and cuda["ok"]:
             ok, log = nvcc_ok(cuda["source"])
-            out[side] = {"ok": ok, "log": "" if ok else _first_error(log)}
+            out[side] = {"ok": ok, "log": "" if ok else first_error(log)}
     return out
-
-
-def _first_error(log: str) -> str:
-    for line in log.splitlines():
-        if "error" in line:
-            return line.strip()
-    return log.splitlines()[0] if log else ""
 
 
 def opencl_compile(rows: list[dict]) -> None:
@@ -162,7 +157,7 @@ def opencl_compile(rows: list[dict]) -> None:
                 row.setdefault("compiled", {})[key] = {"ok": True, "log": ""}
             except cl.Error:
                 log = program.get_build_info(device, cl.program_build_info.LOG)
-                row.setdefault("compiled", {})[key] = {"ok": False, "log": _first_error(log)}
+                row.setdefault("compiled", {})[key] = {"ok": False, "log": first_error(log)}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -17,8 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..errors import ArgumentError
-from .cvalues import idiv as _cdiv
-from .cvalues import imod as _cmod
+from .cvalues import idiv, imod
 from .launcher import compiled
 
 
@@ -54,7 +53,7 @@ def _div(a, b):
     """C's truncating division is monotone in each operand while the divisor keeps its sign."""
     if a is None or b is None or b[0] <= 0 <= b[1]:
         return None
-    return _corners(_cdiv, a, b)
+    return _corners(idiv, a, b)
 
 
 def _mod(a, b):
@@ -64,7 +63,7 @@ def _mod(a, b):
     m = b[0]
     if a[1] - a[0] + 1 >= m:
         return 0, m - 1
-    lo, hi = _cmod(a[0], m), _cmod(a[1], m)
+    lo, hi = imod(a[0], m), imod(a[1], m)
     return (lo, hi) if lo <= hi else (0, m - 1)
 
 
@@ -82,7 +81,7 @@ def _loop(s, cmp: str, e, d):
         if step != 1:
             if not point:
                 return None
-            last = s[0] + _cdiv(last - s[0], step) * step if last >= s[0] else s[0] - 1
+            last = s[0] + idiv(last - s[0], step) * step if last >= s[0] else s[0] - 1
         return (s[0], last) if s[0] <= last else None
     if step > 0:
         return None
@@ -90,7 +89,7 @@ def _loop(s, cmp: str, e, d):
     if step != -1:
         if not point:
             return None
-        first = s[1] - _cdiv(s[1] - first, -step) * -step if s[1] >= first else s[1] + 1
+        first = s[1] - idiv(s[1] - first, -step) * -step if s[1] >= first else s[1] + 1
     return (first, s[1]) if first <= s[1] else None
 
 

@@ -122,13 +122,13 @@ def _probe(c: Candidate) -> str:
                 log = program.get_build_info(c.device, cl.program_build_info.LOG)
             except Exception:
                 pass
-        return f"cannot build a kernel: {_first_error(log) or _first_error(str(e))}"
+        return f"cannot build a kernel: {first_error(log) or first_error(str(e))}"
     if int(out[0]) != PROBE_EXPECTED:
         return f"a test kernel computed {int(out[0])} instead of {PROBE_EXPECTED}"
     return ""
 
 
-def _first_error(text: str) -> str:
+def first_error(text: str) -> str:
     """The compiler's first error line (the one that says why), else the first line."""
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     for ln in lines:
