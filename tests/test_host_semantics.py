@@ -50,6 +50,9 @@ def run_host(mode: str, host: str, ints=(), floats=(), outer="h", inner="1", n=7
 
 CASES = [
     # (host code, outer, ints, floats, expected (outer count, ints, floats))
+    # types OpenCL kernels cannot take as arguments, captured by device code
+    ("_Bool b = N > 3; bool c = N; size_t n = N; ptrdiff_t p = -N; int h = 2;", "h",
+     ["b", "c", "n", "p"], [], (2, [1, 1, 7, -7], [])),
     ("unsigned int u = 0; int h = (u - 1 > 5) ? 4 : 1;", "h", [], [], (4, [], [])),
     ("_Bool b = N; int h = b + 2, c = b;", "h", ["c"], [], (3, [1], [])),
     ("unsigned int u = 4294967295u; int h = u + 2;", "h", ["h"], [], (1, [1], [])),
@@ -88,20 +91,38 @@ def test_host_case(mode, case):
     assert got_floats == want_floats
 
 
-@pytest.mark.parametrize("mode", [m for m in MODES if m != "openmp"])
+@pytest.mark.parametrize("mode", MODES)
 def test_unsigned_bound_and_signed_start(mode):
-    """A loop whose C comparison runs zero times launches nothing, however its trip count
-    would wrap: -1 < 5u is false in C.  (Not openmp: gcc's OpenMP loop counts this loop's
-    iterations in its own way, a question of @outer lowering, not of host code.)"""
+    """A loop whose C comparison fails at once launches nothing, however its trip count
+    would wrap: -1 < 5u is false in C.  OpenMP counts a parallel loop in its iterator's type
+    (6 iterations here), so the openmp backend makes C's first test before the loop."""
     assert run_host(mode, "unsigned u = 5; int h = 1;", outer="h",
                     inner="1")[:2] == (1, 1)
-    src = ("@kernel void k(int *cnt) { unsigned u = 5;\n"
+    src = ("@kernel void k(int *cnt, const unsigned int n, const int s) { unsigned u = 5;\n"
            "  for (int i = -1; i < u; ++i; @outer) { for (int j = 0; j < 1; ++j; @inner) {"
-           " cnt[0] += 1; } } }")
+           " @atomic cnt[0] += 1; } }\n"
+           "  for (int i = s; i < n; ++i; @outer) { for (int j = 0; j < 1; ++j; @inner) {"
+           " @atomic cnt[1] += 1; } }\n"
+           "  for (long i = s; i < n + 2; i += 2; @outer) { for (int j = 0; j < 1; ++j; "
+           "@inner) { @atomic cnt[2] += 1; } } }")
     dev = device(mode)
-    cnt = dev.asarray(np.zeros(1, np.int32))
-    dev.build_kernel_from_string(src, "k")(cnt)
-    assert cnt.get()[0] == 0
+    kernel = dev.build_kernel_from_string(src, "k")
+    for start, want in ((-1, [0, 0, 4]), (2, [0, 3, 3])):
+        cnt = dev.asarray(np.zeros(3, np.int32))
+        kernel(cnt, np.uint32(5), np.int32(start))
+        assert list(cnt.get()) == want, start
+
+
+def test_constant_loop_compares_in_c_types():
+    """A constant loop is counted in the type C compares in: -1 < 5u never holds, so the
+    loop is empty (an error, as every statically empty loop), not 6 iterations."""
+    with pytest.raises(okl.TranslationError, match="runs 0 times"):
+        okl.translate("@kernel void k(int *x) { for (int i = -1; i < 5u; ++i; @outer) "
+                      "for (int j = 0; j < 1; ++j; @inner) x[0] = i; }", "serial")
+    program = okl.analyze("@kernel void k(int *x) { for (int i = -1; i < 5l; ++i; @outer) "
+                          "for (int j = 0; j < 2u; ++j; @inner) x[0] = i; }")
+    outer = program.kernels[0].outers[0]
+    assert (outer.trip_value, outer.children[0].trip_value) == (6, 2)
 
 
 @pytest.mark.parametrize("what", ["N / 0", "N % (N - 7)", "1 << (N + 40)"])

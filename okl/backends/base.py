@@ -78,6 +78,11 @@ class Target:
     def check_params(self, kernel, program, diags) -> None:
         """Report kernel parameters this backend cannot take (OpenCL: size_t, bool)."""
 
+    def capture_type(self, t: c_ast.Node, types) -> c_ast.Node:
+        """The type of the kernel argument that carries a host variable of type ``t`` to
+        device code (OpenCL: one of the same size where kernels cannot take ``t``)."""
+        return t
+
     def finish_functions(self, nodes: list[c_ast.Node], program, diags) -> None:
         """Last backend-specific rewrite of the emitted file-scope items (OpenCL: address
         spaces of pointers, one copy of a device function per combination of them)."""

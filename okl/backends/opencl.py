@@ -90,6 +90,16 @@ class OpenCLTarget(Target):
     def check_params(self, kernel, program, diags) -> None:
         _check_params(kernel, program, diags)
 
+    def capture_type(self, t: c_ast.Node, types) -> c_ast.Node:
+        """A host variable of a type OpenCL kernels cannot take travels as the fixed-width
+        type of the same size the runtime packs: ``bool`` as ``uchar`` (0 or 1, so every
+        expression reading it gives the same value), ``size_t`` as ``ulong``."""
+        bad = _forbidden(t, types)
+        if bad not in _SAME_SIZE or not isinstance(t, c_ast.TypeDecl):
+            return t
+        return c_ast.TypeDecl(t.declname, list(t.quals), t.align,
+                              c_ast.IdentifierType([_SAME_SIZE[bad]]))
+
     def finish_functions(self, nodes, program, diags) -> None:
         address_spaces(nodes, program, diags)
         vector_literals(nodes)
@@ -170,6 +180,9 @@ def _cas_add(ctype: str, bits: int, space: str) -> str:
 # -- kernel arguments ---------------------------------------------------------------------
 #: OpenCL C 1.2 §6.9.k: kernel arguments cannot have these types (nor structs holding them)
 _NOT_KERNEL_ARGS = {"size_t", "ptrdiff_t", "intptr_t", "uintptr_t", "bool", "_Bool"}
+#: the type of the same size (LP64, as the runtime packs it) that a kernel can take instead
+_SAME_SIZE = {"size_t": "ulong", "uintptr_t": "ulong", "ptrdiff_t": "long", "intptr_t": "long",
+              "bool": "uchar", "_Bool": "uchar"}
 
 
 def _typedef_names(t: c_ast.Node, types) -> list[str]:

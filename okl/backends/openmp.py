@@ -9,8 +9,12 @@ grids of a few rows).  @atomic updates become ``omp atomic`` (``atomic write`` f
 
 from __future__ import annotations
 
+import copy
+
 from pycparser import c_ast
 
+from ..model.consteval import evaluate
+from ..model.types import integer_bits
 from ..transforms.astutil import ids_in
 from .serial import SerialTarget
 
@@ -35,6 +39,22 @@ class OpenMPTarget(SerialTarget):
                 break
             depth, loop = depth + 1, child
         return "omp parallel for" + (f" collapse({depth})" if depth > 1 else "")
+
+    def outer_guard(self, outer) -> c_ast.Node | None:
+        """OpenMP counts a parallel loop's iterations in its iterator's type, where C compares
+        start and bound in their common type: with an unsigned ``n`` and a negative ``s``,
+        ``for (int i = s; i < n; ++i)`` runs no iteration in C and ``n - s`` under OpenMP.
+        C's first test, made once before the loop, gives back C's answer: when it passes,
+        both count the same iterations.  Only a signed iterator counting up from a start
+        that may be negative can differ without undefined behaviour."""
+        form = outer.form
+        start = evaluate(form.start)
+        if form.trip_value() is not None or not integer_bits(form.iter_type)[1] or \
+                not form.increasing or (start is not None and start >= 0):
+            return None
+        start = c_ast.Cast(c_ast.Typename(None, [], None, copy.deepcopy(form.type_node)),
+                           copy.deepcopy(form.start))
+        return c_ast.BinaryOp(form.cmp, start, copy.deepcopy(form.bound))
 
     def atomic(self, node, base, space, diags, loc):
         if isinstance(node, c_ast.Assignment) and node.op in UPDATE_OPS:

@@ -5,6 +5,8 @@ C has no vector types: the prologue defines the ones the kernel uses (:mod:`.vec
 
 from __future__ import annotations
 
+from pycparser import c_ast
+
 from .base import Target
 from .vectors import c_definitions
 
@@ -33,6 +35,10 @@ class SerialTarget(Target):
                 "uint32_t", "int64_t", "uint64_t", "intptr_t", "uintptr_t", "bool"}
 
     def outer_pragma(self, kernel, outer) -> str | None:
+        return None
+
+    def outer_guard(self, outer) -> c_ast.Node | None:
+        """A test to make once before a parallelised @outer loop (see OpenMPTarget)."""
         return None
 
     def pragma(self, text: str) -> str | None:

@@ -10,6 +10,8 @@ import re
 
 from pycparser import c_ast
 
+from .types import INTEGER_TYPES, canonical_base, integer_bits
+
 _INT = re.compile(r"^(0[xX][0-9a-fA-F]+|0[bB][01]+|0[0-7]*|[1-9]\d*)([uUlL]*)$")
 
 
@@ -78,3 +80,75 @@ def _binary(op: str, a: int, b: int) -> int | None:
            "==": int(a == b), "!=": int(a != b), "&&": int(bool(a and b)),
            "||": int(bool(a or b))}
     return ops.get(op)
+
+
+#: (bits, signed) of C's int, the type every narrower integer promotes to
+_INT_T = (32, True)
+
+
+def integer_type(n: c_ast.Node | None) -> tuple[int, bool] | None:
+    """(bits, signed) of an integer constant expression as C (LP64) types it, or None when
+    okl cannot tell (a typedef in a cast, a float).  The trip count of a loop compares its
+    start and bound in this type: ``for (int i = -1; i < 5u; ...)`` compares as unsigned
+    and never runs, where untyped arithmetic would count 6 iterations."""
+    try:
+        return _type(n)
+    except RecursionError:
+        return None
+
+
+def _type(n: c_ast.Node | None) -> tuple[int, bool] | None:
+    if isinstance(n, c_ast.Constant):
+        if n.type == "char":
+            return _INT_T
+        m = _INT.match(n.value)
+        if not m:
+            return None
+        suffix, value = m.group(2).lower(), evaluate(n)
+        decimal = not m.group(1).startswith("0") or m.group(1) == "0"
+        bits = 64 if "l" in suffix or value is None or value >= 1 << 32 or \
+            (decimal and "u" not in suffix and value >= 1 << 31) else 32
+        signed = "u" not in suffix and (value is None or value < 1 << (bits - 1))
+        return bits, signed
+    if isinstance(n, c_ast.ID):
+        return _INT_T
+    if isinstance(n, c_ast.Cast):
+        t = n.to_type.type
+        if isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType):
+            base = canonical_base(t.type.names)
+            return promote(integer_bits(base)) if base in INTEGER_TYPES else None
+        return None
+    if isinstance(n, c_ast.UnaryOp):
+        if n.op == "sizeof":
+            return 64, False
+        return _INT_T if n.op == "!" else promote(_type(n.expr))
+    if isinstance(n, c_ast.BinaryOp):
+        if n.op in ("<", "<=", ">", ">=", "==", "!=", "&&", "||"):
+            return _INT_T
+        left = promote(_type(n.left))
+        if n.op in ("<<", ">>"):
+            return left
+        return common(left, promote(_type(n.right)))
+    if isinstance(n, c_ast.TernaryOp):
+        return common(promote(_type(n.iftrue)), promote(_type(n.iffalse)))
+    return None
+
+
+def promote(t: tuple[int, bool] | None) -> tuple[int, bool] | None:
+    return t if t is None or t[0] >= 32 else _INT_T
+
+
+def common(a: tuple[int, bool] | None, b: tuple[int, bool] | None) -> tuple[int, bool] | None:
+    """C's usual arithmetic conversions on promoted integer types (LP64)."""
+    if a is None or b is None:
+        return None
+    if a[0] != b[0]:  # the wider type holds every value of the narrower one
+        return a if a[0] > b[0] else b
+    return a if a[1] == b[1] else (a[0], False)
+
+
+def convert(value: int, t: tuple[int, bool]) -> int:
+    """``value`` converted to the integer type ``t`` (modulo 2**bits, as gcc does)."""
+    bits, signed = t
+    value &= (1 << bits) - 1
+    return value - (1 << bits) if signed and value >> (bits - 1) else value

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from pycparser import c_ast
 
-from .consteval import evaluate
-from .types import INTEGER_TYPES, TypeTable
+from .consteval import common, convert, evaluate, integer_type, promote
+from .types import INTEGER_TYPES, TypeTable, integer_bits
 
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
@@ -56,8 +56,21 @@ class LoopForm:
                                     c_ast.Constant("int", "1")), step)
         return count
 
-    def trip_value(self) -> int | None:
-        return evaluate(self.trip_count())
+    def trip_value(self, env: dict[str, int] | None = None) -> int | None:
+        """The iterations the C loop runs (0 or less: none) when start, bound and step are
+        constants (with ``env`` binding names), else None.  Start and bound are compared in
+        the type C compares them in, so ``for (int i = -1; i < 5u; ...)`` counts 0, not 6."""
+        start, bound = evaluate(self.start, env), evaluate(self.bound, env)
+        step = 1 if self.step is None else evaluate(self.step, env)
+        cmp = None if start is None or bound is None or step is None else \
+            common(promote(integer_bits(self.iter_type)), integer_type(self.bound))
+        if cmp is None:  # a tile's `i < _okl_tiled_i + S` still counts S
+            return evaluate(self.trip_count(), env)
+        start = convert(convert(start, integer_bits(self.iter_type)), cmp)
+        bound = convert(bound, cmp)
+        count = (bound - start) if self.increasing else (start - bound)
+        count += 1 if self.inclusive else 0
+        return -(-count // step) if count > 0 and step > 0 else 0
 
     def step_value(self) -> int | None:
         return 1 if self.step is None else evaluate(self.step)

@@ -27,6 +27,12 @@ _BASE = {
 INTEGER_TYPES = {k for k, v in _BASE.items() if v is not None and np.issubdtype(v, np.integer)}
 
 
+def integer_bits(base: str) -> tuple[int, bool]:
+    """(bits, signed) of an integer type named by its canonical base (see INTEGER_TYPES)."""
+    info = np.iinfo(_BASE[base]) if base != "_Bool" else np.iinfo(np.uint8)
+    return info.bits, info.min < 0
+
+
 def canonical_base(names: list[str]) -> str:
     """`['long', 'int']` -> 'long', `['unsigned']` -> 'unsigned int', ...; else the joined names."""
     words = [w for w in names if w != "int"] if len(names) > 1 else list(names)

@@ -29,6 +29,9 @@ def lower_cpu_kernel(program: Program, kernel: Kernel, target) -> list[c_ast.Nod
     for outer in kernel.outers:
         pragma = target.outer_pragma(kernel, outer)
         if pragma:
+            guard = target.outer_guard(outer)
+            if guard is not None:
+                _guard(kernel.node, outer.node, guard)
             _prefix(kernel.node, outer.node, c_ast.Pragma(pragma, coord=outer.node.coord))
     _spell_params(kernel, target)
     return [kernel.node, entry_point(kernel)]
@@ -148,6 +151,17 @@ def _drop_barriers(program: Program, kernel: Kernel) -> None:
             parent, slot = parents[id(n)]
             if isinstance(parent, c_ast.Compound):
                 parent.block_items = [x for x in parent.block_items if x is not n]
+
+
+def _guard(root: c_ast.Node, node: c_ast.Node, cond: c_ast.Node) -> None:
+    """Replace ``node`` by ``if (cond) { node }``."""
+    parent, slot = parent_map(root)[id(node)]
+    guarded = c_ast.If(cond, c_ast.Compound([node], coord=node.coord), None, coord=node.coord)
+    if isinstance(parent, c_ast.Compound):
+        k = next(i for i, x in enumerate(parent.block_items) if x is node)
+        parent.block_items[k] = guarded
+    else:
+        setattr(parent, slot, guarded)
 
 
 def _prefix(root: c_ast.Node, node: c_ast.Node, new: c_ast.Node) -> None:

@@ -36,7 +36,7 @@ def lower_gpu_kernel(program: Program, kernel: Kernel, plan: KernelPlan, target,
             for v in shared:
                 v.node.storage = [target.shared_storage] + list(v.node.storage)
         params = [_param(p.node, p.restrict, target) for p in kernel.params]
-        params += [_capture_param(h) for h in dk.captured]
+        params += [_capture_param(h, target, program.types) for h in dk.captured]
         storage = target.kernel_storage(dk.constant_dims("inner"), _max_threads(dk))
         name = dk.name
         decl = c_ast.Decl(name, [], [], storage, [], c_ast.FuncDecl(
@@ -229,8 +229,8 @@ def _param(node: c_ast.Decl, restrict: bool, target) -> c_ast.Decl:
     return p
 
 
-def _capture_param(host) -> c_ast.Decl:
-    t = copy.deepcopy(host.node.type)
+def _capture_param(host, target, types) -> c_ast.Decl:
+    t = target.capture_type(copy.deepcopy(host.node.type), types)
     inner = t
     while not isinstance(inner, c_ast.TypeDecl):
         inner = inner.type

@@ -52,6 +52,8 @@ class Extent:
                 env.pop(name, None)
             else:
                 env[name] = v
+        if self.form is not None:
+            return self.form.trip_value(env)
         return evaluate(self.count, env)
 
     def text(self) -> str:
