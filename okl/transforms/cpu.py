@@ -14,16 +14,16 @@ import copy
 
 from pycparser import c_ast
 
-from ..model.consteval import evaluate
 from ..model.kernel import Kernel, Program
 from .astutil import walk
 from .barriers import is_barrier, parent_map
+from .cpu_guards import guards_to_bounds
 from .exclusive import lower_exclusive
 
 
 def lower_cpu_kernel(program: Program, kernel: Kernel, target) -> list[c_ast.Node]:
     counted = lower_exclusive(kernel)
-    _guards_to_bounds(kernel, counted)
+    guards_to_bounds(kernel, counted)
     _drop_block_unrolls(program, kernel)
     _drop_barriers(program, kernel)
     for outer in kernel.outers:
@@ -35,94 +35,6 @@ def lower_cpu_kernel(program: Program, kernel: Kernel, target) -> list[c_ast.Nod
             _prefix(kernel.node, outer.node, c_ast.Pragma(pragma, coord=outer.node.coord))
     _spell_params(kernel, target)
     return [kernel.node, entry_point(kernel)]
-
-
-def _guards_to_bounds(kernel: Kernel, counted: set[int]) -> None:
-    """``for (t = 0; t < 256; ++t) if (t < n) body`` -> ``for (t = 0; t < min(256, n); ++t)
-    body`` on CPUs.
-
-    The guard is how OKL code sizes a block smaller than the launch (tree reductions, the
-    @tile check); on a CPU it keeps the compiler from vectorising and runs empty iterations.
-    The iterations that run are the same, in the same order, when the loop increases and the
-    guard's bound cannot change inside the loop.  @outer loops whose @exclusive slots come
-    from a running counter keep their guards: the counter must see every iteration.
-    """
-    for loop in kernel.loops():
-        if loop.kind != "inner" or not loop.form.increasing:
-            continue
-        outer = loop.parent
-        while outer is not None and outer.kind != "outer":
-            outer = outer.parent
-        if outer is None or id(outer.node) in counted:
-            continue
-        body = loop.node.stmt
-        guard = body.block_items[0] if isinstance(body, c_ast.Compound) and \
-            len(body.block_items or []) == 1 else body
-        bound = _guard_bound(guard, loop.iterator)
-        if bound is None or not _invariant(bound, guard.iftrue, loop.iterator):
-            continue
-        mine = _exclusive_bound(loop.form.cmp, loop.form.bound)
-        loop.node.cond = c_ast.BinaryOp("<", c_ast.ID(loop.iterator), _min(mine, bound))
-        loop.node.stmt = guard.iftrue
-
-
-def _guard_bound(guard, iterator: str):
-    """X of a guard `if (i < X)` / `if (i <= X)` / `if (X > i)` / `if (X >= i)` (no else), as
-    an exclusive upper bound; None for any other statement."""
-    if not isinstance(guard, c_ast.If) or guard.iffalse is not None:
-        return None
-    cond = guard.cond
-    if not isinstance(cond, c_ast.BinaryOp):
-        return None
-    flip = {">": "<", ">=": "<="}
-    if _is_id(cond.left, iterator) and cond.op in ("<", "<="):
-        op, bound = cond.op, cond.right
-    elif _is_id(cond.right, iterator) and cond.op in flip:
-        op, bound = flip[cond.op], cond.left
-    else:
-        return None
-    return _exclusive_bound(op, bound)
-
-
-def _exclusive_bound(op: str, bound: c_ast.Node) -> c_ast.Node:
-    return bound if op == "<" else c_ast.BinaryOp("+", bound, c_ast.Constant("int", "1"))
-
-
-_PURE = (c_ast.ID, c_ast.Constant, c_ast.BinaryOp, c_ast.UnaryOp, c_ast.TernaryOp, c_ast.Cast,
-         c_ast.Typename, c_ast.TypeDecl, c_ast.IdentifierType)
-
-
-def _invariant(bound: c_ast.Node, body: c_ast.Node, iterator: str) -> bool:
-    """The bound is plain arithmetic on variables that neither the loop nor its body write."""
-    names = set()
-    for n in walk(bound):
-        if not isinstance(n, _PURE) or (isinstance(n, c_ast.UnaryOp) and
-                                        n.op in ("++", "--", "p++", "p--", "*", "&")):
-            return False
-        if isinstance(n, c_ast.ID):
-            names.add(n.name)
-    if iterator in names:
-        return False
-    for n in walk(body):
-        target = n.lvalue if isinstance(n, c_ast.Assignment) else (
-            n.expr if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--")
-            else None)
-        if isinstance(target, c_ast.ID) and target.name in names:
-            return False
-        if isinstance(n, c_ast.Decl) and n.name in names:
-            return False
-    return True
-
-
-def _min(a: c_ast.Node, b: c_ast.Node) -> c_ast.Node:
-    va, vb = evaluate(a), evaluate(b)
-    if va is not None and vb is not None:
-        return c_ast.Constant("int", str(min(va, vb)))
-    return c_ast.TernaryOp(c_ast.BinaryOp("<", a, b), copy.deepcopy(a), copy.deepcopy(b))
-
-
-def _is_id(node, name: str) -> bool:
-    return isinstance(node, c_ast.ID) and node.name == name
 
 
 def _drop_block_unrolls(program: Program, kernel: Kernel) -> None:
@@ -204,7 +116,6 @@ def entry_point(kernel: Kernel) -> c_ast.FuncDef:
 
 def _abstract(t: c_ast.Node) -> c_ast.Typename:
     """A parameter's type without its name, as a Typename for casts (arrays decay)."""
-    import copy
     t = copy.deepcopy(t)
     if isinstance(t, c_ast.ArrayDecl):
         t = c_ast.PtrDecl([], t.type)

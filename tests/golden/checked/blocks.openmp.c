@@ -46,16 +46,14 @@ static void blocksum(const int n, const double a[], double *partial, double *out
       const int i = 16 * b + t;
       s[t] = (i < n) ? (*_okl_at_blocksum_1(a, i, _okl_n_a, 0, _okl_err, 0)) : (0.0);
     }
-    for (int t = 0; t < 16; ++t) {
-      if (t == 0) {
-        double sum = 0;
-        for (int k = 0; k < 16; ++k) sum += s[k];
-        *_okl_at_blocksum_2(partial, b, _okl_n_partial, 1, _okl_err, 1) = sum;
-      }
+    for (int t = 0; t < 1; ++t) {
+#line 12 "blocks.okl"
+      double sum = 0;
+      for (int k = 0; k < 16; ++k) sum += s[k];
+      *_okl_at_blocksum_2(partial, b, _okl_n_partial, 1, _okl_err, 1) = sum;
     }
   }
   #pragma omp parallel for
-#line 18 "blocks.okl"
   for (int o = 0; o < 1; ++o) {
     for (int t = 0; t < 1; ++t) {
       double sum = 0;

@@ -14,9 +14,9 @@ static void castValues(const int n, const double *x, int *truncated, float *rows
   #pragma omp parallel for
 #line 5 "casts.okl"
   for (int b = 0; b < (n + 31) / 32; ++b) {
-    for (int t = 0; t < 32; ++t) {
+    for (int t = 0; t < ((32 < n - b * 32) ? (32) : (n - b * 32)); ++t) {
       const int i = b * 32 + t;
-      if (i < n) {
+      {
         truncated[i] = ((int) x[i]) + 2 * ((int) (x[i] * 0.5));
         float *r = (float *) row(rows, i);
         r[0] = ((float *) r)[1] + ((float) x[i]);

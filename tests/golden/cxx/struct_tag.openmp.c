@@ -25,9 +25,9 @@ static void pointNorms(const int n, const float *xy, float *out) {
   #pragma omp parallel for
 #line 7 "struct_tag.okl"
   for (int b = 0; b < (n + 63) / 64; ++b) {
-    for (int t = 0; t < 64; ++t) {
+    for (int t = 0; t < ((64 < n - b * 64) ? (64) : (n - b * 64)); ++t) {
       const int i = b * 64 + t;
-      if (i < n) {
+      {
         Point p;
         p.x = xy[2 * i];
         p.y = xy[2 * i + 1];

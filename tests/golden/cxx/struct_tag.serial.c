@@ -23,9 +23,9 @@ static float norm1(const Point *p) {
 #line 6 "struct_tag.okl"
 static void pointNorms(const int n, const float *xy, float *out) {
   for (int b = 0; b < (n + 63) / 64; ++b) {
-    for (int t = 0; t < 64; ++t) {
+    for (int t = 0; t < ((64 < n - b * 64) ? (64) : (n - b * 64)); ++t) {
       const int i = b * 64 + t;
-      if (i < n) {
+      {
         Point p;
         p.x = xy[2 * i];
         p.y = xy[2 * i + 1];

@@ -11,9 +11,9 @@ static void histogram(const int n, const float lo, const float width, const floa
     for (int t = 0; t < 16; ++t)
       s_bins[t] = 0;
 #line 12 "histogram.okl"
-    for (int t = 0; t < 256; ++t) {
+    for (int t = 0; t < ((256 < n - g * 256) ? (256) : (n - g * 256)); ++t) {
       const int i = g * 256 + t;
-      if (i < n) {
+      {
         int k = (int) floorf((x[i] - lo) / width);
         k = (k < 0) ? (0) : ((k >= 16) ? (16 - 1) : (k));
         s_bins[k] += 1;

@@ -31,9 +31,8 @@ static void reduceSum(const int N, const float *x, float *blockSums) {
     for (int t = 0; t < 2; ++t)
       s_sum[t] += s_sum[t + 2];
 #line 32 "reduction_tree.okl"
-    for (int t = 0; t < 256; ++t) {
-      if (t == 0) blockSums[b] = s_sum[0] + s_sum[1];
-    }
+    for (int t = 0; t < 1; ++t)
+      blockSums[b] = s_sum[0] + s_sum[1];
   }
 }
 

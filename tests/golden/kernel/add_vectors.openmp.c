@@ -8,9 +8,9 @@ static void addVectors(const int entries, const float *a, const float *b, float 
   #pragma omp parallel for
 #line 3 "add_vectors.okl"
   for (int block = 0; block < (entries + 15) / 16; ++block) {
-    for (int t = 0; t < 16; ++t) {
+    for (int t = 0; t < ((16 < entries - block * 16) ? (16) : (entries - block * 16)); ++t) {
       const int i = block * 16 + t;
-      if (i < entries) {
+      {
         ab[i] = a[i] + b[i];
       }
     }

@@ -6,9 +6,9 @@
 #line 2 "add_vectors.okl"
 static void addVectors(const int entries, const float *a, const float *b, float *ab) {
   for (int block = 0; block < (entries + 15) / 16; ++block) {
-    for (int t = 0; t < 16; ++t) {
+    for (int t = 0; t < ((16 < entries - block * 16) ? (16) : (entries - block * 16)); ++t) {
       const int i = block * 16 + t;
-      if (i < entries) {
+      {
         ab[i] = a[i] + b[i];
       }
     }

@@ -8,9 +8,9 @@ static void fill(const int n, const float value, float *x) {
   #pragma omp parallel for
 #line 3 "two_kernels.okl"
   for (int b = 0; b < (n + 63) / 64; ++b) {
-    for (int t = 0; t < 64; ++t) {
+    for (int t = 0; t < ((64 < n - b * 64) ? (64) : (n - b * 64)); ++t) {
       const int i = b * 64 + t;
-      if (i < n) x[i] = value;
+      x[i] = value;
     }
   }
 }
@@ -25,9 +25,9 @@ static void scale(const int n, const float factor, float *x) {
   #pragma omp parallel for
 #line 12 "two_kernels.okl"
   for (int b = 0; b < (n + 127) / 128; ++b) {
-    for (int t = 0; t < 128; ++t) {
+    for (int t = 0; t < ((128 < n - b * 128) ? (128) : (n - b * 128)); ++t) {
       const int i = b * 128 + t;
-      if (i < n) x[i] *= factor;
+      x[i] *= factor;
     }
   }
 }

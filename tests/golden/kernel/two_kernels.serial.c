@@ -6,9 +6,9 @@
 #line 2 "two_kernels.okl"
 static void fill(const int n, const float value, float *x) {
   for (int b = 0; b < (n + 63) / 64; ++b) {
-    for (int t = 0; t < 64; ++t) {
+    for (int t = 0; t < ((64 < n - b * 64) ? (64) : (n - b * 64)); ++t) {
       const int i = b * 64 + t;
-      if (i < n) x[i] = value;
+      x[i] = value;
     }
   }
 }
@@ -21,9 +21,9 @@ void _okl_entry_fill(void **args) {
 #line 11 "two_kernels.okl"
 static void scale(const int n, const float factor, float *x) {
   for (int b = 0; b < (n + 127) / 128; ++b) {
-    for (int t = 0; t < 128; ++t) {
+    for (int t = 0; t < ((128 < n - b * 128) ? (128) : (n - b * 128)); ++t) {
       const int i = b * 128 + t;
-      if (i < n) x[i] *= factor;
+      x[i] *= factor;
     }
   }
 }

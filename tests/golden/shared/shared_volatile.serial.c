@@ -10,12 +10,11 @@ static void lastWarp(const int nb, const int *x, int *out) {
     for (int t = 0; t < 32; ++t) {
       s[t] = x[b * 32 + t];
     }
-    for (int t = 0; t < 32; ++t) {
-      if (t == 0) {
-        int total = 0;
-        for (int k = 0; k < 32; ++k) total += s[k];
-        out[b] = total;
-      }
+    for (int t = 0; t < 1; ++t) {
+#line 10 "shared_volatile.okl"
+      int total = 0;
+      for (int k = 0; k < 32; ++k) total += s[k];
+      out[b] = total;
     }
   }
 }

@@ -10,9 +10,9 @@ static void pipeline(const int n, const float alpha, const float *x, float *y) {
   #pragma omp parallel for
 #line 6 "host_code_between.okl"
   for (int b = 0; b < blocks; ++b) {
-    for (int t = 0; t < 64; ++t) {
+    for (int t = 0; t < ((64 < n - b * 64) ? (64) : (n - b * 64)); ++t) {
       const int i = b * 64 + t;
-      if (i < n) y[i] = scale * x[i];
+      y[i] = scale * x[i];
     }
   }
   const int half = blocks / 2;
@@ -20,9 +20,9 @@ static void pipeline(const int n, const float alpha, const float *x, float *y) {
   #pragma omp parallel for
 #line 14 "host_code_between.okl"
   for (int b = 0; b < half; ++b) {
-    for (int t = 0; t < 64; ++t) {
+    for (int t = 0; t < ((64 < n - (offset + b * 64)) ? (64) : (n - (offset + b * 64))); ++t) {
       const long i = offset + b * 64 + t;
-      if (i < n) y[i] += alpha;
+      y[i] += alpha;
     }
   }
 }

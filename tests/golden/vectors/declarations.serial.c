@@ -40,9 +40,9 @@ static void declarations(const int n, const float4 *f, double2 *d, int4 *counts,
       tile[t] = (i < n) ? (f[i]) : (make_float4(0.0f, 0.0f, 0.0f, 0.0f));
       mine[t] = (i < n) ? (d[i]) : (make_double2(0.0, 0.0));
     }
-    for (int t = 0; t < 16; ++t) {
+    for (int t = 0; t < ((16 < n - b * 16) ? (16) : (n - b * 16)); ++t) {
       const int i = b * 16 + t;
-      if (i < n) {
+      {
         const float4 next = tile[(t + 1) % 16];
         d[i] = rotate(mine[t], (double) dot4(next, &f[i]), 0.5);
         int4 c = counts[i];

@@ -1,0 +1,209 @@
+"""Guards inside @inner loops become loop bounds on CPUs.
+
+OKL code sizes a block smaller than its launch with a guard in the thread body: the tree
+reduction's ``if (t < n)``, the ``@tile`` check, ``const int i = base + t; if (i < N)`` over
+the last partial block, ``if (t == 0)`` for work one thread does.  On a GPU the guard idles
+threads; on a CPU, where the @inner loop is a plain loop, it runs empty iterations and keeps
+gcc from vectorising the loop (``not vectorized: control flow in loop``).  Each guard here
+becomes the loop's bound, so the iterations that run are the same ones in the same order:
+
+* ``for (t = 0; t < B; ++t) if (t < n) S``  ->  ``for (t = 0; t < min(B, n); ++t) S``
+* ``for (t ...) { const int i = A + t; if (i < N) S }``  ->  bound ``min(B, N - (A))``,
+  the declarations kept (``A`` may go through earlier declarations of the body);
+* ``for (t = 0; t < B; ++t) if (t == c) S``  ->  ``for (t = c; t < c + 1; ++t) S``.
+
+Only increasing loops, guards without ``else``, and bounds that are plain arithmetic on
+variables neither the loop nor the guarded code writes.  @outer loops whose @exclusive slots
+come from a running counter keep their guards: the counter must see every iteration.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from pycparser import c_ast
+
+from ..model.consteval import evaluate
+from ..model.kernel import Kernel
+from .astutil import walk
+
+
+def guards_to_bounds(kernel: Kernel, counted: set[int]) -> None:
+    for loop in kernel.loops():
+        if loop.kind != "inner" or not loop.form.increasing:
+            continue
+        outer = loop.parent
+        while outer is not None and outer.kind != "outer":
+            outer = outer.parent
+        if outer is None or id(outer.node) in counted:
+            continue
+        body = loop.node.stmt
+        items = list(body.block_items or []) if isinstance(body, c_ast.Compound) else [body]
+        if not items:
+            continue
+        *decls, guard = items
+        bound = _guard_bound(guard, loop.iterator, decls)
+        mine = _exclusive_bound(loop.form.cmp, loop.form.bound)
+        if bound is not None and _invariant(bound, loop.node.stmt, loop.iterator):
+            loop.node.cond = c_ast.BinaryOp("<", c_ast.ID(loop.iterator), _min(mine, bound))
+            loop.node.stmt = c_ast.Compound(decls + [guard.iftrue], coord=body.coord) \
+                if decls else guard.iftrue
+            continue
+        only = _single(guard, loop.iterator) if not decls else None
+        start, end = evaluate(loop.form.start), evaluate(mine)
+        if only is not None and loop.form.step is None and start is not None and \
+                end is not None and start <= only < end:
+            loop.node.init.decls[0].init = c_ast.Constant("int", str(only))
+            loop.node.cond = c_ast.BinaryOp("<", c_ast.ID(loop.iterator),
+                                            c_ast.Constant("int", str(only + 1)))
+            loop.node.stmt = guard.iftrue
+
+
+def _guard_bound(guard, iterator: str, decls: list) -> c_ast.Node | None:
+    """The exclusive upper bound on ``iterator`` that the guard ``if (E < X)`` (``<=``, or
+    flipped, no else) sets, where E is the iterator or a variable the ``decls`` before the
+    guard define as ``A + iterator``; None for any other statement."""
+    if not isinstance(guard, c_ast.If) or guard.iffalse is not None:
+        return None
+    cond = guard.cond
+    if not isinstance(cond, c_ast.BinaryOp):
+        return None
+    flip = {">": "<", ">=": "<="}
+    if cond.op in ("<", "<="):
+        op, var, bound = cond.op, cond.left, cond.right
+    elif cond.op in flip:
+        op, var, bound = flip[cond.op], cond.right, cond.left
+    else:
+        return None
+    if not isinstance(var, c_ast.ID):
+        return None
+    bound = _exclusive_bound(op, bound)
+    inits = _pure_inits(decls)  # what runs before the guard must be worth skipping
+    if inits is None:
+        return None
+    if var.name == iterator:
+        return bound
+    if var.name not in inits:
+        return None
+    offset = _offset(inits[var.name], iterator)
+    if offset is None:
+        return None
+    offset = _substitute(offset, inits)
+    if offset is None or any(i.name == iterator for i in walk(offset)
+                             if isinstance(i, c_ast.ID)):
+        return None
+    return c_ast.BinaryOp("-", bound, offset)
+
+
+def _pure_inits(decls: list) -> dict[str, c_ast.Node] | None:
+    """name -> initialiser of integer scalar declarations with pure initialisers, or None
+    when a statement before the guard is anything else."""
+    inits = {}
+    for d in decls:
+        if not isinstance(d, c_ast.Decl) or not isinstance(d.type, c_ast.TypeDecl) or \
+                d.init is None or not _pure(d.init) or \
+                not isinstance(d.type.type, c_ast.IdentifierType) or \
+                not set(d.type.type.names) <= {"int", "long", "unsigned", "short", "signed"}:
+            return None
+        inits[d.name] = d.init
+    return inits
+
+
+def _offset(expr: c_ast.Node, iterator: str) -> c_ast.Node | None:
+    """A of ``A + iterator`` (or ``iterator + A``, any order of a chain of +); None when
+    ``expr`` is not of that form."""
+    terms: list[c_ast.Node] = []
+
+    def flatten(n):
+        if isinstance(n, c_ast.BinaryOp) and n.op == "+":
+            flatten(n.left)
+            flatten(n.right)
+        else:
+            terms.append(n)
+
+    flatten(expr)
+    hits = [k for k, t in enumerate(terms) if isinstance(t, c_ast.ID) and t.name == iterator]
+    if len(hits) != 1 or len(terms) < 2:
+        return None
+    rest = [t for k, t in enumerate(terms) if k != hits[0]]
+    offset = copy.deepcopy(rest[0])
+    for t in rest[1:]:
+        offset = c_ast.BinaryOp("+", offset, copy.deepcopy(t))
+    return offset
+
+
+def _substitute(expr: c_ast.Node, inits: dict[str, c_ast.Node], depth: int = 0):
+    """``expr`` with the body's own declared names replaced by their initialisers."""
+    if depth > 16:
+        return None
+    if isinstance(expr, c_ast.ID) and expr.name in inits:
+        return _substitute(copy.deepcopy(inits[expr.name]), inits, depth + 1)
+    for name, child in expr.children():
+        new = _substitute(child, inits, depth)
+        if new is None:
+            return None
+        if new is not child:
+            _set_child(expr, name, new)
+    return expr
+
+
+def _set_child(node: c_ast.Node, name: str, new: c_ast.Node) -> None:
+    if "[" in name:
+        field, index = name[:-1].split("[")
+        getattr(node, field)[int(index)] = new
+    else:
+        setattr(node, name, new)
+
+
+def _single(guard, iterator: str) -> int | None:
+    """c of ``if (iterator == c) S`` (no else) with a constant c."""
+    if not isinstance(guard, c_ast.If) or guard.iffalse is not None or \
+            not isinstance(guard.cond, c_ast.BinaryOp) or guard.cond.op != "==":
+        return None
+    left, right = guard.cond.left, guard.cond.right
+    if _is_id(right, iterator):
+        left, right = right, left
+    return evaluate(right) if _is_id(left, iterator) else None
+
+
+def _exclusive_bound(op: str, bound: c_ast.Node) -> c_ast.Node:
+    return bound if op == "<" else c_ast.BinaryOp("+", bound, c_ast.Constant("int", "1"))
+
+
+_PURE = (c_ast.ID, c_ast.Constant, c_ast.BinaryOp, c_ast.UnaryOp, c_ast.TernaryOp, c_ast.Cast,
+         c_ast.Typename, c_ast.TypeDecl, c_ast.IdentifierType)
+
+
+def _pure(expr: c_ast.Node) -> bool:
+    return all(isinstance(n, _PURE) and not (
+        isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "*", "&"))
+        for n in walk(expr))
+
+
+def _invariant(bound: c_ast.Node, body: c_ast.Node, iterator: str) -> bool:
+    """The bound is plain arithmetic on variables that neither the loop nor its body write."""
+    if not _pure(bound):
+        return False
+    names = {n.name for n in walk(bound) if isinstance(n, c_ast.ID)}
+    if iterator in names:
+        return False
+    for n in walk(body):
+        target = n.lvalue if isinstance(n, c_ast.Assignment) else (
+            n.expr if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--")
+            else None)
+        if isinstance(target, c_ast.ID) and target.name in names:
+            return False
+        if isinstance(n, c_ast.Decl) and n.name in names:
+            return False
+    return True
+
+
+def _min(a: c_ast.Node, b: c_ast.Node) -> c_ast.Node:
+    va, vb = evaluate(a), evaluate(b)
+    if va is not None and vb is not None:
+        return c_ast.Constant("int", str(min(va, vb)))
+    return c_ast.TernaryOp(c_ast.BinaryOp("<", a, b), copy.deepcopy(a), copy.deepcopy(b))
+
+
+def _is_id(node, name: str) -> bool:
+    return isinstance(node, c_ast.ID) and node.name == name

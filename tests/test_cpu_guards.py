@@ -1,0 +1,54 @@
+"""Guards in @inner loops become loop bounds on CPU backends (okl.transforms.cpu_guards),
+without changing which iterations run."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import okl
+
+SRC = """
+@kernel void k(const int N, const float *x, float *y, float *z) {
+  for (int b = 0; b < (N + 63) / 64; ++b; @outer) {
+    @shared float s[64];
+    for (int t = 0; t < 64; ++t; @inner) {
+      const int base = b * 64;
+      const int i = base + t;
+      if (i < N) y[i] = 2 * x[i];
+    }
+    for (int t = 0; t < 64; ++t; @inner) {
+      const int i = b * 64 + t;
+      s[t] = 0;
+      if (i < N) s[t] = x[i];
+    }
+    for (int t = 0; t < 64; ++t; @inner) {
+      if (t == 3) z[b] = s[3];
+    }
+  }
+}
+"""
+
+
+def test_guards_become_bounds():
+    c = okl.translate(SRC, "openmp").source
+    assert "t < ((64 < N - b * 64) ? (64) : (N - b * 64))" in c  # through `base`
+    assert "for (int t = 3; t < 4; ++t)" in c
+    # a statement before the guard runs for every t: that guard stays
+    assert c.count("if (i < N)") == 1
+
+
+@pytest.mark.parametrize("mode", ["serial", "openmp"])
+@pytest.mark.parametrize("n", [1, 63, 64, 100, 128])
+def test_same_iterations(mode, n):
+    dev = okl.Device(mode)
+    k = dev.build_kernel_from_string(SRC, "k")
+    x = np.arange(1, n + 1, dtype=np.float32)
+    nb = (n + 63) // 64
+    y, z = dev.asarray(np.full(n + 8, -1, np.float32)), dev.asarray(np.full(nb, -1, np.float32))
+    k(np.int32(n), dev.asarray(x), y, z)
+    want = np.full(n + 8, -1, np.float32)
+    want[:n] = 2 * x
+    np.testing.assert_array_equal(y.get(), want)
+    np.testing.assert_array_equal(z.get(), [x[b * 64 + 3] if b * 64 + 3 < n else 0
+                                             for b in range(nb)])
