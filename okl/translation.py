@@ -27,6 +27,7 @@ from .transforms.barriers import insert_barriers
 from .transforms.bounds import BoundsPlan, derive_bounds
 from .transforms.checked import CheckTable, add_hidden_params, failure_function, guard_kernel
 from .transforms.cpu import lower_cpu_kernel
+from .transforms.cpu_simd import independent_inner_loops
 from .transforms.float_abs import float_abs
 from .transforms.gpu import lower_gpu_kernel
 from .transforms.launch import KernelPlan, launcher_text, plan_kernel
@@ -132,11 +133,13 @@ def lower_program(program: Program, target: Target, *, line_directives: bool = T
             continue
         kernel = kernels_by_node.get(id(ext))
         if kernel is not None:
+            # checked mode records the first bad access: its loops stay scalar
+            independent = independent_inner_loops(kernel) if checks is None else set()
             lower_atomics(program, kernel, target, diags)
             plan = plans[kernel.name]
             nodes = lowered[kernel.name] = \
                 lower_gpu_kernel(program, kernel, plan, target, diags) if target.gpu else \
-                lower_cpu_kernel(program, kernel, target)
+                lower_cpu_kernel(program, kernel, target, independent)
             out.extend(nodes)
             entry = None if target.gpu else f"_okl_entry_{kernel.name}"
             infos.append(KernelInfo(kernel.name, kernel.params, plan, entry,

@@ -52,3 +52,31 @@ def test_same_iterations(mode, n):
     np.testing.assert_array_equal(y.get(), want)
     np.testing.assert_array_equal(z.get(), [x[b * 64 + 3] if b * 64 + 3 < n else 0
                                              for b in range(nb)])
+
+
+HIST = """
+@kernel void hist(const int N, const int *x, int *h, float *y) {
+  for (int b = 0; b < N / 64; ++b; @outer) {
+    for (int t = 0; t < 64; ++t; @inner) {
+      @atomic h[x[b * 64 + t]] += 1;
+    }
+    for (int t = 0; t < 64; ++t; @inner) {
+      y[b * 64 + t] = 2.0f * x[b * 64 + t];
+    }
+  }
+}
+"""
+
+
+def test_simd_mark_only_on_loops_without_atomics():
+    """@inner iterations are independent (cpu_simd) except through @atomic: a histogram loop
+    must not be marked, or gcc could vectorise colliding increments."""
+    for mode in ("serial", "openmp"):
+        c = okl.translate(HIST, mode).source
+        assert c.count("#pragma GCC ivdep") == 1
+        assert c.index("#pragma GCC ivdep") > c.index("+= 1")
+    dev = okl.Device("serial")
+    x = np.random.default_rng(1).integers(0, 3, 4096).astype(np.int32)
+    h, y = dev.zeros(3, np.int32), dev.zeros(4096, np.float32)
+    dev.build_kernel_from_string(HIST, "hist")(np.int32(4096), dev.asarray(x), h, y)
+    np.testing.assert_array_equal(h.get(), np.bincount(x, minlength=3))

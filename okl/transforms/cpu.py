@@ -18,14 +18,24 @@ from ..model.kernel import Kernel, Program
 from .astutil import walk
 from .barriers import is_barrier, parent_map
 from .cpu_guards import guards_to_bounds
+from .cpu_simd import mark as simd_mark
 from .exclusive import lower_exclusive
 
 
-def lower_cpu_kernel(program: Program, kernel: Kernel, target) -> list[c_ast.Node]:
+def lower_cpu_kernel(program: Program, kernel: Kernel, target,
+                     independent: set[int] = frozenset()) -> list[c_ast.Node]:
+    """``independent``: the @inner loops (ids of For nodes) to mark for SIMD (cpu_simd)."""
     counted = lower_exclusive(kernel)
     guards_to_bounds(kernel, counted)
     _drop_block_unrolls(program, kernel)
     _drop_barriers(program, kernel)
+    for loop in kernel.loops():
+        outer = loop.parent
+        while outer is not None and outer.kind != "outer":
+            outer = outer.parent
+        if id(loop.node) in independent and outer is not None and \
+                id(outer.node) not in counted:
+            _prefix(kernel.node, loop.node, simd_mark(loop.node))
     for outer in kernel.outers:
         pragma = target.outer_pragma(kernel, outer)
         if pragma:

@@ -13,6 +13,7 @@ static void applyWeights(const int n, const float *w, const float *x, float *y) 
   #pragma omp parallel for
 #line 10 "global_param.okl"
   for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 64) {
+    #pragma GCC ivdep
 #line 10 "global_param.okl"
     for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 64 < n) ? (_okl_tiled_i + 64) : (n)); ++i) {
       y[i] = weighted(i, w, x, 2.0f);

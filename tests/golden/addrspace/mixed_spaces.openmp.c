@@ -20,11 +20,15 @@ static void mix(const int n, const double *x, double *out) {
   for (int b = 0; b < n; b += 16) {
     double s_x[16 + 2];
     double e[16][3];
+    #pragma GCC ivdep
+#line 20 "mixed_spaces.okl"
     for (int t = 0; t < 16; ++t) {
       const int i = b + t;
       s_x[t] = (i < n) ? (x[i]) : (0.0);
       if (t < 2) s_x[16 + t] = (i + 16 < n) ? (x[i + 16]) : (0.0);
     }
+    #pragma GCC ivdep
+#line 25 "mixed_spaces.okl"
     for (int t = 0; t < 16; ++t) {
       const int i = b + t;
       double r[3];

@@ -15,6 +15,7 @@ static void combine(const int n, const double *coef, const double *hist, double 
   #pragma omp parallel for
 #line 14 "pointer_locals.okl"
   for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 32) {
+    #pragma GCC ivdep
 #line 14 "pointer_locals.okl"
     for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 32 < n) ? (_okl_tiled_i + 32) : (n)); ++i) {
       const double *rows[3];

@@ -13,6 +13,7 @@ static double dot(const double *a, const double *b) {
 
 static void combine(const int n, const double *coef, const double *hist, double *out) {
   for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 32) {
+    #pragma GCC ivdep
 #line 14 "pointer_locals.okl"
     for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 32 < n) ? (_okl_tiled_i + 32) : (n)); ++i) {
       const double *rows[3];

@@ -45,9 +45,13 @@ static void surface(const int ne, const double *q, double *out) {
 #line 37 "shared_param.okl"
   for (int e = 0; e < ne; ++e) {
     double s_q[2][8];
+    #pragma GCC ivdep
+#line 39 "shared_param.okl"
     for (int i = 0; i < 8; ++i) {
       load(i, q + e * 8, s_q);
     }
+    #pragma GCC ivdep
+#line 42 "shared_param.okl"
     for (int i = 0; i < 8; ++i) {
       out[e * 8 + i] = weighted(weights, s_q, i % 2) + row_sum(q + e * 8);
     }

@@ -11,6 +11,8 @@ static void set(double *s, const int i) {
 static void k(const int n, double *a) {
   for (int b = 0; b < n; ++b) {
     double s[4];
+    #pragma GCC ivdep
+#line 10 "shared_param_global.okl"
     for (int i = 0; i < 4; ++i) {
       set(s, i);
       set(a + 4 * b, i);

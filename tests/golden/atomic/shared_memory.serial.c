@@ -11,6 +11,8 @@ static void sharedOps(const int nb, const int *keys, const double *w, int *count
     unsigned int s_bits[1];
     float s_max[1];
     double s_sum[8];
+    #pragma GCC ivdep
+#line 9 "shared_memory.okl"
     for (int t = 0; t < 64; ++t) {
       if (t < 8) {
         s_count[t] = 0;

@@ -9,19 +9,27 @@ static void rules(const int nb, const float *x, float *y) {
 #line 5 "auto_barrier_rules.okl"
   for (int b = 0; b < nb; ++b) {
     float s[16];
+    #pragma GCC ivdep
+#line 7 "auto_barrier_rules.okl"
     for (int t = 0; t < 16; ++t) {
       s[t] = x[b * 16 + t];
     }
+    #pragma GCC ivdep
+#line 10 "auto_barrier_rules.okl"
     for (int t = 0; t < 16; ++t) {
       y[b * 16 + t] = 0.0f;
     }
+    #pragma GCC ivdep
+#line 13 "auto_barrier_rules.okl"
     for (int t = 0; t < 16; ++t) {
       y[b * 16 + t] = s[t] + s[15 - t];
     }
-#line 17 "auto_barrier_rules.okl"
+    #pragma GCC ivdep
     for (int t = 0; t < 16; ++t) {
       s[t] *= 2.0f;
     }
+    #pragma GCC ivdep
+#line 20 "auto_barrier_rules.okl"
     for (int t = 0; t < 16; ++t) {
       y[b * 16 + t] += s[t];
     }

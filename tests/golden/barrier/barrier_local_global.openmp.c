@@ -9,14 +9,16 @@ static void legacyBarriers(const int nb, const double *x, double *y) {
 #line 4 "barrier_local_global.okl"
   for (int b = 0; b < nb; ++b) {
     double s[8];
+    #pragma GCC ivdep
+#line 6 "barrier_local_global.okl"
     for (int t = 0; t < 8; ++t) {
       s[t] = x[b * 8 + t];
     }
-#line 10 "barrier_local_global.okl"
+    #pragma GCC ivdep
     for (int t = 0; t < 8; ++t) {
       y[b * 8 + t] = s[7 - t];
     }
-#line 14 "barrier_local_global.okl"
+    #pragma GCC ivdep
     for (int t = 0; t < 8; ++t) {
       s[t] = y[b * 8 + t] + 1.0;
     }

@@ -7,12 +7,15 @@
 static void warpSum(const int nb, const int *x, int *out) {
   for (int b = 0; b < nb; ++b) {
     int s[32];
+    #pragma GCC ivdep
+#line 5 "barrier_warp.okl"
     for (int t = 0; t < 32; ++t) {
       s[t] = x[b * 32 + t];
     }
-#line 9 "barrier_warp.okl"
+    #pragma GCC ivdep
     for (int t = 0; t < 16; ++t)
       s[t] += s[t + 16];
+    #pragma GCC ivdep
 #line 13 "barrier_warp.okl"
     for (int t = 0; t < 1; ++t)
       out[b] = s[0] + s[1] + s[2] + s[3] + s[4] + s[5] + s[6] + s[7] + s[8] + s[9] + s[10] + s[11] + s[12] + s[13] + s[14] + s[15];

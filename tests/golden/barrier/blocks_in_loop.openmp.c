@@ -10,20 +10,28 @@ static void relax(const int nb, const int sweeps, float *x) {
   for (int b = 0; b < nb; ++b) {
     float s[32];
     float t_new[32];
+    #pragma GCC ivdep
+#line 7 "blocks_in_loop.okl"
     for (int t = 0; t < 32; ++t) {
       s[t] = x[b * 32 + t];
     }
     for (int it = 0; it < sweeps; ++it) {
+      #pragma GCC ivdep
+#line 11 "blocks_in_loop.okl"
       for (int t = 0; t < 32; ++t) {
         const float left = s[(t + 31) % 32];
 #line 12 "blocks_in_loop.okl"
         const float right = s[(t + 1) % 32];
         t_new[t] = 0.5f * (left + right);
       }
+      #pragma GCC ivdep
+#line 15 "blocks_in_loop.okl"
       for (int t = 0; t < 32; ++t) {
         s[t] = t_new[t];
       }
     }
+    #pragma GCC ivdep
+#line 19 "blocks_in_loop.okl"
     for (int t = 0; t < 32; ++t) {
       x[b * 32 + t] = s[t];
     }

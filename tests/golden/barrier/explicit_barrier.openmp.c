@@ -8,14 +8,16 @@ static void neighbours(const int nb, const float *x, float *y, float *z) {
   #pragma omp parallel for
 #line 4 "explicit_barrier.okl"
   for (int b = 0; b < nb; ++b) {
+    #pragma GCC ivdep
+#line 5 "explicit_barrier.okl"
     for (int t = 0; t < 32; ++t) {
       y[b * 32 + t] = 2.0f * x[b * 32 + t];
     }
-#line 9 "explicit_barrier.okl"
+    #pragma GCC ivdep
     for (int t = 0; t < 32; ++t) {
       z[b * 32 + t] = y[b * 32 + (t + 1) % 32];
     }
-#line 13 "explicit_barrier.okl"
+    #pragma GCC ivdep
     for (int t = 0; t < 32; ++t) {
       y[b * 32 + t] = z[b * 32 + 31 - t];
     }

@@ -7,12 +7,18 @@
 static void readTwice(const int nb, const float *x, float *y, float *z) {
   for (int b = 0; b < nb; ++b) {
     float s[64];
+    #pragma GCC ivdep
+#line 6 "nobarrier.okl"
     for (int t = 0; t < 64; ++t) {
       s[t] = x[b * 64 + t];
     }
+    #pragma GCC ivdep
+#line 9 "nobarrier.okl"
     for (int t = 0; t < 64; ++t) {
       y[b * 64 + t] = s[63 - t];
     }
+    #pragma GCC ivdep
+#line 12 "nobarrier.okl"
     for (int t = 0; t < 64; ++t) {
       z[b * 64 + t] = s[t] + s[(t + 1) % 64];
     }

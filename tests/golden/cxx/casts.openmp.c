@@ -14,6 +14,8 @@ static void castValues(const int n, const double *x, int *truncated, float *rows
   #pragma omp parallel for
 #line 5 "casts.okl"
   for (int b = 0; b < (n + 31) / 32; ++b) {
+    #pragma GCC ivdep
+#line 6 "casts.okl"
     for (int t = 0; t < ((32 < n - b * 32) ? (32) : (n - b * 32)); ++t) {
       const int i = b * 32 + t;
       {

@@ -12,6 +12,8 @@ static float *row(float *a, const int i) {
 #line 4 "casts.okl"
 static void castValues(const int n, const double *x, int *truncated, float *rows) {
   for (int b = 0; b < (n + 31) / 32; ++b) {
+    #pragma GCC ivdep
+#line 6 "casts.okl"
     for (int t = 0; t < ((32 < n - b * 32) ? (32) : (n - b * 32)); ++t) {
       const int i = b * 32 + t;
       {

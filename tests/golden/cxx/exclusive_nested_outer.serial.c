@@ -10,10 +10,12 @@ static void nestedExclusive(const int n, float *x) {
     for (int c = 0; c < 3; ++c) {
 #line 5 "exclusive_nested_outer.okl"
       float r[8];
-#line 7 "exclusive_nested_outer.okl"
+      #pragma GCC ivdep
       for (int t = 0; t < 8; ++t) {
         r[t] = b * 100 + c * 10 + t;
       }
+      #pragma GCC ivdep
+#line 10 "exclusive_nested_outer.okl"
       for (int t = 0; t < 8; ++t) {
         x[(b * 3 + c) * 8 + t] = 2 * r[t];
       }

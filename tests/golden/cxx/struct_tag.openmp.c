@@ -25,6 +25,8 @@ static void pointNorms(const int n, const float *xy, float *out) {
   #pragma omp parallel for
 #line 7 "struct_tag.okl"
   for (int b = 0; b < (n + 63) / 64; ++b) {
+    #pragma GCC ivdep
+#line 8 "struct_tag.okl"
     for (int t = 0; t < ((64 < n - b * 64) ? (64) : (n - b * 64)); ++t) {
       const int i = b * 64 + t;
       {

@@ -23,6 +23,8 @@ static float norm1(const Point *p) {
 #line 6 "struct_tag.okl"
 static void pointNorms(const int n, const float *xy, float *out) {
   for (int b = 0; b < (n + 63) / 64; ++b) {
+    #pragma GCC ivdep
+#line 8 "struct_tag.okl"
     for (int t = 0; t < ((64 < n - b * 64) ? (64) : (n - b * 64)); ++t) {
       const int i = b * 64 + t;
       {

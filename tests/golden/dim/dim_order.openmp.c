@@ -7,6 +7,8 @@
 static void transposeView(const int n, const int m, const double *S, double *T) {
   #pragma omp parallel for
   for (int j = 0; j < m; ++j) {
+    #pragma GCC ivdep
+#line 6 "dim_order.okl"
     for (int i = 0; i < n; ++i) {
       T[j + m * i] = S[i + n * j];
     }

@@ -7,6 +7,8 @@
 static void addMatrices(const int nx, const int ny, const float *A, const float *B, float *C) {
   #pragma omp parallel for
   for (int j = 0; j < ny; ++j) {
+    #pragma GCC ivdep
+#line 5 "dim_params.okl"
     for (int i = 0; i < nx; ++i) {
       C[i + nx * j] = A[i + nx * j] + B[i + nx * j];
     }

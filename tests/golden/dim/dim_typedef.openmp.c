@@ -14,6 +14,8 @@ static void gradient(const int ne, const float *u, field3 du) {
 #line 8 "dim_typedef.okl"
   for (int e = 0; e < ne; ++e) {
     for (int j = 0; j < 4; ++j) {
+      #pragma GCC ivdep
+#line 10 "dim_typedef.okl"
       for (int i = 0; i < 4; ++i) {
         cfield3 ue = u + e * 4 * 4 * 4;
         for (int k = 0; k < 4; ++k) {

@@ -8,11 +8,15 @@ static void plane(const int nb, const float *x, float *y) {
   for (int b = 0; b < nb; ++b) {
     float r[32];
     for (int j = 0; j < 4; ++j) {
+      #pragma GCC ivdep
+#line 6 "exclusive_2d_inner.okl"
       for (int i = 0; i < 8; ++i) {
         r[i + 8 * j] = x[(b * 4 + j) * 8 + i];
       }
     }
     for (int j = 0; j < 4; ++j) {
+      #pragma GCC ivdep
+#line 11 "exclusive_2d_inner.okl"
       for (int i = 0; i < 8; ++i) {
         y[(b * 4 + j) * 8 + i] = r[i + 8 * j] + j;
       }

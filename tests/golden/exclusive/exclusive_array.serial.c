@@ -7,11 +7,15 @@
 static void registerArray(const int ne, const double *q, double *out) {
   for (int e = 0; e < ne; ++e) {
     double r_q[6][6];
+    #pragma GCC ivdep
+#line 7 "exclusive_array.okl"
     for (int i = 0; i < 6; ++i) {
       for (int k = 0; k < 6; ++k) {
         r_q[k][i] = q[(e * 6 + k) * 6 + i];
       }
     }
+    #pragma GCC ivdep
+#line 12 "exclusive_array.okl"
     for (int i = 0; i < 6; ++i) {
       double s = 0.0;
       for (int k = 0; k < 6; ++k) s += r_q[k][i] * (k + 1);

@@ -9,9 +9,13 @@ static void keepValue(const int nb, const float *x, float *y) {
 #line 3 "exclusive_scalar.okl"
   for (int b = 0; b < nb; ++b) {
     float v[32];
+    #pragma GCC ivdep
+#line 5 "exclusive_scalar.okl"
     for (int t = 0; t < 32; ++t) {
       v[t] = x[b * 32 + t];
     }
+    #pragma GCC ivdep
+#line 8 "exclusive_scalar.okl"
     for (int t = 0; t < 32; ++t) {
       y[b * 32 + t] = v[t] * v[t];
     }

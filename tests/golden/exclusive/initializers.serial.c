@@ -17,10 +17,14 @@ static void initialised(const int nb, const float *x, float *y) {
       scale[_okl_slot] = 2.0f;
 #line 5 "initializers.okl"
     int count[8][2] = {{0, 1}, {0, 1}, {0, 1}, {0, 1}, {0, 1}, {0, 1}, {0, 1}, {0, 1}};
+    #pragma GCC ivdep
+#line 6 "initializers.okl"
     for (int t = 0; t < 8; ++t) {
       acc[t] += scale[t] * x[b * 8 + t];
       count[t][1] += t;
     }
+    #pragma GCC ivdep
+#line 10 "initializers.okl"
     for (int t = 0; t < 8; ++t) {
       y[b * 8 + t] = acc[t] + count[t][0] + count[t][1];
     }

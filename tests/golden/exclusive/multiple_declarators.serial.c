@@ -10,12 +10,16 @@ static void manyNames(const int nb, const int *ids, float *x) {
 #line 4 "multiple_declarators.okl"
     int r_pair[2][16];
     float *r_row[16];
+    #pragma GCC ivdep
+#line 6 "multiple_declarators.okl"
     for (int t = 0; t < 16; ++t) {
       r_e[t] = ids[b * 16 + t];
       r_pair[0][t] = r_e[t];
       r_pair[1][t] = r_e[t] + 1;
       r_row[t] = x + r_e[t] * 4;
     }
+    #pragma GCC ivdep
+#line 12 "multiple_declarators.okl"
     for (int t = 0; t < 16; ++t) {
       r_row[t][0] = (float) (r_pair[0][t] + r_pair[1][t]);
     }

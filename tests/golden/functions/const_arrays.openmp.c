@@ -16,6 +16,8 @@ static void weights(const int ne, const double *u, double *wu, float *du) {
   #pragma omp parallel for
 #line 7 "const_arrays.okl"
   for (int e = 0; e < ne; ++e) {
+    #pragma GCC ivdep
+#line 8 "const_arrays.okl"
     for (int i = 0; i < 4; ++i) {
       wu[e * 4 + i] = gll_weights[i] * u[e * 4 + i] * p_order;
       if (i < 2) du[e * 2 + i] = diff_matrix[i][0] + diff_matrix[i][1];

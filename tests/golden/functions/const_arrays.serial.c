@@ -14,6 +14,8 @@ static const float diff_matrix[2][2] = {{-0.5f, 0.5f}, {-0.5f, 0.5f}};
 
 static void weights(const int ne, const double *u, double *wu, float *du) {
   for (int e = 0; e < ne; ++e) {
+    #pragma GCC ivdep
+#line 8 "const_arrays.okl"
     for (int i = 0; i < 4; ++i) {
       wu[e * 4 + i] = gll_weights[i] * u[e * 4 + i] * p_order;
       if (i < 2) du[e * 2 + i] = diff_matrix[i][0] + diff_matrix[i][1];

@@ -26,6 +26,8 @@ static float norm2(const float *v, const int n) {
 
 static void normalize(const int nv, const float *v, float *out) {
   for (int b = 0; b < nv; ++b) {
+    #pragma GCC ivdep
+#line 26 "device_functions.okl"
     for (int t = 0; t < 3; ++t) {
       const float len = sqrtf(norm2(v + b * 3, 3));
       out[b * 3 + t] = clampf(v[b * 3 + t] / len, -1.0f, 1.0f) + 0.0f * cube(len);

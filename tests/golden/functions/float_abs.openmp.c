@@ -15,6 +15,7 @@ static void weights(const int n, const double *y, const float *tol, double *w, i
   #pragma omp parallel for
 #line 5 "float_abs.okl"
   for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 64) {
+    #pragma GCC ivdep
 #line 5 "float_abs.okl"
     for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 64 < n) ? (_okl_tiled_i + 64) : (n)); ++i) {
       const double denom = 1e-3 * fabs(y[i]) + fabs(tol[i % 4]) + spread(y[i], 0.5);

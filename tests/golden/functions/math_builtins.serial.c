@@ -11,6 +11,8 @@ static inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
 static void mathOps(const int n, const float *x, const double *y, float *fx, double *fy, int *k) {
 #line 5 "math_builtins.okl"
   for (int b = 0; b < n; ++b) {
+    #pragma GCC ivdep
+#line 6 "math_builtins.okl"
     for (int t = 0; t < 32; ++t) {
       const int i = b * 32 + t;
       fx[i] = sqrtf(fabsf(x[i])) + expf(-x[i]) + sinf(x[i]) * cosf(x[i]) + powf(x[i], 2.0f) + fmaxf(x[i], 0.0f) + floorf(x[i]) + logf(1.0f + fabsf(x[i]));

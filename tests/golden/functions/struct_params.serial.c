@@ -33,6 +33,8 @@ static vec3 axpy3(const float a, const vec3 x, const vec3 y) {
 
 static void step(const params_t p, const vec3 *vel, vec3 *pos) {
   for (int b = 0; b < (p.n + 31) / 32; ++b) {
+    #pragma GCC ivdep
+#line 22 "struct_params.okl"
     for (int t = 0; t < 32; ++t) {
       const int i = b * 32 + t;
       if (i < p.n) {

@@ -9,9 +9,13 @@ static void sameExtent(const int nb, const int m, const float *x, float *y) {
 #line 3 "same_runtime_extent.okl"
   for (int b = 0; b < nb; ++b) {
     float s[256];
+    #pragma GCC ivdep
+#line 5 "same_runtime_extent.okl"
     for (int t = 0; t < m; ++t) {
       s[t] = x[b * m + t];
     }
+    #pragma GCC ivdep
+#line 8 "same_runtime_extent.okl"
     for (int t = 0; t < m; ++t) {
       y[b * m + t] = s[m - 1 - t];
     }

@@ -8,9 +8,13 @@ static void mixed(const int nb, const int m, const float *x, float *y, float *z)
   #pragma omp parallel for
 #line 5 "sibling_runtime_extent.okl"
   for (int b = 0; b < nb; ++b) {
+    #pragma GCC ivdep
+#line 6 "sibling_runtime_extent.okl"
     for (int t = 0; t < 32; ++t) {
       y[b * 32 + t] = x[b * 32 + t];
     }
+    #pragma GCC ivdep
+#line 9 "sibling_runtime_extent.okl"
     for (int t = 0; t < m; ++t) {
       z[b * m + t] = 0.0f;
     }

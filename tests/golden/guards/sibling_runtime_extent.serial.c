@@ -6,9 +6,13 @@
 #line 4 "sibling_runtime_extent.okl"
 static void mixed(const int nb, const int m, const float *x, float *y, float *z) {
   for (int b = 0; b < nb; ++b) {
+    #pragma GCC ivdep
+#line 6 "sibling_runtime_extent.okl"
     for (int t = 0; t < 32; ++t) {
       y[b * 32 + t] = x[b * 32 + t];
     }
+    #pragma GCC ivdep
+#line 9 "sibling_runtime_extent.okl"
     for (int t = 0; t < m; ++t) {
       z[b * m + t] = 0.0f;
     }

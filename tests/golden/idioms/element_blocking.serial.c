@@ -13,6 +13,8 @@ static void scaleElements(const int Nelements, const int *elementIds, const doub
     int element[64];
 #line 15 "element_blocking.okl"
     for (int es = 0; es < 4; ++es) {
+      #pragma GCC ivdep
+#line 16 "element_blocking.okl"
       for (int n = 0; n < 16; ++n) {
         r_e[n + 16 * es] = eo + es;
         element[n + 16 * es] = (r_e[n + 16 * es] < Nelements) ? (elementIds[r_e[n + 16 * es]]) : (-1);
@@ -21,6 +23,8 @@ static void scaleElements(const int Nelements, const int *elementIds, const doub
     }
 #line 23 "element_blocking.okl"
     for (int es = 0; es < 4; ++es) {
+      #pragma GCC ivdep
+#line 24 "element_blocking.okl"
       for (int n = 0; n < 16; ++n) {
         if (element[n + 16 * es] >= 0) q[element[n + 16 * es] * 16 + n] *= s_w[es];
       }

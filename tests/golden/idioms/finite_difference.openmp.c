@@ -11,6 +11,8 @@ static void laplacian(const int nx, const int ny, const float h2, const float *u
     for (int gx = 0; gx < (nx + 16 - 1) / 16; ++gx) {
       float s_u[8 + 2][16 + 2];
       for (int ty = 0; ty < 8; ++ty) {
+        #pragma GCC ivdep
+#line 10 "finite_difference.okl"
         for (int tx = 0; tx < 16; ++tx) {
           const int x = gx * 16 + tx;
 #line 11 "finite_difference.okl"
@@ -26,6 +28,8 @@ static void laplacian(const int nx, const int ny, const float h2, const float *u
         }
       }
       for (int ty = 0; ty < 8; ++ty) {
+        #pragma GCC ivdep
+#line 21 "finite_difference.okl"
         for (int tx = 0; tx < 16; ++tx) {
           const int x = gx * 16 + tx;
 #line 22 "finite_difference.okl"

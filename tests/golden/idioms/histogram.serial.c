@@ -8,6 +8,8 @@ static void histogram(const int n, const float lo, const float width, const floa
 #line 7 "histogram.okl"
   for (int g = 0; g < (n + 255) / 256; ++g) {
     unsigned int s_bins[16];
+    #pragma GCC ivdep
+#line 9 "histogram.okl"
     for (int t = 0; t < 16; ++t)
       s_bins[t] = 0;
 #line 12 "histogram.okl"

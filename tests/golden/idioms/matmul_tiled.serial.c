@@ -16,18 +16,24 @@ static void matmul(const int n, const float *A, const float *B, float *C) {
 #line 11 "matmul_tiled.okl"
       for (int kt = 0; kt < n / 16; ++kt) {
         for (int ty = 0; ty < 16; ++ty) {
+          #pragma GCC ivdep
+#line 13 "matmul_tiled.okl"
           for (int tx = 0; tx < 16; ++tx) {
             sA[ty][tx] = A[(by * 16 + ty) * n + kt * 16 + tx];
             sB[ty][tx] = B[(kt * 16 + ty) * n + bx * 16 + tx];
           }
         }
         for (int ty = 0; ty < 16; ++ty) {
+          #pragma GCC ivdep
+#line 19 "matmul_tiled.okl"
           for (int tx = 0; tx < 16; ++tx) {
             for (int k = 0; k < 16; ++k) acc[tx + 16 * ty] += sA[ty][k] * sB[k][tx];
           }
         }
       }
       for (int ty = 0; ty < 16; ++ty) {
+        #pragma GCC ivdep
+#line 25 "matmul_tiled.okl"
         for (int tx = 0; tx < 16; ++tx) {
           C[(by * 16 + ty) * n + bx * 16 + tx] = acc[tx + 16 * ty];
         }

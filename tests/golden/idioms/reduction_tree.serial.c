@@ -7,30 +7,36 @@
 static void reduceSum(const int N, const float *x, float *blockSums) {
   for (int b = 0; b < (N + 256 - 1) / 256; ++b) {
     float s_sum[256];
+    #pragma GCC ivdep
+#line 8 "reduction_tree.okl"
     for (int t = 0; t < 256; ++t) {
       const int i = b * 256 + t;
       s_sum[t] = (i < N) ? (x[i]) : (0.0f);
     }
+    #pragma GCC ivdep
+#line 12 "reduction_tree.okl"
     for (int t = 0; t < 128; ++t)
       s_sum[t] += s_sum[t + 128];
-#line 15 "reduction_tree.okl"
+    #pragma GCC ivdep
     for (int t = 0; t < 64; ++t)
       s_sum[t] += s_sum[t + 64];
+    #pragma GCC ivdep
+#line 17 "reduction_tree.okl"
     for (int t = 0; t < 32; ++t)
       s_sum[t] += s_sum[t + 32];
-#line 20 "reduction_tree.okl"
+    #pragma GCC ivdep
     for (int t = 0; t < 16; ++t)
       s_sum[t] += s_sum[t + 16];
-#line 23 "reduction_tree.okl"
+    #pragma GCC ivdep
     for (int t = 0; t < 8; ++t)
       s_sum[t] += s_sum[t + 8];
-#line 26 "reduction_tree.okl"
+    #pragma GCC ivdep
     for (int t = 0; t < 4; ++t)
       s_sum[t] += s_sum[t + 4];
-#line 29 "reduction_tree.okl"
+    #pragma GCC ivdep
     for (int t = 0; t < 2; ++t)
       s_sum[t] += s_sum[t + 2];
-#line 32 "reduction_tree.okl"
+    #pragma GCC ivdep
     for (int t = 0; t < 1; ++t)
       blockSums[b] = s_sum[0] + s_sum[1];
   }

@@ -13,6 +13,8 @@ static void stiffness(const int Nelements, const double *D, const double *q, dou
     double r_Aq[4][16];
 #line 14 "slab_tensor_3d.okl"
     for (int j = 0; j < 4; ++j) {
+      #pragma GCC ivdep
+#line 15 "slab_tensor_3d.okl"
       for (int i = 0; i < 4; ++i) {
         s_D[j][i] = D[j * 4 + i];
         #pragma GCC unroll 4
@@ -25,12 +27,16 @@ static void stiffness(const int Nelements, const double *D, const double *q, dou
 #line 25 "slab_tensor_3d.okl"
     for (int k = 0; k < 4; ++k) {
       for (int j = 0; j < 4; ++j) {
+        #pragma GCC ivdep
+#line 27 "slab_tensor_3d.okl"
         for (int i = 0; i < 4; ++i) {
           s_q[k][j][i] = r_q[k][i + 4 * j];
         }
       }
 #line 32 "slab_tensor_3d.okl"
       for (int j = 0; j < 4; ++j) {
+        #pragma GCC ivdep
+#line 33 "slab_tensor_3d.okl"
         for (int i = 0; i < 4; ++i) {
           double qr = 0.0;
 #line 34 "slab_tensor_3d.okl"
@@ -46,6 +52,8 @@ static void stiffness(const int Nelements, const double *D, const double *q, dou
     }
 #line 45 "slab_tensor_3d.okl"
     for (int j = 0; j < 4; ++j) {
+      #pragma GCC ivdep
+#line 46 "slab_tensor_3d.okl"
       for (int i = 0; i < 4; ++i) {
         #pragma GCC unroll 4
         for (int k = 0; k < 4; ++k) {

@@ -6,6 +6,8 @@
 #line 2 "add_vectors.okl"
 static void addVectors(const int entries, const float *a, const float *b, float *ab) {
   for (int block = 0; block < (entries + 15) / 16; ++block) {
+    #pragma GCC ivdep
+#line 4 "add_vectors.okl"
     for (int t = 0; t < ((16 < entries - block * 16) ? (16) : (entries - block * 16)); ++t) {
       const int i = block * 16 + t;
       {

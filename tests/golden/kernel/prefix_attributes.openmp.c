@@ -8,6 +8,8 @@ static void copyPrefix(const int n, const double * restrict src, double * restri
   #pragma omp parallel for
 #line 4 "prefix_attributes.okl"
   for (int b = 0; b < (n + 31) / 32; ++b) {
+    #pragma GCC ivdep
+#line 5 "prefix_attributes.okl"
     for (int t = 0; t < ((32 < n - b * 32) ? (32) : (n - b * 32)); ++t) {
       const int i = b * 32 + t;
       dst[i] = src[i];

@@ -8,6 +8,8 @@ static void axpby(const int n, const unsigned int stride, const long offset, con
   #pragma omp parallel for
 #line 5 "scalar_params.okl"
   for (int b = 0; b < n; ++b) {
+    #pragma GCC ivdep
+#line 6 "scalar_params.okl"
     for (int t = 0; t < 32; ++t) {
       const long i = offset + ((long) (b * 32 + t)) * stride;
       if (flag) {

@@ -6,6 +6,8 @@
 #line 2 "two_kernels.okl"
 static void fill(const int n, const float value, float *x) {
   for (int b = 0; b < (n + 63) / 64; ++b) {
+    #pragma GCC ivdep
+#line 4 "two_kernels.okl"
     for (int t = 0; t < ((64 < n - b * 64) ? (64) : (n - b * 64)); ++t) {
       const int i = b * 64 + t;
       x[i] = value;
@@ -21,6 +23,8 @@ void _okl_entry_fill(void **args) {
 #line 11 "two_kernels.okl"
 static void scale(const int n, const float factor, float *x) {
   for (int b = 0; b < (n + 127) / 128; ++b) {
+    #pragma GCC ivdep
+#line 13 "two_kernels.okl"
     for (int t = 0; t < ((128 < n - b * 128) ? (128) : (n - b * 128)); ++t) {
       const int i = b * 128 + t;
       x[i] *= factor;

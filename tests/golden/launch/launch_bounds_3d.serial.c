@@ -8,6 +8,8 @@ static void cube(const int ne, double *v) {
   for (int e = 0; e < ne; ++e) {
     for (int k = 0; k < 2; ++k) {
       for (int j = 0; j < 4; ++j) {
+        #pragma GCC ivdep
+#line 6 "launch_bounds_3d.okl"
         for (int i = 0; i < 8; ++i) {
           v[((e * 2 + k) * 4 + j) * 8 + i] = i + 10 * j + 100 * k;
         }

@@ -10,6 +10,8 @@ static void boundedTile(const int nx, const int ny, const int bx, const int by, 
   for (int gy = 0; gy < ny; ++gy) {
     for (int gx = 0; gx < nx; ++gx) {
       for (int ty = 0; ty < by; ++ty) {
+        #pragma GCC ivdep
+#line 7 "max_inner_dims.okl"
         for (int tx = 0; tx < bx; ++tx) {
           a[(gy * by + ty) * nx * bx + gx * bx + tx] += 1.0f;
         }

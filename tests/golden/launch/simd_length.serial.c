@@ -6,6 +6,8 @@
 #line 2 "simd_length.okl"
 static void simdHint(const int n, const float *x, float *y) {
   for (int b = 0; b < n; ++b) {
+    #pragma GCC ivdep
+#line 4 "simd_length.okl"
     for (int t = 0; t < 64; ++t) {
       y[b * 64 + t] = x[b * 64 + t] * x[b * 64 + t];
     }

@@ -8,6 +8,8 @@ static void scale(const int n, float *x) {
   #pragma omp parallel for
 #line 15 "assign_in_if.okl"
   for (int b = 0; b < n; ++b) {
+    #pragma GCC ivdep
+#line 16 "assign_in_if.okl"
     for (int t = 0; t < 8; ++t) {
       x[b * 8 + t] *= 2.0f;
     }

@@ -6,6 +6,8 @@
 #line 14 "assign_in_if.okl"
 static void scale(const int n, float *x) {
   for (int b = 0; b < n; ++b) {
+    #pragma GCC ivdep
+#line 16 "assign_in_if.okl"
     for (int t = 0; t < 8; ++t) {
       x[b * 8 + t] *= 2.0f;
     }

@@ -8,6 +8,7 @@ static void copy_float(const int n, const float *a, float *b) {
   #pragma omp parallel for
 #line 9 "macro_extra_argument.okl"
   for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 16) {
+    #pragma GCC ivdep
 #line 9 "macro_extra_argument.okl"
     for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 16 < n) ? (_okl_tiled_i + 16) : (n)); ++i) {
 #line 9 "macro_extra_argument.okl"
@@ -26,6 +27,7 @@ static void copy_int(const int n, const int *a, int *b) {
   #pragma omp parallel for
 #line 10 "macro_extra_argument.okl"
   for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 16) {
+    #pragma GCC ivdep
 #line 10 "macro_extra_argument.okl"
     for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 16 < n) ? (_okl_tiled_i + 16) : (n)); ++i) {
 #line 10 "macro_extra_argument.okl"

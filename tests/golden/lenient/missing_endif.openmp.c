@@ -8,6 +8,8 @@ static void fill(const int n, float *x) {
   #pragma omp parallel for
 #line 5 "missing_endif.okl"
   for (int b = 0; b < n; ++b) {
+    #pragma GCC ivdep
+#line 6 "missing_endif.okl"
     for (int t = 0; t < 8; ++t) {
       x[b * 8 + t] = 1.0f;
     }

@@ -7,6 +7,8 @@
 static void divergence(const int n, const float *u, const float *v, const float *w, float *div) {
   #pragma omp parallel for
   for (int b = 0; b < n; ++b) {
+    #pragma GCC ivdep
+#line 5 "stray_semicolons.okl"
     for (int t = 0; t < 16; ++t) {
       const int id = b * 16 + t;
       const float jw = 0.5f;

@@ -8,6 +8,8 @@ static void flipped(const int n, float *x) {
   #pragma omp parallel for
 #line 3 "flipped_comparison.okl"
   for (int b = 0; n > b; ++b) {
+    #pragma GCC ivdep
+#line 4 "flipped_comparison.okl"
     for (int t = 15; 0 <= t; --t) {
       x[b * 16 + t] = (float) t;
     }

@@ -6,6 +6,8 @@
 #line 2 "flipped_comparison.okl"
 static void flipped(const int n, float *x) {
   for (int b = 0; n > b; ++b) {
+    #pragma GCC ivdep
+#line 4 "flipped_comparison.okl"
     for (int t = 15; 0 <= t; --t) {
       x[b * 16 + t] = (float) t;
     }

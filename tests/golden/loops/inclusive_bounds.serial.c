@@ -6,11 +6,15 @@
 #line 2 "inclusive_bounds.okl"
 static void inclusive(const int last, int *hits) {
   for (int b = 1; b <= last; ++b) {
+    #pragma GCC ivdep
+#line 4 "inclusive_bounds.okl"
     for (int t = 7; t >= 0; --t) {
       hits[(b - 1) * 8 + t] = b;
     }
   }
   for (int b = 0; b <= last - 1; b++) {
+    #pragma GCC ivdep
+#line 9 "inclusive_bounds.okl"
     for (int t = 0; t <= 7; t++) {
       hits[b * 8 + t] += t;
     }

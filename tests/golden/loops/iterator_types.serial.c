@@ -6,16 +6,22 @@
 #line 2 "iterator_types.okl"
 static void wide(const long n, const unsigned int m, double *x) {
   for (long b = 0; b < n; ++b) {
+    #pragma GCC ivdep
+#line 4 "iterator_types.okl"
     for (unsigned int t = 0; t < 32u; ++t) {
       x[b * 32 + t] = 0.5 * t;
     }
   }
   for (size_t b = 0; b < m; ++b) {
+    #pragma GCC ivdep
+#line 9 "iterator_types.okl"
     for (size_t t = 0; t < 8; ++t) {
       x[b * 8 + t] += 1.0;
     }
   }
   for (unsigned long b = 0; b < ((unsigned long) n); b += 2) {
+    #pragma GCC ivdep
+#line 14 "iterator_types.okl"
     for (long t = 0; t < 16; t += 1) {
       x[b * 16 + t] *= 2.0;
     }

@@ -8,6 +8,8 @@ static void interior(const int n, const float *u, float *lap) {
   #pragma omp parallel for
 #line 3 "offset_start.okl"
   for (int b = 1; b < n - 1; ++b) {
+    #pragma GCC ivdep
+#line 4 "offset_start.okl"
     for (int t = 2; t < 18; ++t) {
       const int i = b * 20 + t;
       lap[i] = u[i - 1] - 2.0f * u[i] + u[i + 1];

@@ -8,6 +8,8 @@ static void rowSums(const int rows, const int cols, const float *a, float *parti
   #pragma omp parallel for
 #line 3 "runtime_inner.okl"
   for (int r = 0; r < rows; ++r) {
+    #pragma GCC ivdep
+#line 4 "runtime_inner.okl"
     for (int c = 0; c < cols; ++c) {
       partial[r * cols + c] = a[r * cols + c] * a[r * cols + c];
     }

@@ -6,6 +6,8 @@
 #line 2 "runtime_inner.okl"
 static void rowSums(const int rows, const int cols, const float *a, float *partial) {
   for (int r = 0; r < rows; ++r) {
+    #pragma GCC ivdep
+#line 4 "runtime_inner.okl"
     for (int c = 0; c < cols; ++c) {
       partial[r * cols + c] = a[r * cols + c] * a[r * cols + c];
     }

@@ -6,6 +6,8 @@
 #line 2 "step_decrement.okl"
 static void countdown(const int n, int *x) {
   for (int b = n - 1; b >= 0; b -= 3) {
+    #pragma GCC ivdep
+#line 4 "step_decrement.okl"
     for (int t = 12; t > 0; t -= 4) {
       x[b * 3 + t / 4 - 1] = b + t;
     }

@@ -8,6 +8,8 @@ static void strided(const int n, float *x) {
   #pragma omp parallel for
 #line 3 "step_increment.okl"
   for (int b = 0; b < n; b += 64) {
+    #pragma GCC ivdep
+#line 4 "step_increment.okl"
     for (int t = 0; t < 64; t += 2) {
       if (b + t < n) x[b + t] = 1.0f;
       if (b + t + 1 < n) x[b + t + 1] = 2.0f;

@@ -10,6 +10,8 @@ static void explicitAxes(const int nx, const int ny, float *grid) {
   for (int bx = 0; bx < nx; ++bx) {
     for (int by = 0; by < ny; ++by) {
       for (int tx = 0; tx < 4; ++tx) {
+        #pragma GCC ivdep
+#line 6 "explicit_indices.okl"
         for (int ty = 0; ty < 2; ++ty) {
           grid[((by * 2 + ty) * nx + bx) * 4 + tx] = bx + 10.0f * by;
         }

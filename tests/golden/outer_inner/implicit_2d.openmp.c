@@ -10,6 +10,8 @@ static void transpose(const int rows, const int cols, const float *in, float *ou
   for (int by = 0; by < (rows + 7) / 8; ++by) {
     for (int bx = 0; bx < (cols + 7) / 8; ++bx) {
       for (int ty = 0; ty < 8; ++ty) {
+        #pragma GCC ivdep
+#line 6 "implicit_2d.okl"
         for (int tx = 0; tx < 8; ++tx) {
           const int r = by * 8 + ty;
           const int c = bx * 8 + tx;

@@ -10,6 +10,8 @@ static void partial(const int n, const int m, int *ids) {
   for (int j = 0; j < m; ++j) {
     for (int i = 0; i < n; ++i) {
       for (int y = 0; y < 3; ++y) {
+        #pragma GCC ivdep
+#line 6 "partial_explicit.okl"
         for (int x = 0; x < 5; ++x) {
           ids[((j * n + i) * 3 + y) * 5 + x] = x + 5 * y;
         }

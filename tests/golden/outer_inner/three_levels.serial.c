@@ -10,6 +10,8 @@ static void box(const int nx, const int ny, const int nz, float *v) {
       for (int bx = 0; bx < nx; ++bx) {
         for (int tz = 0; tz < 2; ++tz) {
           for (int ty = 0; ty < 4; ++ty) {
+            #pragma GCC ivdep
+#line 8 "three_levels.okl"
             for (int tx = 0; tx < 8; ++tx) {
               const int x = bx * 8 + tx;
 #line 9 "three_levels.okl"

@@ -9,11 +9,15 @@ static void twoBlocks(const int nb, const float *x, float *y, float *z) {
 #line 3 "two_blocks_2d.okl"
   for (int b = 0; b < nb; ++b) {
     for (int j = 0; j < 4; ++j) {
+      #pragma GCC ivdep
+#line 5 "two_blocks_2d.okl"
       for (int i = 0; i < 8; ++i) {
         y[b * 32 + j * 8 + i] = 2.0f * x[b * 32 + j * 8 + i];
       }
     }
     for (int j = 0; j < 4; ++j) {
+      #pragma GCC ivdep
+#line 10 "two_blocks_2d.okl"
       for (int i = 0; i < 8; ++i) {
         z[b * 32 + j * 8 + i] = x[b * 32 + j * 8 + i] + 1.0f;
       }

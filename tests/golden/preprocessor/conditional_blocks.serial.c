@@ -7,14 +7,17 @@
 static void variants(const int nb, const float *x, float *y) {
   for (int b = 0; b < nb; ++b) {
     float s[32];
+    #pragma GCC ivdep
+#line 8 "conditional_blocks.okl"
     for (int t = 0; t < 32; ++t) {
       s[t] = x[b * 32 + t];
     }
+    #pragma GCC ivdep
 #line 16 "conditional_blocks.okl"
     for (int t = 0; t < 32; ++t) {
       s[t] += s[31 - t];
     }
-#line 20 "conditional_blocks.okl"
+    #pragma GCC ivdep
     for (int t = 0; t < 32; ++t) {
 #line 24 "conditional_blocks.okl"
       y[b * 32 + t] = s[t];

@@ -13,6 +13,8 @@ static real_t lerp(const real_t a, const real_t b, const real_t t) {
 #line 6 "include_header.okl"
 static void blend(const int n, const real_t t, const real_t *a, const real_t *b, real_t *c) {
   for (int g = 0; g < (n + 32 - 1) / 32; ++g) {
+    #pragma GCC ivdep
+#line 8 "include_header.okl"
     for (int l = 0; l < ((32 < n - g * 32) ? (32) : (n - g * 32)); ++l) {
       const int i = g * 32 + l;
       c[i] = lerp(a[i], b[i], t);

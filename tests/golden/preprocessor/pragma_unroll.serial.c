@@ -8,11 +8,15 @@ static void contract(const int ne, const float *D, const float *u, float *du) {
   for (int e = 0; e < ne; ++e) {
     float s_D[8][8];
     float s_u[8];
+    #pragma GCC ivdep
+#line 8 "pragma_unroll.okl"
     for (int i = 0; i < 8; ++i) {
       #pragma GCC unroll 8
       for (int j = 0; j < 8; ++j) s_D[i][j] = D[i * 8 + j];
       s_u[i] = u[e * 8 + i];
     }
+    #pragma GCC ivdep
+#line 13 "pragma_unroll.okl"
     for (int i = 0; i < 8; ++i) {
       float r = 0.0f;
 #line 16 "pragma_unroll.okl"

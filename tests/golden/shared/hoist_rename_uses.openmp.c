@@ -8,24 +8,34 @@ static void scopes(const int nb, float *x) {
   #pragma omp parallel for
 #line 5 "hoist_rename_uses.okl"
   for (int b = 0; b < nb; ++b) {
+    #pragma GCC ivdep
+#line 6 "hoist_rename_uses.okl"
     for (int t = 0; t < 16; ++t) {
       float buf = x[b * 16 + t];
       x[b * 16 + t] = buf + 1.0f;
     }
     {
       float buf[16];
+      #pragma GCC ivdep
+#line 12 "hoist_rename_uses.okl"
       for (int t = 0; t < 16; ++t) {
         buf[t] = x[b * 16 + t];
       }
+      #pragma GCC ivdep
+#line 15 "hoist_rename_uses.okl"
       for (int t = 0; t < 16; ++t) {
         x[b * 16 + t] = buf[15 - t];
       }
     }
     {
       float buf[16];
+      #pragma GCC ivdep
+#line 21 "hoist_rename_uses.okl"
       for (int t = 0; t < 16; ++t) {
         buf[t] = 2.0f * x[b * 16 + t];
       }
+      #pragma GCC ivdep
+#line 24 "hoist_rename_uses.okl"
       for (int t = 0; t < 16; ++t) {
         x[b * 16 + t] = buf[t] + buf[(t + 1) % 16];
       }
@@ -44,9 +54,13 @@ static void other(const int n, float *buf) {
 #line 32 "hoist_rename_uses.okl"
   for (int b = 0; b < n; ++b) {
     float tmp[8];
+    #pragma GCC ivdep
+#line 34 "hoist_rename_uses.okl"
     for (int t = 0; t < 8; ++t) {
       tmp[t] = buf[b * 8 + t];
     }
+    #pragma GCC ivdep
+#line 37 "hoist_rename_uses.okl"
     for (int t = 0; t < 8; ++t) {
       buf[b * 8 + t] = tmp[7 - t];
     }

@@ -8,18 +8,26 @@ static void twoScratch(const int nb, const int *x, float *y) {
   for (int b = 0; b < nb; ++b) {
     {
       int s[32];
+      #pragma GCC ivdep
+#line 8 "opencl_name_collision.okl"
       for (int t = 0; t < 32; ++t) {
         s[t] = x[b * 32 + t];
       }
+      #pragma GCC ivdep
+#line 11 "opencl_name_collision.okl"
       for (int t = 0; t < 32; ++t) {
         y[b * 32 + t] = (float) s[31 - t];
       }
     }
     {
       float s[32];
+      #pragma GCC ivdep
+#line 17 "opencl_name_collision.okl"
       for (int t = 0; t < 32; ++t) {
         s[t] = y[b * 32 + t] * 2.0f;
       }
+      #pragma GCC ivdep
+#line 20 "opencl_name_collision.okl"
       for (int t = 0; t < 32; ++t) {
         y[b * 32 + t] = s[(t + 1) % 32];
       }

@@ -8,18 +8,26 @@ static void renameScopes(const int nb, const float *tile_1, float *out) {
   for (int b = 0; b < nb; ++b) {
     {
       float tile[16];
+      #pragma GCC ivdep
+#line 8 "opencl_rename_scopes.okl"
       for (int t = 0; t < 16; ++t) {
         tile[t] = tile_1[b * 16 + t];
       }
+      #pragma GCC ivdep
+#line 11 "opencl_rename_scopes.okl"
       for (int t = 0; t < 16; ++t) {
         out[b * 16 + t] = tile[15 - t];
       }
     }
     {
       float tile[16];
+      #pragma GCC ivdep
+#line 17 "opencl_rename_scopes.okl"
       for (int t = 0; t < 16; ++t) {
         tile[t] = 2.0f * out[b * 16 + t];
       }
+      #pragma GCC ivdep
+#line 20 "opencl_rename_scopes.okl"
       for (int t = 0; t < 16; ++t) {
         float acc = tile[t];
         {

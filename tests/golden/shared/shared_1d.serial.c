@@ -7,9 +7,13 @@
 static void reverseBlocks(const int n, const float *x, float *y) {
   for (int b = 0; b < n / 64; ++b) {
     float s[64];
+    #pragma GCC ivdep
+#line 7 "shared_1d.okl"
     for (int t = 0; t < 64; ++t) {
       s[t] = x[b * 64 + t];
     }
+    #pragma GCC ivdep
+#line 10 "shared_1d.okl"
     for (int t = 0; t < 64; ++t) {
       y[b * 64 + t] = s[64 - 1 - t];
     }

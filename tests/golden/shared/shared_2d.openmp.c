@@ -11,11 +11,15 @@ static void transposeShared(const int n, const float *in, float *out) {
     for (int bx = 0; bx < n / 16; ++bx) {
       float tile[16][16 + 1];
       for (int ty = 0; ty < 16; ++ty) {
+        #pragma GCC ivdep
+#line 9 "shared_2d.okl"
         for (int tx = 0; tx < 16; ++tx) {
           tile[ty][tx] = in[(by * 16 + ty) * n + bx * 16 + tx];
         }
       }
       for (int ty = 0; ty < 16; ++ty) {
+        #pragma GCC ivdep
+#line 14 "shared_2d.okl"
         for (int tx = 0; tx < 16; ++tx) {
           out[(bx * 16 + ty) * n + by * 16 + tx] = tile[tx][ty];
         }

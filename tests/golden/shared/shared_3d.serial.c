@@ -9,6 +9,8 @@ static void cubeSums(const int ne, const double *u, double *sums) {
     double s_u[4][4][4];
     double s_col[4][4];
     for (int j = 0; j < 4; ++j) {
+      #pragma GCC ivdep
+#line 9 "shared_3d.okl"
       for (int i = 0; i < 4; ++i) {
         for (int k = 0; k < 4; ++k) {
           s_u[k][j][i] = u[e * 4 * 4 * 4 + (k * 4 + j) * 4 + i];
@@ -16,6 +18,8 @@ static void cubeSums(const int ne, const double *u, double *sums) {
       }
     }
     for (int j = 0; j < 4; ++j) {
+      #pragma GCC ivdep
+#line 16 "shared_3d.okl"
       for (int i = 0; i < 4; ++i) {
         double acc = 0.0;
         for (int k = 0; k < 4; ++k) acc += s_u[k][j][i];
@@ -23,6 +27,8 @@ static void cubeSums(const int ne, const double *u, double *sums) {
       }
     }
     for (int j = 0; j < 4; ++j) {
+      #pragma GCC ivdep
+#line 23 "shared_3d.okl"
       for (int i = 0; i < 4; ++i) {
         sums[e * 4 * 4 + j * 4 + i] = s_col[j][i] + s_col[i][j];
       }

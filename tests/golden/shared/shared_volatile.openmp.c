@@ -9,9 +9,13 @@ static void lastWarp(const int nb, const int *x, int *out) {
 #line 3 "shared_volatile.okl"
   for (int b = 0; b < nb; ++b) {
     volatile int s[32];
+    #pragma GCC ivdep
+#line 5 "shared_volatile.okl"
     for (int t = 0; t < 32; ++t) {
       s[t] = x[b * 32 + t];
     }
+    #pragma GCC ivdep
+#line 8 "shared_volatile.okl"
     for (int t = 0; t < 1; ++t) {
 #line 10 "shared_volatile.okl"
       int total = 0;

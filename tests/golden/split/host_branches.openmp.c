@@ -9,6 +9,8 @@ static void chooser(const int n, const int mode, double *x) {
     #pragma omp parallel for
 #line 4 "host_branches.okl"
     for (int b = 0; b < n; ++b) {
+      #pragma GCC ivdep
+#line 5 "host_branches.okl"
       for (int t = 0; t < 16; ++t) {
         x[b * 16 + t] = 0.0;
       }
@@ -18,6 +20,8 @@ static void chooser(const int n, const int mode, double *x) {
     #pragma omp parallel for
 #line 11 "host_branches.okl"
     for (int b = 0; b < n; ++b) {
+      #pragma GCC ivdep
+#line 12 "host_branches.okl"
       for (int t = 0; t < 16; ++t) {
         x[b * 16 + t] = v;
       }

@@ -7,6 +7,8 @@
 static void chooser(const int n, const int mode, double *x) {
   if (mode == 0) {
     for (int b = 0; b < n; ++b) {
+      #pragma GCC ivdep
+#line 5 "host_branches.okl"
       for (int t = 0; t < 16; ++t) {
         x[b * 16 + t] = 0.0;
       }
@@ -14,6 +16,8 @@ static void chooser(const int n, const int mode, double *x) {
   } else {
     const double v = 1.0 / mode;
     for (int b = 0; b < n; ++b) {
+      #pragma GCC ivdep
+#line 12 "host_branches.okl"
       for (int t = 0; t < 16; ++t) {
         x[b * 16 + t] = v;
       }

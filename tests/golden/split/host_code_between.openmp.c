@@ -10,6 +10,8 @@ static void pipeline(const int n, const float alpha, const float *x, float *y) {
   #pragma omp parallel for
 #line 6 "host_code_between.okl"
   for (int b = 0; b < blocks; ++b) {
+    #pragma GCC ivdep
+#line 7 "host_code_between.okl"
     for (int t = 0; t < ((64 < n - b * 64) ? (64) : (n - b * 64)); ++t) {
       const int i = b * 64 + t;
       y[i] = scale * x[i];
@@ -20,6 +22,8 @@ static void pipeline(const int n, const float alpha, const float *x, float *y) {
   #pragma omp parallel for
 #line 14 "host_code_between.okl"
   for (int b = 0; b < half; ++b) {
+    #pragma GCC ivdep
+#line 15 "host_code_between.okl"
     for (int t = 0; t < ((64 < n - (offset + b * 64)) ? (64) : (n - (offset + b * 64))); ++t) {
       const long i = offset + b * 64 + t;
       y[i] += alpha;

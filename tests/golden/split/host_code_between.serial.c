@@ -8,6 +8,8 @@ static void pipeline(const int n, const float alpha, const float *x, float *y) {
   const int blocks = (n + 63) / 64;
   const float scale = 2.0f * alpha;
   for (int b = 0; b < blocks; ++b) {
+    #pragma GCC ivdep
+#line 7 "host_code_between.okl"
     for (int t = 0; t < ((64 < n - b * 64) ? (64) : (n - b * 64)); ++t) {
       const int i = b * 64 + t;
       y[i] = scale * x[i];
@@ -16,6 +18,8 @@ static void pipeline(const int n, const float alpha, const float *x, float *y) {
   const int half = blocks / 2;
   long offset = ((long) half) * 64;
   for (int b = 0; b < half; ++b) {
+    #pragma GCC ivdep
+#line 15 "host_code_between.okl"
     for (int t = 0; t < ((64 < n - (offset + b * 64)) ? (64) : (n - (offset + b * 64))); ++t) {
       const long i = offset + b * 64 + t;
       y[i] += alpha;

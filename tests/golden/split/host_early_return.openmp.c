@@ -10,6 +10,8 @@ static void guarded(const int n, float *x) {
   #pragma omp parallel for
 #line 5 "host_early_return.okl"
   for (int b = 0; b < blocks; ++b) {
+    #pragma GCC ivdep
+#line 6 "host_early_return.okl"
     for (int t = 0; t < 16; ++t) {
       if (b * 16 + t < n) x[b * 16 + t] += 1.0f;
     }

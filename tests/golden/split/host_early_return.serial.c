@@ -8,6 +8,8 @@ static void guarded(const int n, float *x) {
   if (n <= 0) return;
   const int blocks = (n + 15) / 16;
   for (int b = 0; b < blocks; ++b) {
+    #pragma GCC ivdep
+#line 6 "host_early_return.okl"
     for (int t = 0; t < 16; ++t) {
       if (b * 16 + t < n) x[b * 16 + t] += 1.0f;
     }

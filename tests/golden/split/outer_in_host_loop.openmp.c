@@ -10,6 +10,8 @@ static void smooth(const int n, const int iterations, float *u, float *tmp) {
     #pragma omp parallel for
 #line 6 "outer_in_host_loop.okl"
     for (int b = 0; b < n; ++b) {
+      #pragma GCC ivdep
+#line 7 "outer_in_host_loop.okl"
       for (int t = 0; t < 32; ++t) {
         const int i = b * 32 + t;
         tmp[i] = u[i] + w * (u[(i + 1) % (32 * n)] - u[i]);
@@ -18,6 +20,8 @@ static void smooth(const int n, const int iterations, float *u, float *tmp) {
     #pragma omp parallel for
 #line 12 "outer_in_host_loop.okl"
     for (int b = 0; b < n; ++b) {
+      #pragma GCC ivdep
+#line 13 "outer_in_host_loop.okl"
       for (int t = 0; t < 32; ++t) {
         u[b * 32 + t] = tmp[b * 32 + t] + it;
       }

@@ -8,6 +8,8 @@ static void twoPasses(const int n, const float *x, float *y, float *z) {
   #pragma omp parallel for
 #line 3 "two_outer_loops.okl"
   for (int b = 0; b < n; ++b) {
+    #pragma GCC ivdep
+#line 4 "two_outer_loops.okl"
     for (int t = 0; t < 32; ++t) {
       y[b * 32 + t] = 2.0f * x[b * 32 + t];
     }
@@ -15,6 +17,8 @@ static void twoPasses(const int n, const float *x, float *y, float *z) {
   #pragma omp parallel for
 #line 8 "two_outer_loops.okl"
   for (int b = 0; b < n; ++b) {
+    #pragma GCC ivdep
+#line 9 "two_outer_loops.okl"
     for (int t = 0; t < 32; ++t) {
       z[b * 32 + t] = y[b * 32 + t] + y[(b + 1) % n * 32 + t];
     }

@@ -8,6 +8,7 @@ static void noCheck(const int n, const double *x, double *y) {
   #pragma omp parallel for
 #line 3 "check_false.okl"
   for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 128) {
+    #pragma GCC ivdep
 #line 3 "check_false.okl"
     for (int i = _okl_tiled_i; i < _okl_tiled_i + 128; ++i) {
       y[i] = x[i] * x[i];

@@ -8,6 +8,7 @@ static void downTiles(const int n, int *x) {
   #pragma omp parallel for
 #line 3 "decreasing.okl"
   for (int _okl_tiled_i = n - 1; _okl_tiled_i >= 0; _okl_tiled_i -= 32) {
+    #pragma GCC ivdep
 #line 3 "decreasing.okl"
     for (int i = _okl_tiled_i; i > _okl_tiled_i - 32; --i) {
 #line 3 "decreasing.okl"

@@ -6,6 +6,7 @@
 #line 2 "decreasing.okl"
 static void downTiles(const int n, int *x) {
   for (int _okl_tiled_i = n - 1; _okl_tiled_i >= 0; _okl_tiled_i -= 32) {
+    #pragma GCC ivdep
 #line 3 "decreasing.okl"
     for (int i = _okl_tiled_i; i > _okl_tiled_i - 32; --i) {
 #line 3 "decreasing.okl"

@@ -9,6 +9,8 @@ static void scale2d(const int rows, const int cols, float *m) {
     for (int _okl_tiled_c = 0; _okl_tiled_c < cols; _okl_tiled_c += 32) {
 #line 3 "explicit_indices.okl"
       for (int r = _okl_tiled_r; r < ((_okl_tiled_r + 8 < rows) ? (_okl_tiled_r + 8) : (rows)); ++r) {
+        #pragma GCC ivdep
+#line 4 "explicit_indices.okl"
         for (int c = _okl_tiled_c; c < ((_okl_tiled_c + 32 < cols) ? (_okl_tiled_c + 32) : (cols)); ++c) {
           m[r * cols + c] *= 0.5f;
         }

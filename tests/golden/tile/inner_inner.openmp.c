@@ -9,6 +9,7 @@ static void threadTile(const int nb, float *x) {
 #line 3 "inner_inner.okl"
   for (int b = 0; b < nb; ++b) {
     for (int _okl_tiled_i = 0; _okl_tiled_i < 64; _okl_tiled_i += 8) {
+      #pragma GCC ivdep
 #line 4 "inner_inner.okl"
       for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 8 < 64) ? (_okl_tiled_i + 8) : (64)); ++i) {
         x[b * 64 + i] = (float) i;

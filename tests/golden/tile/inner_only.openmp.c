@@ -8,6 +8,8 @@ static void chunks(const int nb, const int n, const float *x, float *partial) {
   #pragma omp parallel for
 #line 3 "inner_only.okl"
   for (int b = 0; b < nb; ++b) {
+    #pragma GCC ivdep
+#line 4 "inner_only.okl"
     for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 4) {
 #line 4 "inner_only.okl"
       for (int i = _okl_tiled_i; i < _okl_tiled_i + 4; ++i) {

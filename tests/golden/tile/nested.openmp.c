@@ -11,6 +11,8 @@ static void nestedTiles(const int rows, const int cols, const float *a, float *b
     for (int _okl_tiled_c = 0; _okl_tiled_c < cols; _okl_tiled_c += 16) {
 #line 4 "nested.okl"
       for (int r = _okl_tiled_r; r < ((_okl_tiled_r + 4 < rows) ? (_okl_tiled_r + 4) : (rows)); ++r) {
+        #pragma GCC ivdep
+#line 5 "nested.okl"
         for (int c = _okl_tiled_c; c < ((_okl_tiled_c + 16 < cols) ? (_okl_tiled_c + 16) : (cols)); ++c) {
           b[c * rows + r] = a[r * cols + c];
         }

@@ -8,6 +8,7 @@ static void saxpy(const int n, const float a, const float *x, float *y) {
   #pragma omp parallel for
 #line 3 "outer_inner.okl"
   for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 256) {
+    #pragma GCC ivdep
 #line 3 "outer_inner.okl"
     for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 256 < n) ? (_okl_tiled_i + 256) : (n)); ++i) {
       y[i] = a * x[i] + y[i];

@@ -10,6 +10,8 @@ static void rowsPerGroup(const int rows, const float *a, float *b) {
     for (int r = _okl_tiled_r; r < _okl_tiled_r + 4; ++r) {
 #line 3 "outer_only.okl"
       if (r < rows) {
+        #pragma GCC ivdep
+#line 4 "outer_only.okl"
         for (int c = 0; c < 64; ++c) {
           b[r * 64 + c] = 2.0f * a[r * 64 + c];
         }

@@ -12,6 +12,8 @@ static void gridTile(const int n, float *x) {
     for (int i = _okl_tiled_i; i < _okl_tiled_i + 16; ++i) {
 #line 3 "outer_outer.okl"
       if (i < n) {
+        #pragma GCC ivdep
+#line 4 "outer_outer.okl"
         for (int t = 0; t < 32; ++t) {
           x[i * 32 + t] = 1.0f;
         }

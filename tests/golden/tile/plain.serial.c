@@ -6,6 +6,8 @@
 #line 2 "plain.okl"
 static void blockedSum(const int nb, const int m, const float *x, float *sums) {
   for (int b = 0; b < nb; ++b) {
+    #pragma GCC ivdep
+#line 4 "plain.okl"
     for (int t = 0; t < 32; ++t) {
       float acc = 0.0f;
       for (int _okl_tiled_k = 0; _okl_tiled_k < m; _okl_tiled_k += 4) {

@@ -14,6 +14,7 @@ static void stage(const int rows, const float *x, float *y) {
       if (g < rows) {
         float s[64];
         for (int _okl_tiled_i = 0; _okl_tiled_i < 64; _okl_tiled_i += 16) {
+          #pragma GCC ivdep
 #line 6 "shared_between_tiles.okl"
           for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 16 < 64) ? (_okl_tiled_i + 16) : (64)); ++i) {
             s[i] = x[g * 64 + i];
@@ -21,6 +22,7 @@ static void stage(const int rows, const float *x, float *y) {
         }
 #line 9 "shared_between_tiles.okl"
         for (int _okl_tiled_i = 0; _okl_tiled_i < 64; _okl_tiled_i += 16) {
+          #pragma GCC ivdep
 #line 9 "shared_between_tiles.okl"
           for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 16 < 64) ? (_okl_tiled_i + 16) : (64)); ++i) {
             y[g * 64 + i] = s[63 - i] + s[i];

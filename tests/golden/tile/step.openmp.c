@@ -8,6 +8,7 @@ static void everyOther(const int n, float *x) {
   #pragma omp parallel for
 #line 3 "step.okl"
   for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 64 * 2) {
+    #pragma GCC ivdep
 #line 3 "step.okl"
     for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 64 * 2 < n) ? (_okl_tiled_i + 64 * 2) : (n)); i += 2) {
       x[i] = 0.0f;

@@ -9,14 +9,20 @@ static void unevenBarrier(const int nb, const int m, const float *x, float *y) {
 #line 5 "barrier_in_smaller_block.okl"
   for (int b = 0; b < nb; ++b) {
     float s[64];
+    #pragma GCC ivdep
+#line 7 "barrier_in_smaller_block.okl"
     for (int t = 0; t < 64; ++t) {
       s[t] = x[b * 64 + t];
     }
+    #pragma GCC ivdep
+#line 10 "barrier_in_smaller_block.okl"
     for (int t = 0; t < m; ++t) {
       const float v = s[63 - t];
 #line 13 "barrier_in_smaller_block.okl"
       s[t] = v;
     }
+    #pragma GCC ivdep
+#line 15 "barrier_in_smaller_block.okl"
     for (int t = 0; t < 64; ++t) {
       y[b * 64 + t] = s[t];
     }

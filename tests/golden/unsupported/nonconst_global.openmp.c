@@ -10,6 +10,8 @@ static void useGlobal(const int n, float *x) {
   #pragma omp parallel for
 #line 5 "nonconst_global.okl"
   for (int b = 0; b < n; ++b) {
+    #pragma GCC ivdep
+#line 6 "nonconst_global.okl"
     for (int t = 0; t < 16; ++t) {
       x[b * 16 + t] *= counter_scale;
     }

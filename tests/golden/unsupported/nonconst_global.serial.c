@@ -8,6 +8,8 @@ static float counter_scale = 1.0f;
 
 static void useGlobal(const int n, float *x) {
   for (int b = 0; b < n; ++b) {
+    #pragma GCC ivdep
+#line 6 "nonconst_global.okl"
     for (int t = 0; t < 16; ++t) {
       x[b * 16 + t] *= counter_scale;
     }

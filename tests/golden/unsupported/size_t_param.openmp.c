@@ -8,6 +8,8 @@ static void sized(const size_t n, float *x) {
   #pragma omp parallel for
 #line 4 "size_t_param.okl"
   for (size_t b = 0; b < n; ++b) {
+    #pragma GCC ivdep
+#line 5 "size_t_param.okl"
     for (int t = 0; t < 16; ++t) {
       x[b * 16 + t] = 0.0f;
     }

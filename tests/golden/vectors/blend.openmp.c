@@ -12,6 +12,7 @@ static inline double4 make_double4(double x, double y, double z, double w) { dou
 static void blend(const int n, const double4 *p, const float2 *w, const double2 scale, double4 *out, float2 *sums) {
   #pragma omp parallel for
   for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 32) {
+    #pragma GCC ivdep
 #line 5 "blend.okl"
     for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 32 < n) ? (_okl_tiled_i + 32) : (n)); ++i) {
       const double4 a = p[i];

@@ -35,11 +35,15 @@ static void declarations(const int n, const float4 *f, double2 *d, int4 *counts,
   for (int b = 0; b < (n + 16 - 1) / 16; ++b) {
     float4 tile[16];
     double2 mine[16];
+    #pragma GCC ivdep
+#line 19 "declarations.okl"
     for (int t = 0; t < 16; ++t) {
       const int i = b * 16 + t;
       tile[t] = (i < n) ? (f[i]) : (make_float4(0.0f, 0.0f, 0.0f, 0.0f));
       mine[t] = (i < n) ? (d[i]) : (make_double2(0.0, 0.0));
     }
+    #pragma GCC ivdep
+#line 24 "declarations.okl"
     for (int t = 0; t < ((16 < n - b * 16) ? (16) : (n - b * 16)); ++t) {
       const int i = b * 16 + t;
       {

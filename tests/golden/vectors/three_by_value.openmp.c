@@ -10,6 +10,7 @@ static void fill(const int n, const double3 value, double3 *out) {
   #pragma omp parallel for
 #line 3 "three_by_value.okl"
   for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 64) {
+    #pragma GCC ivdep
 #line 3 "three_by_value.okl"
     for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 64 < n) ? (_okl_tiled_i + 64) : (n)); ++i) {
       out[i] = make_double3(value.x, value.y, value.z);

@@ -9,6 +9,7 @@ static void shift(const int n, float3 *points, const float dx) {
   #pragma omp parallel for
 #line 3 "three_components.okl"
   for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 64) {
+    #pragma GCC ivdep
 #line 3 "three_components.okl"
     for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 64 < n) ? (_okl_tiled_i + 64) : (n)); ++i) {
       float3 p = points[i];
