@@ -60,6 +60,13 @@ CASES = {
         "a = mem(np.zeros(512, np.int32))\n"
         "kb(2, a, a)\n"
         "kb(3, a, a)", "ArgumentError", "x[767]"),
+    "smaller buffer, same sizes": (  # the launcher remembers passed sizes, not buffers
+        "k(10, 2.0, x, y)\n"
+        "k(10, 2.0, mem(np.ones(9, np.float32)), y)", "ArgumentError", "x[9]"),
+    "numpy after Memory": (
+        "k(10, 2.0, x, y)\n"
+        "k(10, 2.0, np.ones(4, np.float32) if host else mem(np.ones(4, np.float32)), y)",
+        "ArgumentError", "x[9]"),
     "None for a pointer": ("k(10, 2.0, None, y)", "ArgumentError",
                            "argument 3 'x' (const float *): got None — pass an array, or "
                            "okl.NULL"),

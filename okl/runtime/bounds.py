@@ -166,9 +166,9 @@ def bounds_check(spec) -> Callable[[dict, tuple], None] | None:
     itemsize = {p: params[p].dtype.itemsize for p, _, _ in accesses}
     memo: dict[tuple, list[tuple[int, int, int]]] = {}  # scalar values -> what to compare
 
-    def worst(key: tuple, env: dict) -> list[tuple[int, int, int]]:
-        """(parameter, largest index, access) per parameter: the function runs once per
-        distinct set of scalar values (a launch loop repeats them)."""
+    def worst(key: tuple, env: dict) -> list[tuple[int, int, int, int]]:
+        """(parameter, bytes needed, largest index, access) per parameter: the function runs
+        once per distinct set of scalar values (a launch loop repeats them)."""
         most: dict[int, tuple[int, int]] = {}
         for k, top in enumerate(exec_fn(env)):
             if top is not None:
@@ -177,19 +177,35 @@ def bounds_check(spec) -> Callable[[dict, tuple], None] | None:
                     most[p] = (top, k)
         if len(memo) >= 64:
             memo.clear()
-        found = memo[key] = [(p, top, k) for p, (top, k) in sorted(most.items())]
+        found = memo[key] = [(p, (top + 1) * itemsize[p], top, k)
+                             for p, (top, k) in sorted(most.items())]
         return found
+
+    pointers = sorted(itemsize)
+    needs: dict[tuple, tuple[int, ...]] = {}  # scalar values -> bytes per pointer parameter
 
     def check(env: dict, args) -> None:
         key = tuple([env[n] for n in names])
         found = memo.get(key)
         if found is None:
             found = worst(key, env)
-        for p, top, k in found:
-            nbytes = buffer_bytes(args[p])
-            if nbytes is not None and top >= nbytes // itemsize[p]:
+        for p, need, top, k in found:
+            nbytes = getattr(args[p], "nbytes", None)  # numpy, okl.Memory, CuPy: an int
+            if nbytes.__class__ is not int:
+                nbytes = buffer_bytes(args[p])
+                if nbytes is None:
+                    continue
+            if nbytes < need:
                 _refuse(spec, p, top, accesses[k], nbytes // itemsize[p], env, args[p])
+        if len(needs) >= 64:
+            needs.clear()
+        most = {p: need for p, need, _, _ in found}
+        needs[key] = tuple(most.get(p, 0) for p in pointers)
+
     check.names = set(names)
+    #: for a launcher's inline test: the scalar names of the key (in order), the pointer
+    #: parameters (indices), and key -> the bytes each of those needs, once a check passed
+    check.key_names, check.pointers, check.needs = list(names), pointers, needs
     return check
 
 

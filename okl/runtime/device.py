@@ -303,6 +303,10 @@ class Memory:
         self.handle = handle
         self.shape = tuple(shape)
         self.dtype = np.dtype(dtype)
+        # fixed for the buffer's life; plain attributes, since every launch's bounds check
+        # reads them (np.prod per call cost 5 us a pointer)
+        self.size = int(np.prod(self.shape, dtype=np.int64))
+        self.nbytes = self.size * self.dtype.itemsize
 
     def __repr__(self) -> str:
         state = ", freed" if self.freed else ""
@@ -326,14 +330,6 @@ class Memory:
         if self.freed:
             raise ArgumentError(f"Memory.{what}: {self!r} was freed (Memory.free()); "
                                 "allocate a new buffer")
-
-    @property
-    def size(self) -> int:
-        return int(np.prod(self.shape, dtype=np.int64))
-
-    @property
-    def nbytes(self) -> int:
-        return self.size * self.dtype.itemsize
 
     def __len__(self) -> int:
         return self.shape[0] if self.shape else 1

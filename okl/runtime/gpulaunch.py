@@ -168,6 +168,12 @@ def env_names(sources) -> set[str] | None:
     return names
 
 
+def _memo_info(x: str) -> str:
+    """The ArrayInfo a Memory remembered (Memory.info), read without a method call; a
+    Memory that has none yet, or was freed, takes the checked path."""
+    return f"{x}.__dict__.get('_info')"
+
+
 def compile_caller(kernel, *, device_pointers: bool, pointer_value, memo_key: str,
                    tail: list[str], names: dict, env: set[str] | None | bool = False,
                    array_type: type | None = None):
@@ -194,10 +200,11 @@ def compile_caller(kernel, *, device_pointers: bool, pointer_value, memo_key: st
     ns = dict(RUNTIME_NAMES)
     ns.update(names)
     bounds = bounds_check(kernel.spec)
+    sized: set[int] = set()  # pointer parameters whose size the inline bounds test reads
     if bounds is not None:  # checked after the arguments, before the launch in ``tail``
         ns["_bounds"] = bounds
-        tail = ["    _bounds(_env, _args)", *tail]
         env = None if env is None else set(env or ()) | bounds.names
+        sized = set(bounds.pointers)
     ns.update({"_addressof": ctypes.addressof, "_id": id, "_nd": np.ndarray, "_Mem": Memory,
                "_mk": memo_key, "_NULL": NULL})
     if _READER is not None:
@@ -224,19 +231,28 @@ def compile_caller(kernel, *, device_pointers: bool, pointer_value, memo_key: st
                 if not p.is_const:
                     test.append("f.writeable")
                 lines += [f"    if {' and '.join(test)}:",
-                          f"        {target} = {_address_expr(x)}",
-                          f"    elif type({x}) is _Mem and {x}.info() is _ok{i}[0]:"]
+                          f"        {target} = {_address_expr(x)}"]
+                if i in sized:
+                    lines.append(f"        nb{i} = {x}.nbytes")
+                lines.append(f"    elif type({x}) is _Mem and {_memo_info(x)} is _ok{i}[0]:")
             else:
-                lines.append(f"    if type({x}) is _Mem and {x}.info() is _ok{i}[0]:")
+                lines.append(f"    if type({x}) is _Mem and {_memo_info(x)} is _ok{i}[0]:")
             lines.append(f"        {target} = {x}.__dict__[_mk]")
+            if i in sized:
+                lines.append(f"        nb{i} = {x}.nbytes")
             if array_type is not None:
                 ns["_Arr"] = array_type
                 lines += [f"    elif type({x}) is _Arr and (w := _la{i}[0])[0]() is {x}:",
                           f"        {target} = w[1]"]
+                if i in sized:
+                    lines.append(f"        nb{i} = {x}.nbytes")
             lines += [f"    elif {x} is _NULL:",
                       f"        {target} = 0",
                       "    else:",
                       f"        {target} = _p{i}({x})"]
+            if i in sized:  # anything else: the full check (bounds.buffer_bytes)
+                lines[-3:-3] = [f"        nb{i} = -1"]
+                lines.append(f"        nb{i} = -1")
             if device_pointers:
                 inline.append(("Q", f"v{i}", i))
                 slots.append(f"_base + _o{i}")
@@ -307,11 +323,34 @@ def compile_caller(kernel, *, device_pointers: bool, pointer_value, memo_key: st
     body = [f"    _pack(_buf, 0, {', '.join(values)})"]
     if env is not False:
         body.append(f"    _env = {{{', '.join(env_items)}}}")
+    if bounds is not None:
+        body += _bounds_lines(bounds, dict(_env_pairs(env_items)), ns)
     source = "\n".join(head + lines + body + tail) + "\n"
     exec(compiled(source, f"<okl call of {kernel.name}>"), ns)  # noqa: S102 - ours
     call = ns["_okl_call"]
     call.source = source
     return call
+
+
+def _env_pairs(items: list[str]):
+    """(name, expression) of each ``'name': expression`` entry of the generated _env."""
+    for item in items:
+        name, _, expr = item.partition(": ")
+        yield name[1:-1], expr
+
+
+def _bounds_lines(bounds, values: dict[str, str], ns: dict) -> list[str]:
+    """The launch's bounds check: inline, as one dict lookup on the scalar values and one
+    comparison per buffer, when these values already passed with buffers as large; the
+    full check (which refuses, naming the array) otherwise."""
+    full = ["    _bounds(_env, _args)"]
+    if any(name not in values for name in bounds.key_names):
+        return full
+    ns["_bneed"] = bounds.needs
+    key = "".join(f"{values[name]}, " for name in bounds.key_names)
+    small = " or ".join(f"nb{p} < _bn[{k}]" for k, p in enumerate(bounds.pointers))
+    return [f"    _bn = _bneed.get(({key}))",
+            f"    if _bn is None or {small}:", "    " + full[0]]
 
 
 def _dead():
