@@ -19,6 +19,7 @@ from .astutil import walk
 from .barriers import is_barrier, parent_map
 from .cpu_guards import guards_to_bounds
 from .cpu_simd import mark as simd_mark
+from .cpu_transpose import transpose_shared
 from .exclusive import lower_exclusive
 
 
@@ -27,6 +28,7 @@ def lower_cpu_kernel(program: Program, kernel: Kernel, target,
     """``independent``: the @inner loops (ids of For nodes) to mark for SIMD (cpu_simd)."""
     counted = lower_exclusive(kernel)
     guards_to_bounds(kernel, counted)
+    transpose_shared(kernel)
     _drop_block_unrolls(program, kernel)
     _drop_barriers(program, kernel)
     for loop in kernel.loops():

@@ -7,6 +7,8 @@
 static void stiffness(const int Nelements, const double *D, const double *q, double *Aq) {
   for (int e = 0; e < Nelements; ++e) {
     double s_D[4][4];
+#line 10 "slab_tensor_3d.okl"
+    double s_D__t[4][4];
     double s_q[4][4][4 + 1];
     double r_q[4][16];
 #line 12 "slab_tensor_3d.okl"
@@ -17,6 +19,8 @@ static void stiffness(const int Nelements, const double *D, const double *q, dou
 #line 15 "slab_tensor_3d.okl"
       for (int i = 0; i < 4; ++i) {
         s_D[j][i] = D[j * 4 + i];
+#line 16 "slab_tensor_3d.okl"
+        s_D__t[i][j] = s_D[j][i];
         #pragma GCC unroll 4
         for (int k = 0; k < 4; ++k) {
           r_q[k][i + 4 * j] = q[e * (4 * 4 * 4) + (k * 4 + j) * 4 + i];
@@ -43,7 +47,7 @@ static void stiffness(const int Nelements, const double *D, const double *q, dou
           double qs = 0.0;
           #pragma GCC unroll 4
           for (int m = 0; m < 4; ++m) {
-            qr += s_D[i][m] * s_q[k][j][m];
+            qr += s_D__t[m][i] * s_q[k][j][m];
             qs += s_D[j][m] * s_q[k][m][i];
           }
           r_Aq[k][i + 4 * j] += qr + qs;

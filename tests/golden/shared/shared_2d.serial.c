@@ -8,18 +8,22 @@ static void transposeShared(const int n, const float *in, float *out) {
   for (int by = 0; by < n / 16; ++by) {
     for (int bx = 0; bx < n / 16; ++bx) {
       float tile[16][16 + 1];
+#line 7 "shared_2d.okl"
+      float tile__t[16 + 1][16];
       for (int ty = 0; ty < 16; ++ty) {
         #pragma GCC ivdep
 #line 9 "shared_2d.okl"
         for (int tx = 0; tx < 16; ++tx) {
           tile[ty][tx] = in[(by * 16 + ty) * n + bx * 16 + tx];
+#line 10 "shared_2d.okl"
+          tile__t[tx][ty] = tile[ty][tx];
         }
       }
       for (int ty = 0; ty < 16; ++ty) {
         #pragma GCC ivdep
 #line 14 "shared_2d.okl"
         for (int tx = 0; tx < 16; ++tx) {
-          out[(bx * 16 + ty) * n + by * 16 + tx] = tile[tx][ty];
+          out[(bx * 16 + ty) * n + by * 16 + tx] = tile__t[ty][tx];
         }
       }
     }

@@ -10,6 +10,8 @@ static void cubeSums(const int ne, const double *u, double *sums) {
   for (int e = 0; e < ne; ++e) {
     double s_u[4][4][4];
     double s_col[4][4];
+#line 7 "shared_3d.okl"
+    double s_col__t[4][4];
     for (int j = 0; j < 4; ++j) {
       #pragma GCC ivdep
 #line 9 "shared_3d.okl"
@@ -26,13 +28,15 @@ static void cubeSums(const int ne, const double *u, double *sums) {
         double acc = 0.0;
         for (int k = 0; k < 4; ++k) acc += s_u[k][j][i];
         s_col[j][i] = acc;
+#line 19 "shared_3d.okl"
+        s_col__t[i][j] = s_col[j][i];
       }
     }
     for (int j = 0; j < 4; ++j) {
       #pragma GCC ivdep
 #line 23 "shared_3d.okl"
       for (int i = 0; i < 4; ++i) {
-        sums[e * 4 * 4 + j * 4 + i] = s_col[j][i] + s_col[i][j];
+        sums[e * 4 * 4 + j * 4 + i] = s_col[j][i] + s_col__t[j][i];
       }
     }
   }

@@ -1,5 +1,5 @@
-"""Guards in @inner loops become loop bounds on CPU backends (okl.transforms.cpu_guards),
-without changing which iterations run."""
+"""CPU lowering for speed (okl.transforms.cpu_guards, cpu_simd, cpu_transpose), always
+without changing which iterations run or what they compute."""
 
 from __future__ import annotations
 
@@ -80,3 +80,49 @@ def test_simd_mark_only_on_loops_without_atomics():
     h, y = dev.zeros(3, np.int32), dev.zeros(4096, np.float32)
     dev.build_kernel_from_string(HIST, "hist")(np.int32(4096), dev.asarray(x), h, y)
     np.testing.assert_array_equal(h.get(), np.bincount(x, minlength=3))
+
+
+MATMUL = """
+@kernel void mm(const int E, const double *A, const double *x, double *y) {
+  for (int e = 0; e < E; ++e; @outer) {
+    @shared double s_A[6][6];
+    @shared double s_x[6];
+    for (int j = 0; j < 6; ++j; @inner(1)) {
+      for (int i = 0; i < 6; ++i; @inner(0)) {
+        s_A[j][i] = A[j * 6 + i];
+        s_A[j][i] *= 2.0;
+      }
+    }
+    for (int j = 0; j < 6; ++j; @inner(1)) {
+      for (int i = 0; i < 6; ++i; @inner(0)) {
+        if (j == 0) s_x[i] = x[e * 6 + i];
+      }
+    }
+    for (int j = 0; j < 6; ++j; @inner(1)) {
+      for (int i = 0; i < 6; ++i; @inner(0)) {
+        if (j == 0) {
+          double r = 0;
+          for (int m = 0; m < 6; ++m) r += s_A[i][m] * s_x[m] + s_A[m][i];
+          y[e * 6 + i] = r;
+        }
+      }
+    }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("mode", ["serial", "openmp"])
+def test_transposed_shared_twin(mode):
+    """s_A[i][m] (lane index first) reads a transposed twin kept in step with every store;
+    s_A[m][i] keeps the original."""
+    c = okl.translate(MATMUL, mode).source
+    assert "s_A__t[m][i] * s_x[m] + s_A[m][i]" in c
+    assert c.count("s_A__t[i][j] = s_A[j][i]") == 2  # after the store and the *=
+    dev = okl.Device(mode)
+    rng = np.random.default_rng(2)
+    A, x = rng.random(36), rng.random((5, 6))
+    y = dev.zeros(30, np.float64)
+    dev.build_kernel_from_string(MATMUL, "mm")(np.int32(5), dev.asarray(A), dev.asarray(x), y)
+    A2 = 2 * A.reshape(6, 6)
+    np.testing.assert_allclose(y.get().reshape(5, 6), x @ A2.T + A2.sum(axis=0), rtol=1e-13)

@@ -1,0 +1,149 @@
+"""A transposed copy of a @shared matrix that SIMD lanes read down its columns (CPU only).
+
+On a CPU the innermost @inner loop runs its iterations as SIMD lanes, so a read
+``s[i][m]`` with that loop's iterator ``i`` in the *first* subscript strides through memory:
+gcc gathers it element by element, or gives up vectorising the loop (BK5's r-derivative
+``s_D[i][m] * s_q[j][m]`` at p_Nq = 10: ``no vectype for stmt``).  A GPU thread block reads
+@shared memory at any stride for the same cost, so OKL code is full of such reads.
+
+When every use of a 2-D @shared array is a plain element access, okl keeps a transposed twin
+``s__t[B][A]``: each store ``s[x][y] = v`` is followed by ``s__t[y][x] = s[x][y]``, and the
+column reads become row reads ``s__t[m][i]``.  Every other read keeps the original.  The twin
+is equal to the transpose after every statement (the block's iterations run one after another
+on a CPU), so the answers do not change; a matrix loaded once and read many times (a
+derivative operator) pays one extra store per element.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from pycparser import c_ast
+
+from ..model.kernel import Kernel
+from .astutil import walk
+from .barriers import parent_map
+
+SUFFIX = "__t"
+_STORES = ("=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=")
+
+
+def transpose_shared(kernel: Kernel) -> None:
+    lanes = _lane_loops(kernel)
+    for var in kernel.shared:
+        decl = var.node
+        if not _is_matrix(decl):
+            continue
+        uses = _uses(kernel.node, var.name)
+        if uses is None:
+            continue
+        column = [(ref, loop) for ref, loop in _reads(uses, lanes)
+                  if _mentions(ref.name.subscript, loop) and
+                  not _mentions(ref.subscript, loop)]
+        stores = [ref for ref, store in uses if store is not None]
+        if not column or not all(_pure(r.name.subscript) and _pure(r.subscript)
+                                 for r in stores):
+            continue
+        if not _twin_stores(kernel.node, var.name, uses):
+            continue
+        for ref, _ in column:
+            ref.name.name.name = var.name + SUFFIX
+            ref.name.subscript, ref.subscript = ref.subscript, ref.name.subscript
+        _declare_twin(kernel.node, decl)
+
+
+def _lane_loops(kernel: Kernel) -> dict[int, str]:
+    """id(node) -> the iterator of the innermost @inner loop (the one gcc vectorises) that
+    holds the node."""
+    out = {}
+    for loop in kernel.loops():
+        if loop.kind == "inner" and not any(c.kind == "inner" for c in loop.children):
+            for n in walk(loop.node.stmt):
+                out[id(n)] = loop.iterator
+    return out
+
+
+def _is_matrix(decl: c_ast.Decl) -> bool:
+    t = decl.type
+    return isinstance(t, c_ast.ArrayDecl) and isinstance(t.type, c_ast.ArrayDecl) and \
+        isinstance(t.type.type, c_ast.TypeDecl) and decl.init is None
+
+
+def _uses(root: c_ast.Node, name: str):
+    """[(ref, store statement or None)] for every element access ``name[x][y]``; None when
+    ``name`` is used any other way (its address taken, passed on, one subscript)."""
+    parents = parent_map(root)
+    out = []
+    for n in walk(root):
+        if not isinstance(n, c_ast.ID) or n.name != name:
+            continue
+        inner = parents.get(id(n))
+        if inner is None or not isinstance(inner[0], c_ast.ArrayRef) or inner[1] != "name":
+            if isinstance(inner[0] if inner else None, c_ast.Decl):
+                continue
+            return None
+        outer = parents.get(id(inner[0]))
+        if outer is None or not isinstance(outer[0], c_ast.ArrayRef) or outer[1] != "name":
+            return None
+        ref = outer[0]
+        holder, slot = parents[id(ref)]
+        if isinstance(holder, c_ast.UnaryOp) and holder.op in ("++", "--", "p++", "p--", "&"):
+            return None
+        store = None
+        if isinstance(holder, c_ast.Assignment) and slot == "lvalue":
+            if holder.op not in _STORES or not isinstance(parents[id(holder)][0],
+                                                          c_ast.Compound):
+                return None  # a store inside an expression: no statement to follow it
+            store = holder
+        out.append((ref, store))
+    return out
+
+
+def _reads(uses, lanes: dict[int, str]):
+    """(ref, lane iterator) of each read inside a lane loop."""
+    for ref, store in uses:
+        if store is None and id(ref) in lanes:
+            yield ref, lanes[id(ref)]
+
+
+def _mentions(expr: c_ast.Node, name: str) -> bool:
+    return any(isinstance(n, c_ast.ID) and n.name == name for n in walk(expr))
+
+
+_PURE = (c_ast.ID, c_ast.Constant, c_ast.BinaryOp, c_ast.UnaryOp, c_ast.TernaryOp, c_ast.Cast,
+         c_ast.Typename, c_ast.TypeDecl, c_ast.IdentifierType)
+
+
+def _pure(expr: c_ast.Node) -> bool:
+    return all(isinstance(n, _PURE) and not (
+        isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "*", "&"))
+        for n in walk(expr))
+
+
+def _twin_stores(root: c_ast.Node, name: str, uses) -> bool:
+    """Follow each store to ``name`` with the same element's store to the twin."""
+    parents = parent_map(root)
+    for ref, store in uses:
+        if store is None:
+            continue
+        block = parents[id(store)][0]
+        k = next(i for i, x in enumerate(block.block_items) if x is store)
+        x, y = ref.name.subscript, ref.subscript
+        twin = c_ast.ArrayRef(c_ast.ArrayRef(c_ast.ID(name + SUFFIX), copy.deepcopy(y)),
+                              copy.deepcopy(x))
+        block.block_items.insert(k + 1, c_ast.Assignment("=", twin, copy.deepcopy(ref),
+                                                         coord=store.coord))
+    return True
+
+
+def _declare_twin(root: c_ast.Node, decl: c_ast.Decl) -> None:
+    parents = parent_map(root)
+    block = parents[id(decl)][0]
+    twin = copy.deepcopy(decl)
+    twin.name = decl.name + SUFFIX
+    rows, cols = twin.type, twin.type.type
+    rows.dim, cols.dim = copy.deepcopy(decl.type.type.dim), copy.deepcopy(decl.type.dim)
+    leaf = cols.type
+    leaf.declname = twin.name
+    k = next(i for i, x in enumerate(block.block_items) if x is decl)
+    block.block_items.insert(k + 1, twin)
