@@ -26,7 +26,7 @@ from modes import skip_unless_available as _skip_unless_available
 
 import okl
 from okl.cli import main as oklc
-from okl.runtime.cache import Cache
+from okl.runtime.cache import Cache, forget_memos
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 ALL_MODES = ("serial", "openmp", "opencl", "cuda", "hip")
@@ -715,6 +715,9 @@ def test_same_text_in_another_folder_uses_its_own_header(fresh_cache, tmp_path, 
 
 
 def _damage(path: pathlib.Path, how: str) -> None:
+    """Damage a cache file as another process (or a disk fault) would; this process then
+    forgets what it remembers of the cache, so the next build reads the disk."""
+    forget_memos()
     data = path.read_bytes()
     if how == "truncate":
         path.write_bytes(data[: len(data) // 2])
@@ -773,6 +776,7 @@ def test_cached_library_is_loaded_from_a_private_copy_of_its_verified_bytes(
         return real_load(self, lib, specs)
 
     monkeypatch.setattr(CPUBackend, "load", load)
+    forget_memos()  # as a new process
     dev = okl.Device("serial")
     k = dev.build_kernel(path, "scale")
     assert k.build_hit and len(tried) == 1 and str(fresh_cache) not in tried[0]
@@ -834,6 +838,7 @@ def test_verbose_logs_commands_and_hits(fresh_cache, tmp_path, monkeypatch, caps
     assert "translation cache miss" in first
     assert re.search(r"built scale for serial in [\d.]+ ms \(translation miss, binary miss\)",
                      first), first
+    forget_memos()  # as a new process
     okl.Device("serial").build_kernel(path, "scale")
     second = capsys.readouterr().out
     assert "translation cache hit" in second
@@ -1221,3 +1226,20 @@ def test_direct_cuda_kernel_params_layout():
     with pytest.raises(okl.ArgumentError, match="argument 4 's' \\(short\\): got int 32768"):
         call((16, 0.1, x, 2**15, 1.0, True, y, 0))
     assert len(launched) == 3
+
+
+def test_process_memo_serves_new_devices_without_the_disk(fresh_cache, tmp_path, monkeypatch):
+    """A new Device of the process finds a kernel in memory (the warm build of issue 14): the
+    cache's files are not read again; clearing the cache clears the memo too."""
+    path = _kernel_dir(tmp_path / "k")
+    okl.Device("serial").build_kernel(path, "scale")
+    reads = []
+    real_get = Cache.get
+    monkeypatch.setattr(Cache, "get", lambda self, *a: reads.append(a) or real_get(self, *a))
+    dev = okl.Device("serial")
+    k = dev.build_kernel(path, "scale")
+    assert k.cache_hit and reads == []
+    np.testing.assert_allclose(_run_scale(dev, k)[1:], 2.0)
+    Cache().clear()
+    k = okl.Device("serial").build_kernel(path, "scale")
+    assert not k.cache_hit and reads

@@ -69,6 +69,23 @@ def _env_flag(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() not in _FALSE
 
 
+#: in-process memos of what the cache gave (translations, loaded libraries): a new Device
+#: finds a kernel again without reading the disk.  Clearing the cache clears them too.
+_MEMOS: list[dict] = []
+
+
+def memo(table: dict) -> dict:
+    """Register ``table`` as an in-process memo of cache contents; returns it."""
+    _MEMOS.append(table)
+    return table
+
+
+def forget_memos() -> None:
+    """Forget what this process remembers of the cache, as a new process would."""
+    for table in _MEMOS:
+        table.clear()
+
+
 class Cache:
     """One cache root. Cheap to create; holds no open files and no state besides the root."""
 
@@ -215,6 +232,7 @@ class Cache:
         if _env_flag("OKL_CACHE_READONLY"):
             log.warning("OKL_CACHE_READONLY is set; not clearing %s", self.base)
             return 0
+        forget_memos()
         removed = 0
         for level in LEVELS:
             for entry in _entries(self.base / level):

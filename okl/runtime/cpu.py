@@ -27,7 +27,7 @@ from ..version import __version__
 from .args import ArrayInfo
 from .bounds import bounds_check
 from .buildlog import map_log
-from .cache import Cache
+from .cache import Cache, memo
 from .gpulaunch import array_address, compile_caller, env_names
 from .launcher import compile_function
 
@@ -153,6 +153,15 @@ class CPUBackend:
         document = {"okl": __version__, "mode": self.mode, "source": source,
                     "extra_flags": flags, **self.build_identity()}
         key = Cache.key(document)
+        memo = (str(device.cache.root), key)
+        module = _LOADED.get(memo)  # loaded by this process already: one library serves all
+        if module is not None:
+            return module, True
+        module, hit = self._build(device, key, document, source, specs, flags)
+        _LOADED[memo] = module
+        return module, hit
+
+    def _build(self, device, key: str, document: dict, source: str, specs, flags: list[str]):
         cache = device.cache
         files = cache.get("build", key)
         if files is not None and "kernel.so" in files:
@@ -280,6 +289,11 @@ def _address(value) -> int | None:
     if address is None:
         address = value.__dict__["_address"] = array_address(value.handle)
     return address
+
+
+#: (cache directory, build key) -> the loaded library's module (it never changes once
+#: loaded, and one library serves every Device of the process)
+_LOADED: dict[tuple[str, str], dict] = memo({})
 
 
 def _words(compiler: str) -> list[str]:

@@ -26,7 +26,7 @@ from ..modes import MODES
 from ..parser.source import decode, read_source
 from ..version import __version__, translator_digest
 from .args import ArrayInfo, bind_args, make_converters
-from .cache import Cache
+from .cache import Cache, memo
 from .checked import Checker, requested
 from .spec import KernelSpec, from_json, specs_of, to_json
 
@@ -191,9 +191,8 @@ class Device:
 
     def _translate(self, source: str, filename: str, base: str, defines: dict, include_dirs):
         """OKL -> (kernel specs, backend source, cache hit, included files), through the
-        translation cache."""
-        from ..translation import translate
-
+        translation cache (and, within a process, a memo of what it gave: a new Device of
+        the same mode needs no disk access and no JSON to find a translation again)."""
         document = {"okl": __version__, "translator": translator_digest(), "mode": self.mode,
                     "source": source, "filename": filename, "base": base,
                     "defines": {k: _define_text(v) for k, v in defines.items()},
@@ -201,6 +200,21 @@ class Device:
         if self.check_bounds:  # a distinct source (absent otherwise: existing keys stay)
             document["check_bounds"] = True
         key = Cache.key(document)
+        memo = (str(self.cache.root), key)
+        known = _TRANSLATED.get(memo)  # this process translated or loaded it already
+        if known is not None and all(_stamp(p) == st for p, st in known[2]):
+            return known[0], known[1], True, [p for p, _ in known[2]]
+        specs, code, hit, deps = self._translate_through_cache(key, document, source, filename,
+                                                               defines, include_dirs)
+        if len(_TRANSLATED) >= 256:
+            _TRANSLATED.clear()
+        _TRANSLATED[memo] = (specs, code, [(p, _stamp(p)) for p in deps])
+        return specs, code, hit, deps
+
+    def _translate_through_cache(self, key: str, document: dict, source: str, filename: str,
+                                 defines: dict, include_dirs):
+        from ..translation import translate
+
         files = self.cache.get("translation", key)
         if files is not None:
             deps = _unchanged_dependencies(files)
@@ -228,6 +242,11 @@ class Device:
             "specs.json": json.dumps(to_json(specs)).encode(),
             "deps.json": json.dumps({p: _digest(p) for p in deps}).encode()}, document)
         return specs, translation.source, False, deps
+
+
+#: (cache directory, translation key) -> (specs, backend source, [(included file, _stamp)]);
+#: specs are read-only once made, so Devices share them
+_TRANSLATED: dict[tuple[str, str], tuple] = memo({})
 
 
 def _check_block_size(spec: KernelSpec, max_threads: int | None, device: str) -> None:
