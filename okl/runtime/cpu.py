@@ -27,7 +27,8 @@ from ..version import __version__
 from .args import ArrayInfo
 from .bounds import bounds_check
 from .buildlog import map_log
-from .cache import Cache, memo
+from .cache import Cache
+from .cache import memo as process_memo
 from .gpulaunch import array_address, compile_caller, env_names
 from .launcher import compile_function
 
@@ -293,7 +294,7 @@ def _address(value) -> int | None:
 
 #: (cache directory, build key) -> the loaded library's module (it never changes once
 #: loaded, and one library serves every Device of the process)
-_LOADED: dict[tuple[str, str], dict] = memo({})
+_LOADED: dict[tuple[str, str], dict] = process_memo({})
 
 
 def _words(compiler: str) -> list[str]:

@@ -26,7 +26,8 @@ from ..modes import MODES
 from ..parser.source import decode, read_source
 from ..version import __version__, translator_digest
 from .args import ArrayInfo, bind_args, make_converters
-from .cache import Cache, memo
+from .cache import Cache
+from .cache import memo as process_memo
 from .checked import Checker, requested
 from .spec import KernelSpec, from_json, specs_of, to_json
 
@@ -246,7 +247,7 @@ class Device:
 
 #: (cache directory, translation key) -> (specs, backend source, [(included file, _stamp)]);
 #: specs are read-only once made, so Devices share them
-_TRANSLATED: dict[tuple[str, str], tuple] = memo({})
+_TRANSLATED: dict[tuple[str, str], tuple] = process_memo({})
 
 
 def _check_block_size(spec: KernelSpec, max_threads: int | None, device: str) -> None:
