@@ -19,6 +19,7 @@ from .common import (
     P,
     c_peer,
     cfunc,
+    cl_kernels,
     cuda_peer,
     log,
     measure,
@@ -63,7 +64,7 @@ def reference(xp, H, nq: int):
 
 def run(ctx: Context) -> None:
     impls_all = [i for i in ctx.impls if i.name in
-                 ("okl", "cuda-hand", "openmp-hand", "openmp-hand-1t", "numpy")]
+                 ("okl", "cuda-hand", "opencl-hand", "openmp-hand", "openmp-hand-1t", "numpy")]
     for N in ORDERS:
         nq = N + 1
         by_e: dict[int, list] = {}
@@ -96,6 +97,10 @@ def _run_impl(ctx, cfg, impl, N, nq, E, ref) -> None:
         f = cuda_peer(ctx, "bk5", defines).get_function("bk5")
         call = lambda f=f, g=g, D=D, q=q, Aq=Aq: f(  # noqa: E731
             (E,), (nq, nq), (np.int32(E), np.float64(LAMBDA), g, D, q, Aq))
+    elif impl.name == "opencl-hand":
+        f = cl_kernels(impl, "bk5", ("bk5",), defines)["bk5"]
+        call = lambda f=f, g=g, D=D, q=q, Aq=Aq: f(  # noqa: E731
+            (E * nq, nq), (nq, nq), np.int32(E), np.float64(LAMBDA), g, D, q, Aq)
     elif impl.name in ("openmp-hand", "openmp-hand-1t"):
         f = cfunc(c_peer("bk5", defines), "bk5", ctypes.c_int, ctypes.c_double,
                   P, P, P, P)

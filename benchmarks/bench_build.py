@@ -7,7 +7,8 @@
   can answer: translate + compile + load, as ``Kernel.build_seconds`` reports it;
 - warm load: a new Device on the same cache directory, same flags (min / median of 5).
 For comparison the hand-written peers' compile time (cc with okl's flags; NVRTC through
-CuPy with a fresh option) is recorded too.
+CuPy with a fresh option; the OpenCL peer built from source in okl's opencl context with okl's
+options and a fresh -D flag) is recorded too.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import tempfile
 import time
 import uuid
 
-from .common import CPU_FLAGS, KERNELS, NVRTC_FLAGS, PEERS, Context, c_compiler, log
+from .common import CL_FLAGS, CPU_FLAGS, KERNELS, NVRTC_FLAGS, PEERS, Context, c_compiler, log
 
 # (okl file, kernel, defines, peer file stem, peer defines)
 CASES = [
@@ -114,4 +115,13 @@ def _peer_compile(ctx: Context, impl, peer: str, defines: dict):
         mod = cp.RawModule(code=code, options=options)
         mod.compile()
         return time.perf_counter() - t0, "NVRTC " + peer + ".cu"
+    if impl.mode == "opencl":
+        import pyopencl as cl
+        backend = impl.okl_device.backend
+        src = (PEERS / "opencl" / f"{peer}.cl").read_text()
+        options = [*CL_FLAGS, *backend.flags, *[f"-D{k}={v}" for k, v in defines.items()],
+                   nonce]
+        t0 = time.perf_counter()
+        cl.Program(backend.context, src).build(options=options)
+        return time.perf_counter() - t0, "clBuildProgram " + peer + ".cl"
     return None, None

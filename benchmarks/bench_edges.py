@@ -18,12 +18,15 @@ from .common import (
     P,
     c_peer,
     cfunc,
+    cl_kernels,
     cuda_peer,
     log,
     measure,
     okl_kernel,
+    opencl_has_extension,
     ptr,
     rng,
+    round_up,
 )
 
 BLOCK = 256
@@ -91,7 +94,14 @@ def reference(xp, H):
 
 def run(ctx: Context) -> None:
     impls_all = [i for i in ctx.impls if i.name in
-                 ("okl", "cuda-hand", "openmp-hand", "openmp-hand-1t", "numpy")]
+                 ("okl", "cuda-hand", "opencl-hand", "openmp-hand", "openmp-hand-1t", "numpy")]
+    for impl in [i for i in impls_all if i.name == "opencl-hand"]:
+        if not opencl_has_extension(impl, "cl_khr_int64_base_atomics"):
+            msg = (f"edges: opencl-hand skipped: {impl.device_name} lacks "
+                   "cl_khr_int64_base_atomics (its FP64 atomic add is a 64-bit CAS loop)")
+            log(f"[bench] {msg}")
+            ctx.notes.append(msg)
+            impls_all.remove(impl)
     for n in sorted({grid(ctx, i.device) for i in impls_all}, reverse=True):
         impls = [i for i in impls_all if grid(ctx, i.device) == n]
         ecell, enorm, ncells = mesh(n)
@@ -118,6 +128,10 @@ def _run_impl(ctx, cfg, impl, n, ncells, nedges, useful) -> None:
         f = cuda_peer(ctx, "edges", {"p_GAMMA": GAMMA}).get_function("res_calc")
         call = lambda f=f, ec=ec, en=en, q=q, res=res: f(  # noqa: E731
             ((nedges + BLOCK - 1) // BLOCK,), (BLOCK,), (np.int32(nedges), ec, en, q, res))
+    elif impl.name == "opencl-hand":
+        f = cl_kernels(impl, "edges", ("res_calc",), {"p_B": BLOCK, "p_GAMMA": GAMMA})
+        call = lambda f=f["res_calc"], ec=ec, en=en, q=q, res=res: f(  # noqa: E731
+            (round_up(nedges, BLOCK),), (BLOCK,), np.int32(nedges), ec, en, q, res)
     elif impl.name in ("openmp-hand", "openmp-hand-1t"):
         f = cfunc(c_peer("edges", {"p_GAMMA": GAMMA}), "res_calc", I32, P, P, P, P)
         call = lambda f=f, a=(ptr(ec), ptr(en), ptr(q), ptr(res)): f(nedges, *a)  # noqa

@@ -12,6 +12,7 @@ from .common import (
     P,
     c_peer,
     cfunc,
+    cl_kernels,
     cuda_peer,
     log,
     measure,
@@ -65,7 +66,7 @@ def run(ctx: Context) -> None:
     for w in sorted({s for d in devices for s in sizes(ctx, d)}, reverse=True):
         h = w
         impls = [i for i in ctx.impls if w in sizes(ctx, i.device) and i.name in
-                 ("okl", "cuda-hand", "openmp-hand", "openmp-hand-1t", "numpy")]
+                 ("okl", "cuda-hand", "opencl-hand", "openmp-hand", "openmp-hand-1t", "numpy")]
         if not impls:
             continue
         log(f"[bench] fd2d {w}x{h}: generating inputs")
@@ -91,6 +92,9 @@ def _run_impl(ctx, cfg, impl, w, h, D, t) -> None:
         f = cuda_peer(ctx, "fd2d", D).get_function("fd2d")
         call = lambda f=f, u2=u2, u3=u3, u1=u1: f((w // BX, h // BY), (BX, BY),  # noqa
                                                   (t, u2, u3, u1))
+    elif impl.name == "opencl-hand":
+        f = cl_kernels(impl, "fd2d", ("fd2d",), D)["fd2d"]
+        call = lambda f=f, u2=u2, u3=u3, u1=u1: f((w, h), (BX, BY), t, u2, u3, u1)  # noqa
     elif impl.name in ("openmp-hand", "openmp-hand-1t"):
         f = cfunc(c_peer("fd2d", D), "fd2d", __import__("ctypes").c_float, P, P, P)
         call = lambda f=f, a=ptr(u2), b=ptr(u3), c=ptr(u1): f(t, a, b, c)  # noqa

@@ -19,6 +19,7 @@ from .common import (
     P,
     c_peer,
     cfunc,
+    cl_kernels,
     cuda_peer,
     log,
     measure,
@@ -27,11 +28,12 @@ from .common import (
     pow2_label,
     ptr,
     random_array,
+    round_up,
     sync,
 )
 
 BLOCK = 256
-PEERS = ("okl", "cuda-hand", "cupy", "openmp-hand", "openmp-hand-1t", "numpy")
+PEERS = ("okl", "cuda-hand", "cupy", "opencl-hand", "openmp-hand", "openmp-hand-1t", "numpy")
 
 
 def _calls(ctx: Context, impl, n, a, b, ab):
@@ -43,6 +45,10 @@ def _calls(ctx: Context, impl, n, a, b, ab):
         f = cuda_peer(ctx, "addvectors").get_function("add_vectors")
         grid, blk, N = ((n + BLOCK - 1) // BLOCK,), (BLOCK,), np.int32(n)
         return lambda: f(grid, blk, (N, a, b, ab))
+    if impl.name == "opencl-hand":
+        f = cl_kernels(impl, "addvectors", ("add_vectors",), {"p_B": BLOCK})["add_vectors"]
+        glob, blk, N = (round_up(n, BLOCK),), (BLOCK,), np.int32(n)
+        return lambda: f(glob, blk, N, a, b, ab)
     if impl.name == "cupy":
         cp = ctx.cp
         return lambda: cp.add(a, b, out=ab)

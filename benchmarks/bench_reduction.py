@@ -12,6 +12,7 @@ from .common import (
     P,
     c_peer,
     cfunc,
+    cl_kernels,
     cuda_peer,
     log,
     measure,
@@ -27,8 +28,8 @@ BLOCK = 256
 def run(ctx: Context) -> None:
     by_size: dict[int, list] = {}
     for impl in ctx.impls:
-        if impl.name not in ("okl", "cuda-hand", "cupy", "openmp-hand", "openmp-hand-1t",
-                             "numpy"):
+        if impl.name not in ("okl", "cuda-hand", "cupy", "opencl-hand", "openmp-hand",
+                             "openmp-hand-1t", "numpy"):
             continue
         n = 5000 + 11 if ctx.quick else (2**28 if impl.device == "gpu" else 2**25)
         by_size.setdefault(n, []).append(impl)
@@ -66,6 +67,17 @@ def _run_impl(ctx, cfg, impl, n, nblocks, unroll, ref) -> None:
             ff((1,), (BLOCK,), (NB, partial, total))
         calls = {"shared": shared,
                  "atomic": lambda: fa((nblocks,), (BLOCK,), (N, x, total))}
+    elif impl.name == "opencl-hand":
+        f = cl_kernels(impl, "reduction", ("reduce_shared", "reduce_final", "reduce_atomic"),
+                       defines)
+        N, NB = np.int32(n), np.int32(nblocks)
+        glob, blk = (nblocks * BLOCK,), (BLOCK,)
+
+        def clshared():
+            f["reduce_shared"](glob, blk, N, x, partial)
+            f["reduce_final"]((BLOCK,), blk, NB, partial, total)
+        calls = {"shared": clshared,
+                 "atomic": lambda: f["reduce_atomic"](glob, blk, N, x, total)}
     elif impl.name == "cupy":
         cp = ctx.cp
         calls = {"shared": lambda: cp.sum(x, out=total[0])}

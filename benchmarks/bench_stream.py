@@ -16,6 +16,7 @@ from .common import (
     P,
     c_peer,
     cfunc,
+    cl_kernels,
     ctype_of,
     cuda_peer,
     log,
@@ -24,6 +25,7 @@ from .common import (
     pow2_label,
     ptr,
     random_array,
+    round_up,
 )
 
 KERNELS = ("copy", "mul", "add", "triad", "dot")
@@ -68,8 +70,8 @@ def run(ctx: Context) -> None:
     for n in all_sizes:
         for dtype in (np.float64, np.float32):
             impls = [i for i in ctx.impls if n in sizes(ctx, i.device)
-                     and i.name in ("okl", "cuda-hand", "cupy", "cupy-memcpy", "openmp-hand",
-                                    "openmp-hand-1t", "numpy")]
+                     and i.name in ("okl", "cuda-hand", "cupy", "cupy-memcpy", "opencl-hand",
+                                    "openmp-hand", "openmp-hand-1t", "numpy")]
             if not impls:
                 continue
             prec = "fp64" if dtype == np.float64 else "fp32"
@@ -120,6 +122,21 @@ def run_impl(ctx, cfg, impl, n, dtype, prec) -> None:
                  "add": lambda: f["add"](grid, blk, (N, a, b, o)),
                  "triad": lambda: f["triad"](grid, blk, (N, s, b, c, o)),
                  "dot": dot}
+    elif impl.name == "opencl-hand":
+        f = cl_kernels(impl, "stream", [f"stream_{k}" for k in (*KERNELS, "dot_final")],
+                       {"dfloat": defines["dfloat"], "p_B": BLOCK, "p_DOTB": DOTB})
+        glob, blk = (round_up(n, BLOCK),), (BLOCK,)
+        N = np.int32(n)
+        chunk = np.int32(((n + nblocks - 1) // nblocks + DOTB - 1) // DOTB * DOTB)
+
+        def cldot():
+            f["stream_dot"]((nblocks * DOTB,), (DOTB,), N, chunk, a, b, partial)
+            f["stream_dot_final"]((DOTB,), (DOTB,), np.int32(nblocks), partial, result)
+        calls = {"copy": lambda: f["stream_copy"](glob, blk, N, a, o),
+                 "mul": lambda: f["stream_mul"](glob, blk, N, s, c, o),
+                 "add": lambda: f["stream_add"](glob, blk, N, a, b, o),
+                 "triad": lambda: f["stream_triad"](glob, blk, N, s, b, c, o),
+                 "dot": cldot}
     elif impl.name == "cupy":
         cp = ctx.cp
 

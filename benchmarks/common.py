@@ -1,11 +1,12 @@
 """Shared machinery of the benchmark harness: implementations, memory, timing, checks, results.
 
 An *implementation* (``Impl``) is one way of running a benchmark: an okl mode ("okl" impls,
-one per backend present) or a peer ("cuda-hand", "cupy", "cupy-memcpy", "openmp-hand",
-"openmp-hand-1t", "numpy").  Each lives in a memory *space*:
+one per backend present) or a peer ("cuda-hand", "cupy", "cupy-memcpy", "opencl-hand",
+"openmp-hand", "openmp-hand-1t", "numpy").  Each lives in a memory *space*:
 
 - ``cupy``    CuPy arrays on the GPU (okl cuda/hip, hand CUDA, CuPy): timed with CUDA events;
-- ``opencl``  okl Memory on the OpenCL device: timed with queue.finish + perf_counter;
+- ``opencl``  okl Memory on the OpenCL device (okl opencl, and hand OpenCL C through pyopencl
+              in okl's own context and queue): timed with queue.finish + perf_counter;
 - ``host``    numpy arrays (okl serial/openmp, hand OpenMP C, numpy): timed with perf_counter.
 
 Inputs are generated once on the host (numpy, fixed seed), uploaded once per space, and every
@@ -43,6 +44,9 @@ ALL_MODES = ("cuda", "hip", "opencl", "openmp", "serial")
 CPU_FLAGS = ("-O3", "-march=native", "-fopenmp", "-std=gnu99", "-fPIC", "-shared")
 # okl's NVRTC options for cuda mode (okl/runtime/cuda.py); the CUDA peers get the same.
 NVRTC_FLAGS = ("-std=c++17",)
+# okl's OpenCL build options (okl/runtime/opencl.py, before the Device's compiler_flags); the
+# OpenCL peers get the same.
+CL_FLAGS = ("-cl-std=CL1.2",)
 
 
 def log(msg: str) -> None:
@@ -55,11 +59,11 @@ def log(msg: str) -> None:
 
 @dataclass
 class Impl:
-    name: str            # "okl", "cuda-hand", "cupy", "cupy-memcpy", "openmp-hand", "numpy", ...
+    name: str            # "okl", "cuda-hand", "opencl-hand", "openmp-hand", "numpy", ...
     mode: str | None     # okl mode for okl impls
     device: str          # "gpu" or "cpu" (what runs the kernel)
     space: str           # "cupy", "opencl", "host"
-    okl_device: object = None
+    okl_device: object = None  # okl impls; opencl-hand: okl's opencl Device (context, queue)
     device_name: str = ""
     threads: int | None = None  # openmp-hand-1t: 1
 
@@ -150,6 +154,9 @@ class Context:
             else:
                 device, space = "cpu", "host"
             self.impls.append(Impl("okl", mode, device, space, dev, dev.name))
+            if mode == "opencl":
+                # hand OpenCL C on the very same device, context and queue as okl opencl
+                self.impls.append(Impl("opencl-hand", None, device, space, dev, dev.name))
         devices = {i.device for i in self.impls}
         if "gpu" in devices and self.cp is not None:
             name = gpu_name(self.cp)
@@ -216,7 +223,8 @@ class Space:
         return buf
 
     def _space_key(self, impl: Impl):
-        return ("opencl", impl.mode) if impl.space == "opencl" else (impl.space,)
+        # okl opencl and opencl-hand share one context: they share uploads and outputs
+        return ("opencl", id(impl.okl_device)) if impl.space == "opencl" else (impl.space,)
 
     def upload(self, impl: Impl, host: np.ndarray):
         if impl.space == "cupy":
@@ -535,6 +543,55 @@ def cuda_peer(ctx: Context, name: str, defines: dict | None = None):
         mod = ctx.cp.RawModule(code=code, options=options)
         _CUDA_MODULES[key] = mod
     return mod
+
+
+_CL_PROGRAMS: dict[tuple, object] = {}
+
+
+def opencl_peer(impl: Impl, name: str, defines: dict | None = None):
+    """pyopencl Program of peers/opencl/<name>.cl, built in the context of okl's opencl Device
+    that `impl` carries (so on the same device, and launched on the same queue, as the okl
+    opencl rows), with okl's OpenCL options (CL_FLAGS and the Device's compiler_flags) plus
+    -D defines."""
+    import pyopencl as cl
+    backend = impl.okl_device.backend
+    defines = defines or {}
+    key = (id(backend.context), name, tuple(sorted((k, str(v)) for k, v in defines.items())))
+    prog = _CL_PROGRAMS.get(key)
+    if prog is None:
+        src = (PEERS / "opencl" / f"{name}.cl").read_text()
+        options = [*CL_FLAGS, *backend.flags, *[f"-D{k}={v}" for k, v in defines.items()]]
+        prog = cl.Program(backend.context, src).build(options=options)
+        _CL_PROGRAMS[key] = prog
+    return prog
+
+
+def opencl_has_extension(impl: Impl, ext: str) -> bool:
+    return ext in impl.okl_device.backend.cl_device.extensions.split()
+
+
+class ClKernel:
+    """One kernel of an OpenCL peer program, enqueued on okl's queue: k(global, local, *args)
+    with okl Memory (passed as its cl.Buffer) and numpy scalars as arguments."""
+
+    def __init__(self, impl: Impl, program, name: str):
+        import pyopencl as cl
+        self._cl = cl
+        self.kernel = cl.Kernel(program, name)
+        self.queue = impl.okl_device.backend.queue
+
+    def __call__(self, global_size: tuple, local_size: tuple, *args) -> None:
+        self.kernel.set_args(*[getattr(a, "handle", a) for a in args])
+        self._cl.enqueue_nd_range_kernel(self.queue, self.kernel, global_size, local_size)
+
+
+def cl_kernels(impl: Impl, name: str, kernels, defines: dict | None = None) -> dict:
+    prog = opencl_peer(impl, name, defines)
+    return {k: ClKernel(impl, prog, k) for k in kernels}
+
+
+def round_up(n: int, m: int) -> int:
+    return (n + m - 1) // m * m
 
 
 # ---------------------------------------------------------------------------------------------

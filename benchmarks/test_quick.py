@@ -49,6 +49,11 @@ def test_quick_harness_all_correct(mode, tmp_path):
     assert {r["kernel"] for r in okl if r["bench"] == "bk5"} == {
         f"bk5 N={n}" for n in (3, 5, 7, 9)}
     assert {r["kernel"] for r in okl if r["bench"] == "reduction"} == {"shared", "atomic"}
+    if mode == "opencl":  # the hand OpenCL peer runs (and passes) wherever okl opencl does
+        hand = [r for r in results if r.get("impl") == "opencl-hand"]
+        assert {r["bench"] for r in hand} == EXPECTED_BENCHES
+        assert {(r["bench"], r["kernel"], r["precision"]) for r in hand} == {
+            (r["bench"], r["kernel"], r["precision"]) for r in okl}
     builds = doc["builds"]
     assert builds and all(b["check"] == "PASS" for b in builds), builds
     assert all(not b["cold_cache_hit"] and b["warm_cache_hit"] for b in builds
