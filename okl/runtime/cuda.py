@@ -27,6 +27,7 @@ import numpy as np
 from ..errors import BackendUnavailableError, BuildError, LaunchError
 from .args import ArrayInfo
 from .buildlog import map_log
+from .cache import memo as process_memo
 from .gpulaunch import (
     array_address,
     compile_caller,
@@ -37,6 +38,8 @@ from .gpulaunch import (
 from .launcher import compile_function
 
 HIP_INCLUDE = os.path.join(os.path.dirname(__file__), "include")
+#: (cache directory, mode, GPU, source, options) -> the loaded functions of one module
+_LOADED: dict[tuple, dict] = process_memo({})
 
 
 def _cupy():
@@ -172,6 +175,15 @@ class CudaBackend:
         options = ["-std=c++17", *self.flags, *flags]
         if self.mode == "hip" and not self.rocm:
             options.append(f"-I{HIP_INCLUDE}")
+        memo = (str(device.cache.root), self.mode, self.device_id, source, tuple(options))
+        functions = _LOADED.get(memo)  # this process loaded it on this GPU already
+        if functions is not None:
+            return functions, None
+        functions = self._compile(cp, source, specs, options)
+        _LOADED[memo] = functions
+        return functions, None  # binaries are cached by CuPy
+
+    def _compile(self, cp, source: str, specs, options: list[str]) -> dict:
         with self.cp_device:
             module = cp.RawModule(code=source, options=tuple(options))
             try:
@@ -182,7 +194,7 @@ class CudaBackend:
                 raise BuildError(f"{self.mode} build failed (NVRTC, {self.arch}):\n"
                                  f"{map_log(log, source)}", command=["nvrtc", *options],
                                  log=log) from None
-        return functions, None  # binaries are cached by CuPy
+        return functions
 
     def launcher(self, kernel, functions):
         """The general path: ``launch(args, values)`` after the kernel's converters."""
@@ -226,26 +238,39 @@ class CudaBackend:
             dims = compile_function(d.dims_src, "_dims", f"<okl grid of {d.name}>")
             # The launch itself is written out here (one Python call less than go()); go()
             # takes every case but the common one: another device current, an error.
-            tail = ["    _o, _i = _dims(_env)",
-                    "    if min(_o) > 0 and min(_i) > 0:",
+            # The launch itself is written out here; the grid comes from a memo keyed by the
+            # scalar values it depends on (a launch loop repeats them), as a flat tuple
+            # (grid x, y, z, block x, y, z), empty when a dimension is 0.
+            tail = ["    _gb = _grids.get(_ek)",
+                    "    if _gb is None:",
+                    "        _gb = _grid(_ek, _env)",
+                    "    if _gb:",
                     "        if _getdev() == _devid:",
-                    "            _g = (*_o, 1, 1)",
-                    "            _b = (*_i, 1, 1)",
                     "            _st = _streams.get(_gcs(_devid).ptr)",
                     "            if _st is None:",
                     "                _st = _stream()",
                     "            try:",
-                    "                _r = _cul(_f, _g[0], _g[1], _g[2], _b[0], _b[1], _b[2], 0,"
-                    " _st, _base, 0)[0]",
+                    "                _r = _cul(_f, *_gb, 0, _st, _base, 0)[0]",
                     "            except Exception as _e:",
-                    "                raise _fail(_o, _i, _e) from None",
+                    "                raise _fail(_gb[:3], _gb[3:], _e) from None",
                     "            if _r is not _OK:",
-                    "                _check(_o, _i, _base, _r)",
+                    "                _check(_gb[:3], _gb[3:], _base, _r)",
                     "        else:",
-                    "            _go(_o, _i, _base)"]
+                    "            _go(_gb[:3], _gb[3:], _base)"]
+            grids: dict[tuple, tuple] = {}
+
+            def grid(key: tuple, env: dict) -> tuple:
+                outer, inner = dims(env)
+                if len(grids) >= 64:
+                    grids.clear()
+                flat = grids[key] = (*outer, *(1,) * (3 - len(outer)), *inner,
+                                     *(1,) * (3 - len(inner))) \
+                    if min(outer) > 0 and min(inner) > 0 else ()
+                return flat
+
             return compile_caller(kernel, device_pointers=True, pointer_value=_device_pointer,
                                   memo_key="_device_pointer", tail=tail,
-                                  names={"_dims": dims, **direct.names},
+                                  names={"_grids": grids, "_grid": grid, **direct.names},
                                   env=env_names([d.dims_src]), array_type=self._ndarray)
         except Exception as e:  # never worse than the general path
             _say(f"fast launch path unavailable for {kernel.name} ({type(e).__name__}: {e})")

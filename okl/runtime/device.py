@@ -343,7 +343,8 @@ class Memory:
         self.device.backend.release(self)
         self.freed = True
         self.handle = None
-        for memo in ("_info", "_address", "_device_pointer"):  # what launches remembered
+        # what launches remembered
+        for memo in ("_info", "_address", "_device_pointer", "_cl_buffer"):
             self.__dict__.pop(memo, None)
 
     def _live(self, what: str) -> None:

@@ -187,7 +187,8 @@ def compile_caller(kernel, *, device_pointers: bool, pointer_value, memo_key: st
     next call with the same Memory needs no check at all.  ``tail``: source lines (indented
     four spaces) run after the buffer is written, with ``_buf``, ``_base`` (its address) and,
     when ``env`` is not False, ``_env`` (the scalar values by name, as the grid functions
-    take them; ``env`` names the ones needed, None for all).  ``names``: what ``tail`` uses.
+    take them; ``env`` names the ones needed, None for all) and ``_ek`` (those values as a
+    tuple, a memo key).  ``names``: what ``tail`` uses.
     ``array_type``: a device array type whose objects never change dtype, layout or address
     (cupy.ndarray); each pointer parameter remembers, by weak reference, the last one that
     passed the checks, with its pointer.
@@ -323,6 +324,8 @@ def compile_caller(kernel, *, device_pointers: bool, pointer_value, memo_key: st
     body = [f"    _pack(_buf, 0, {', '.join(values)})"]
     if env is not False:
         body.append(f"    _env = {{{', '.join(env_items)}}}")
+        # the same values as a tuple: a key for memos of what they determine (the grid)
+        body.append(f"    _ek = ({''.join(e.partition(': ')[2] + ', ' for e in env_items)})")
     if bounds is not None:
         body += _bounds_lines(bounds, dict(_env_pairs(env_items)), ns)
     source = "\n".join(head + lines + body + tail) + "\n"

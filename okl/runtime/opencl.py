@@ -18,6 +18,7 @@ from . import clselect
 from .args import ArrayInfo
 from .buildlog import captured_stderr, map_log
 from .cache import Cache
+from .clcall import compile_cl_caller
 from .gpulaunch import gpu_launcher
 
 
@@ -219,6 +220,21 @@ class OpenCLBackend:
                                   f"{local} failed: {e}") from None
 
         return gpu_launcher(spec, _buffer, _scalar, enqueue)
+
+    def caller(self, kernel, module):
+        """The fast path (clcall.compile_cl_caller); None where it does not apply."""
+        cl = _cl()
+        name = kernel.spec.device_kernels[0].name if kernel.spec.device_kernels else None
+
+        def fail(glob, local, e) -> LaunchError:
+            return LaunchError(f"launching {name} with global {glob} and local {local} "
+                               f"failed: {e}")
+        try:
+            return compile_cl_caller(kernel, cl.Kernel(module, name), self.queue,
+                                     cl.enqueue_nd_range_kernel, _buffer, fail)
+        except Exception as e:  # never worse than the general path
+            _say(f"fast launch path unavailable for {kernel.name} ({type(e).__name__}: {e})")
+            return None
 
 
 def _scalar(v: np.ndarray):

@@ -1,0 +1,112 @@
+"""The fast launch path of opencl mode: one generated function per kernel that checks the
+arguments, sets them and enqueues the kernel.
+
+The general path (gpulaunch.gpu_launcher) converts every argument to a numpy value, runs the
+host code and hands pyopencl numpy scalars: about 12 us more than a hand-written pyopencl
+launch on an H100.  For a kernel whose host code only launches device kernel 0 (most), this
+path does what a hand-written launch does -- ``Kernel.set_args`` with Python numbers (the
+scalar dtypes are declared once) and ``enqueue_nd_range_kernel`` -- plus okl's checks, kept
+cheap: an okl.Memory that passed the full check once is recognised by identity of its
+remembered check (as the CUDA and CPU callers do), the bounds check is a dict lookup and a
+comparison per buffer, and the grid comes from a memo keyed by the scalar values.
+Anything unusual (another argument type, a value out of range) takes the full check, whose
+messages are the general path's.
+"""
+
+from __future__ import annotations
+
+from .bounds import bounds_check
+from .gpulaunch import _NOT_YET, _bounds_lines, _dead, _pointer_slow, inline_code, trivial_host
+from .launcher import compile_function, compiled
+
+MEMO_KEY = "_cl_buffer"  # where an okl.Memory keeps its cl.Buffer for this path
+
+
+def compile_cl_caller(kernel, cl_kernel, queue, enqueue, buffer_of, fail):
+    """``call(args)`` for ``kernel`` or None when the fast path does not apply.
+
+    ``enqueue(queue, kernel, global, local)`` starts it (pyopencl.enqueue_nd_range_kernel),
+    ``buffer_of(value)`` gives the cl.Buffer (or None for okl.NULL) of an accepted pointer
+    argument, ``fail(global, local, error)`` makes the LaunchError of a failed enqueue."""
+    from .args import NULL
+    from .device import Memory
+
+    spec = kernel.spec
+    params = spec.params
+    if not trivial_host(spec) or kernel._checker is not None:
+        return None
+    codes = [None if p.is_pointer else inline_code(p.dtype) for p in params]
+    if any(c is None and not p.is_pointer for c, p in zip(codes, params, strict=True)):
+        return None  # a struct or vector by value: the general path packs it
+    cl_kernel.set_scalar_arg_dtypes([None if p.is_pointer else p.dtype for p in params])
+    d = spec.device_kernels[0]
+    dims = compile_function(d.dims_src, "_dims", f"<okl grid of {d.name}>")
+    grids: dict[tuple, tuple] = {}
+
+    def grid(key: tuple, env: dict) -> tuple:
+        outer, inner = dims(env)
+        if len(grids) >= 64:
+            grids.clear()
+        n = max(len(outer), len(inner))
+        local = tuple(inner) + (1,) * (n - len(inner))
+        glob = tuple(o * i for o, i in zip(tuple(outer) + (1,) * (n - len(outer)), local,
+                                           strict=True))
+        grids[key] = found = (glob, local) if min(outer) > 0 and min(inner) > 0 else ()
+        return found
+
+    ns = {"_Mem": Memory, "_NULL": NULL, "_mk": MEMO_KEY, "_grids": grids, "_grid": grid,
+          "_set": cl_kernel.set_args, "_enq": enqueue, "_q": queue, "_k": cl_kernel,
+          "_fail": fail}
+    bounds = bounds_check(spec)
+    sized = set(bounds.pointers) if bounds is not None else set()
+    lines = ["def _okl_call(_args):"]
+    if params:
+        lines.append(f"    {''.join(f'x{i}, ' for i in range(len(params)))}= _args")
+    env_items = []
+    for i, p in enumerate(params):
+        x, convert = f"x{i}", kernel._convert[i]
+        ns[f"_c{i}"] = convert
+        if p.is_pointer:
+            ok = ns[f"_ok{i}"] = [_NOT_YET]
+            ns[f"_p{i}"] = _pointer_slow(convert, buffer_of, MEMO_KEY, ok, None, [(_dead, 0)])
+            lines += [f"    if type({x}) is _Mem and {x}.__dict__.get('_info') is _ok{i}[0]:",
+                      f"        v{i} = {x}.__dict__[_mk]"]
+            lines += [f"        nb{i} = {x}.nbytes"] if i in sized else []
+            lines += [f"    elif {x} is _NULL:", f"        v{i} = None"]
+            lines += [f"        nb{i} = -1"] if i in sized else []
+            lines += ["    else:", f"        v{i} = _p{i}({x})"]
+            lines += [f"        nb{i} = -1"] if i in sized else []
+            continue
+        dt = p.dtype
+        if dt.kind in "iu":
+            lo, hi = (-(1 << (8 * dt.itemsize - 1)), (1 << (8 * dt.itemsize - 1)) - 1) \
+                if dt.kind == "i" else (0, (1 << (8 * dt.itemsize)) - 1)
+            lines += [f"    if type({x}) is int and {lo} <= {x} <= {hi}:",
+                      f"        v{i} = {x}", "    else:",
+                      f"        v{i} = _c{i}({x}).item()"]
+        else:
+            lines += [f"    if type({x}) is float:", f"        v{i} = _c{i}({x}).item()"
+                      if dt.itemsize == 4 else f"        v{i} = {x}", "    else:",
+                      f"        v{i} = _c{i}({x}).item()"]
+        env_items.append(f"{p.name!r}: v{i}")
+    lines.append(f"    _env = {{{', '.join(env_items)}}}")
+    lines.append(f"    _ek = ({''.join(e.partition(': ')[2] + ', ' for e in env_items)})")
+    if bounds is not None:
+        ns["_bounds"] = bounds
+        lines += _bounds_lines(bounds, {e.partition(': ')[0][1:-1]: e.partition(': ')[2]
+                                        for e in env_items}, ns)
+    values = ", ".join(f"v{i}" for i in range(len(params)))
+    lines += ["    _gl = _grids.get(_ek)",
+              "    if _gl is None:",
+              "        _gl = _grid(_ek, _env)",
+              "    if _gl:",
+              f"        _set({values})",
+              "        try:",
+              "            _enq(_q, _k, _gl[0], _gl[1])",
+              "        except Exception as _e:",
+              "            raise _fail(_gl[0], _gl[1], _e) from None"]
+    source = "\n".join(lines) + "\n"
+    exec(compiled(source, f"<okl OpenCL call of {kernel.name}>"), ns)  # noqa: S102 - ours
+    call = ns["_okl_call"]
+    call.source = source
+    return call
