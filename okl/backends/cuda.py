@@ -34,7 +34,9 @@ class CudaTarget(Target):
     check_claim = "atomicCAS(err, 0, id + 1) == 0"
 
     def prologue(self, uses: set[str]) -> str:
-        return self.typedefs_for(uses)
+        # C's _Bool (a host variable's type, captured by device code) is bool in C++
+        boolean = "typedef bool _Bool;\n" if "_Bool" in uses else ""
+        return boolean + self.typedefs_for(uses)
 
     def native_types(self) -> set[str]:
         return {"size_t", "bool"}

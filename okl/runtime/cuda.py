@@ -259,13 +259,14 @@ class CudaBackend:
                     "            _go(_gb[:3], _gb[3:], _base)"]
             grids: dict[tuple, tuple] = {}
 
-            def grid(key: tuple, env: dict) -> tuple:
+            def grid(key: tuple | None, env: dict) -> tuple:
                 outer, inner = dims(env)
-                if len(grids) >= 64:
-                    grids.clear()
-                flat = grids[key] = (*outer, *(1,) * (3 - len(outer)), *inner,
-                                     *(1,) * (3 - len(inner))) \
+                flat = (*outer, *(1,) * (3 - len(outer)), *inner, *(1,) * (3 - len(inner))) \
                     if min(outer) > 0 and min(inner) > 0 else ()
+                if key is not None:  # None: a struct value, not a key (no memo)
+                    if len(grids) >= 64:
+                        grids.clear()
+                    grids[key] = flat
                 return flat
 
             return compile_caller(kernel, device_pointers=True, pointer_value=_device_pointer,

@@ -324,8 +324,12 @@ def compile_caller(kernel, *, device_pointers: bool, pointer_value, memo_key: st
     body = [f"    _pack(_buf, 0, {', '.join(values)})"]
     if env is not False:
         body.append(f"    _env = {{{', '.join(env_items)}}}")
-        # the same values as a tuple: a key for memos of what they determine (the grid)
-        body.append(f"    _ek = ({''.join(e.partition(': ')[2] + ', ' for e in env_items)})")
+        # the same values as a tuple: a key for memos of what they determine (the grid);
+        # None when one of them is a struct (a numpy value, not hashable)
+        exprs = [e.partition(": ")[2] for e in env_items]
+        plain = all(not x.startswith("k") or x.endswith(".item()") for x in exprs)
+        body.append(f"    _ek = ({''.join(x + ', ' for x in exprs)})" if plain else
+                    "    _ek = None")
     if bounds is not None:
         body += _bounds_lines(bounds, dict(_env_pairs(env_items)), ns)
     source = "\n".join(head + lines + body + tail) + "\n"
@@ -347,8 +351,10 @@ def _bounds_lines(bounds, values: dict[str, str], ns: dict) -> list[str]:
     comparison per buffer, when these values already passed with buffers as large; the
     full check (which refuses, naming the array) otherwise."""
     full = ["    _bounds(_env, _args)"]
-    if any(name not in values for name in bounds.key_names):
-        return full
+    if any(name not in values or (values[name].startswith("k") and
+                                  not values[name].endswith(".item()"))
+           for name in bounds.key_names):
+        return full  # a value okl does not have, or a struct (not hashable): the full check
     ns["_bneed"] = bounds.needs
     key = "".join(f"{values[name]}, " for name in bounds.key_names)
     small = " or ".join(f"nb{p} < _bn[{k}]" for k, p in enumerate(bounds.pointers))
