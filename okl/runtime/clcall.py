@@ -22,42 +22,73 @@ from .launcher import compile_function, compiled
 MEMO_KEY = "_cl_buffer"  # where an okl.Memory keeps its cl.Buffer for this path
 
 
-def compile_cl_caller(kernel, cl_kernel, queue, enqueue, buffer_of, fail):
+def compile_cl_caller(kernel, cl_kernels, queue, enqueue, buffer_of, fail):
     """``call(args)`` for ``kernel`` or None when the fast path does not apply.
 
-    ``enqueue(queue, kernel, global, local)`` starts it (pyopencl.enqueue_nd_range_kernel),
-    ``buffer_of(value)`` gives the cl.Buffer (or None for okl.NULL) of an accepted pointer
-    argument, ``fail(global, local, error)`` makes the LaunchError of a failed enqueue."""
-    from .args import NULL
-    from .device import Memory
-
+    ``cl_kernels``: one pyopencl Kernel per device kernel; ``enqueue(queue, kernel, global,
+    local)`` starts one (pyopencl.enqueue_nd_range_kernel), ``buffer_of(value)`` gives the
+    cl.Buffer (or None for okl.NULL) of an accepted pointer argument, ``fail(k, global, local,
+    error)`` makes the LaunchError of a failed enqueue of device kernel k."""
     spec = kernel.spec
     params = spec.params
-    if not trivial_host(spec) or kernel._checker is not None:
+    if not spec.device_kernels or kernel._checker is not None:
         return None
     codes = [None if p.is_pointer else inline_code(p.dtype) for p in params]
     if any(c is None and not p.is_pointer for c, p in zip(codes, params, strict=True)):
         return None  # a struct or vector by value: the general path packs it
-    cl_kernel.set_scalar_arg_dtypes([None if p.is_pointer else p.dtype for p in params])
-    d = spec.device_kernels[0]
-    dims = compile_function(d.dims_src, "_dims", f"<okl grid of {d.name}>")
+    if any(inline_code(c.dtype) is None for d in spec.device_kernels for c in d.captured):
+        return None
+    for knl, d in zip(cl_kernels, spec.device_kernels, strict=True):
+        knl.set_scalar_arg_dtypes([None if p.is_pointer else p.dtype for p in params] +
+                                  [c.dtype for c in d.captured])
+    dims = [compile_function(d.dims_src, "_dims", f"<okl grid of {d.name}>")
+            for d in spec.device_kernels]
     grids: dict[tuple, tuple] = {}
 
-    def grid(key: tuple, env: dict) -> tuple:
-        outer, inner = dims(env)
-        if len(grids) >= 64:
-            grids.clear()
+    def sizes(k: int, env: dict) -> tuple:
+        """(global, local) of device kernel k, or () when a dimension is 0."""
+        outer, inner = dims[k](env)
         n = max(len(outer), len(inner))
         local = tuple(inner) + (1,) * (n - len(inner))
         glob = tuple(o * i for o, i in zip(tuple(outer) + (1,) * (n - len(outer)), local,
                                            strict=True))
-        grids[key] = found = (glob, local) if min(outer) > 0 and min(inner) > 0 else ()
+        return (glob, local) if min(outer) > 0 and min(inner) > 0 else ()
+
+    def grid(key: tuple, env: dict) -> tuple:
+        if len(grids) >= 64:
+            grids.clear()
+        grids[key] = found = sizes(0, env)
         return found
 
-    ns = {"_Mem": Memory, "_NULL": NULL, "_mk": MEMO_KEY, "_grids": grids, "_grid": grid,
-          "_set": cl_kernel.set_args, "_enq": enqueue, "_q": queue, "_k": cl_kernel,
-          "_fail": fail}
-    bounds = bounds_check(spec)
+    if not trivial_host(spec):
+        return _with_host(kernel, cl_kernels, queue, enqueue, buffer_of, fail, sizes)
+
+    lines, ns = _argument_lines(kernel, buffer_of)
+    values = ", ".join(f"v{i}" for i in range(len(params)))
+    ns.update({"_grids": grids, "_grid": grid, "_set": cl_kernels[0].set_args, "_enq": enqueue,
+               "_q": queue, "_k": cl_kernels[0], "_fail": fail})
+    lines += ["    _gl = _grids.get(_ek)",
+              "    if _gl is None:",
+              "        _gl = _grid(_ek, _env)",
+              "    if _gl:",
+              f"        _set({values})",
+              "        try:",
+              "            _enq(_q, _k, _gl[0], _gl[1])",
+              "        except Exception as _e:",
+              "            raise _fail(0, _gl[0], _gl[1], _e) from None"]
+    return _compiled(lines, ns, kernel.name)
+
+
+def _argument_lines(kernel, buffer_of) -> tuple[list[str], dict]:
+    """The generated function's head: every argument checked and turned into ``v<i>`` (a
+    cl.Buffer, None for okl.NULL, or a Python number), ``_env``/``_ek`` (the scalar values by
+    name, and as a memo key) and the launch's bounds check."""
+    from .args import NULL
+    from .device import Memory
+
+    params = kernel.spec.params
+    ns = {"_Mem": Memory, "_NULL": NULL, "_mk": MEMO_KEY}
+    bounds = bounds_check(kernel.spec)
     sized = set(bounds.pointers) if bounds is not None else set()
     lines = ["def _okl_call(_args):"]
     if params:
@@ -95,18 +126,44 @@ def compile_cl_caller(kernel, cl_kernel, queue, enqueue, buffer_of, fail):
         ns["_bounds"] = bounds
         lines += _bounds_lines(bounds, {e.partition(': ')[0][1:-1]: e.partition(': ')[2]
                                         for e in env_items}, ns)
-    values = ", ".join(f"v{i}" for i in range(len(params)))
-    lines += ["    _gl = _grids.get(_ek)",
-              "    if _gl is None:",
-              "        _gl = _grid(_ek, _env)",
-              "    if _gl:",
-              f"        _set({values})",
-              "        try:",
-              "            _enq(_q, _k, _gl[0], _gl[1])",
-              "        except Exception as _e:",
-              "            raise _fail(_gl[0], _gl[1], _e) from None"]
+    return lines, ns
+
+
+def _compiled(lines: list[str], ns: dict, name: str):
     source = "\n".join(lines) + "\n"
-    exec(compiled(source, f"<okl OpenCL call of {kernel.name}>"), ns)  # noqa: S102 - ours
+    exec(compiled(source, f"<okl OpenCL call of {name}>"), ns)  # noqa: S102 - ours
     call = ns["_okl_call"]
     call.source = source
+    return call
+
+
+def _with_host(kernel, cl_kernels, queue, enqueue, buffer_of, fail, sizes):
+    """The path for host code that does more than launch device kernel 0: the same argument
+    handling, then the host function, whose launches set the arguments of device kernel k
+    (plus the host values it captures) and enqueue it."""
+    from .launcher import compile_function as compile_host
+
+    spec = kernel.spec
+    host = compile_host(spec.host_src, "_host", f"<okl host code of {spec.name}>")
+    captured = [[c.name for c in d.captured] for d in spec.device_kernels]
+    lines, ns = _argument_lines(kernel, buffer_of)
+    params = spec.params
+    host_args = "".join("None, " if p.is_pointer else f"v{i}, " for i, p in enumerate(params))
+    lines.append(f"    return [{''.join(f'v{i}, ' for i in range(len(params)))}], "
+                 f"[{host_args}]")
+    fast = _compiled(lines, ns, spec.name)
+
+    def call(args):
+        raw, hostargs = fast(args)
+
+        def start(k, env):
+            found = sizes(k, env)
+            if found:
+                cl_kernels[k].set_args(*raw, *[env[name] for name in captured[k]])
+                try:
+                    enqueue(queue, cl_kernels[k], found[0], found[1])
+                except Exception as e:
+                    raise fail(k, found[0], found[1], e) from None
+
+        host(*hostargs, start)
     return call

@@ -224,14 +224,14 @@ class OpenCLBackend:
     def caller(self, kernel, module):
         """The fast path (clcall.compile_cl_caller); None where it does not apply."""
         cl = _cl()
-        name = kernel.spec.device_kernels[0].name if kernel.spec.device_kernels else None
+        names = [d.name for d in kernel.spec.device_kernels]
 
-        def fail(glob, local, e) -> LaunchError:
-            return LaunchError(f"launching {name} with global {glob} and local {local} "
+        def fail(k, glob, local, e) -> LaunchError:
+            return LaunchError(f"launching {names[k]} with global {glob} and local {local} "
                                f"failed: {e}")
         try:
-            return compile_cl_caller(kernel, cl.Kernel(module, name), self.queue,
-                                     cl.enqueue_nd_range_kernel, _buffer, fail)
+            return compile_cl_caller(kernel, [cl.Kernel(module, n) for n in names],
+                                     self.queue, cl.enqueue_nd_range_kernel, _buffer, fail)
         except Exception as e:  # never worse than the general path
             _say(f"fast launch path unavailable for {kernel.name} ({type(e).__name__}: {e})")
             return None
