@@ -323,15 +323,18 @@ def compile_caller(kernel, *, device_pointers: bool, pointer_value, memo_key: st
     head += ["    _buf = _Buf()", "    _base = _addressof(_buf)"]
     body = [f"    _pack(_buf, 0, {', '.join(values)})"]
     if env is not False:
-        body.append(f"    _env = {{{', '.join(env_items)}}}")
-        # the same values as a tuple: a key for memos of what they determine (the grid);
-        # None when one of them is a struct (a numpy value, not hashable)
+        # the values as a tuple: a key for memos of what they determine (the grid); None
+        # when one of them is a struct (a numpy value, not hashable)
         exprs = [e.partition(": ")[2] for e in env_items]
         plain = all(not x.startswith("k") or x.endswith(".item()") for x in exprs)
         body.append(f"    _ek = ({''.join(x + ', ' for x in exprs)})" if plain else
                     "    _ek = None")
     if bounds is not None:
         body += _bounds_lines(bounds, dict(_env_pairs(env_items)), ns)
+    # ``_env`` (the values by name) is built only where a line reads it: in the slow branches
+    # (a memo miss, a failed inline bounds test) or before the CPU's limit checks
+    env_dict = f"{{{', '.join(env_items)}}}"
+    body, tail = ([re.sub(r"\b_env\b", env_dict, line) for line in part] for part in (body, tail))
     source = "\n".join(head + lines + body + tail) + "\n"
     exec(compiled(source, f"<okl call of {kernel.name}>"), ns)  # noqa: S102 - ours
     call = ns["_okl_call"]
