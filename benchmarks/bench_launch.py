@@ -3,6 +3,9 @@
 Latency: the same kernel on a tiny array (1024 entries), µs per launch measured on the host
 (perf_counter): *async* = many launches, then one finish, divided by the count; *sync* =
 launch + finish each time.  CPU launches are synchronous, so there both mean one call.
+*event-timed* (okl modes only): what timing one launch with okl's events costs, ``e0 =
+s.record()``, launch, ``e1 = s.record()``, ``dev.elapsed(e0, e1)`` (which waits for e1) each
+time, on the device's current stream: compare with *sync*.
 """
 
 from __future__ import annotations
@@ -103,13 +106,16 @@ def run_latency(ctx: Context) -> None:
                 sync(impl, ctx)
                 ok, detail = cfg.checker(impl, ab, "add", lambda xp, H: H["a"] + H["b"],
                                          rtol=1e-6)()
+                kinds = ("async", "sync") + (("event-timed",) if impl.is_okl else ())
                 if not ok:
-                    for kind in ("async", "sync"):
+                    for kind in kinds:
                         ctx.record(**base, kernel=f"launch-{kind}", check="FAIL",
                                    check_detail=detail)
                     continue
-                for kind in ("async", "sync"):
+                for kind in kinds:
                     count = 20 if ctx.quick else (2000 if kind == "async" else 500)
+                    dev = impl.okl_device
+                    stream = dev.current_stream if kind == "event-timed" else None
                     reps = 2 if ctx.quick else 7
                     per = []
                     for _ in range(reps + 1):
@@ -119,10 +125,16 @@ def run_latency(ctx: Context) -> None:
                             for _ in range(count):
                                 call()
                             sync(impl, ctx)
-                        else:
+                        elif kind == "sync":
                             for _ in range(count):
                                 call()
                                 sync(impl, ctx)
+                        else:
+                            for _ in range(count):
+                                e0 = stream.record()
+                                call()
+                                e1 = stream.record()
+                                dev.elapsed(e0, e1)
                         per.append((time.perf_counter() - t0) / count * 1e6)
                     per = per[1:]  # the first batch is the warm-up
                     rec = ctx.record(**base, kernel=f"launch-{kind}", check="PASS",

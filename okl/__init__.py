@@ -23,7 +23,7 @@ from .version import __version__
 _LAZY = {
     "analyze": ".frontend", "analyze_file": ".frontend",
     "Device": ".runtime.device", "Kernel": ".runtime.device", "Memory": ".runtime.device",
-    "NULL": ".runtime.args",
+    "NULL": ".runtime.args", "Stream": ".runtime.stream", "Event": ".runtime.stream",
     "Translation": ".translation", "translate": ".translation",
     "translate_file": ".translation",
 }
@@ -47,5 +47,6 @@ def __getattr__(name: str):
 __all__ = [
     "__version__", "ArgumentError", "BackendUnavailableError", "BuildError", "Diagnostic",
     "LaunchError", "OKLError", "TranslationError", "analyze", "analyze_file", "Device",
-    "Kernel", "Memory", "NULL", "backends", "Translation", "translate", "translate_file",
+    "Kernel", "Memory", "NULL", "Stream", "Event", "backends", "Translation", "translate",
+    "translate_file",
 ]

@@ -22,9 +22,11 @@ from .launcher import compile_function, compiled
 MEMO_KEY = "_cl_buffer"  # where an okl.Memory keeps its cl.Buffer for this path
 
 
-def compile_cl_caller(kernel, cl_kernels, queue, enqueue, buffer_of, fail):
+def compile_cl_caller(kernel, cl_kernels, queues, enqueue, buffer_of, fail):
     """``call(args)`` for ``kernel`` or None when the fast path does not apply.
 
+    ``queues``: a one-element list holding the queue launches go to, read at each launch (the
+    current stream's: okl.Device.set_stream changes it);
     ``cl_kernels``: one pyopencl Kernel per device kernel; ``enqueue(queue, kernel, global,
     local)`` starts one (pyopencl.enqueue_nd_range_kernel), ``buffer_of(value)`` gives the
     cl.Buffer (or None for okl.NULL) of an accepted pointer argument, ``fail(k, global, local,
@@ -61,19 +63,19 @@ def compile_cl_caller(kernel, cl_kernels, queue, enqueue, buffer_of, fail):
         return found
 
     if not trivial_host(spec):
-        return _with_host(kernel, cl_kernels, queue, enqueue, buffer_of, fail, sizes)
+        return _with_host(kernel, cl_kernels, queues, enqueue, buffer_of, fail, sizes)
 
     lines, ns = _argument_lines(kernel, buffer_of)
     values = ", ".join(f"v{i}" for i in range(len(params)))
     ns.update({"_grids": grids, "_grid": grid, "_set": cl_kernels[0].set_args, "_enq": enqueue,
-               "_q": queue, "_k": cl_kernels[0], "_fail": fail})
+               "_qs": queues, "_k": cl_kernels[0], "_fail": fail})
     lines += ["    _gl = _grids.get(_ek)",
               "    if _gl is None:",
               "        _gl = _grid(_ek, _env)",
               "    if _gl:",
               f"        _set({values})",
               "        try:",
-              "            _enq(_q, _k, _gl[0], _gl[1])",
+              "            _enq(_qs[0], _k, _gl[0], _gl[1])",
               "        except Exception as _e:",
               "            raise _fail(0, _gl[0], _gl[1], _e) from None"]
     return _compiled(lines, ns, kernel.name)
@@ -137,7 +139,7 @@ def _compiled(lines: list[str], ns: dict, name: str):
     return call
 
 
-def _with_host(kernel, cl_kernels, queue, enqueue, buffer_of, fail, sizes):
+def _with_host(kernel, cl_kernels, queues, enqueue, buffer_of, fail, sizes):
     """The path for host code that does more than launch device kernel 0: the same argument
     handling, then the host function, whose launches set the arguments of device kernel k
     (plus the host values it captures) and enqueue it."""
@@ -161,7 +163,7 @@ def _with_host(kernel, cl_kernels, queue, enqueue, buffer_of, fail, sizes):
             if found:
                 cl_kernels[k].set_args(*raw, *[env[name] for name in captured[k]])
                 try:
-                    enqueue(queue, cl_kernels[k], found[0], found[1])
+                    enqueue(queues[0], cl_kernels[k], found[0], found[1])
                 except Exception as e:
                     raise fail(k, found[0], found[1], e) from None
 

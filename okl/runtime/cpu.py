@@ -19,6 +19,7 @@ import shlex
 import shutil
 import subprocess
 import tempfile
+import time
 
 import numpy as np
 
@@ -140,6 +141,30 @@ class CPUBackend:
 
     def finish(self) -> None:
         """CPU launches are synchronous."""
+
+    # -- streams and events (okl/runtime/stream.py): work is done when a call returns -------
+    def stream_default(self):
+        return None
+
+    stream_new = stream_current = stream_default
+
+    def stream_use(self, handle) -> None:
+        """Launches run on the calling thread: one stream is as good as another."""
+
+    def stream_finish(self, handle) -> None:
+        """Nothing is ever queued."""
+
+    def stream_wait(self, handle, event, event_stream) -> None:
+        """What came before the event has run already."""
+
+    def event_record(self, handle) -> float:
+        return time.perf_counter()
+
+    def event_finish(self, event) -> None:
+        """Reached when recorded."""
+
+    def event_seconds(self, start: float, end: float) -> float:
+        return end - start
 
     # -- kernels -------------------------------------------------------------------------------
     def build(self, device, source: str, specs, flags: list[str]):

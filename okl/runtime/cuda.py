@@ -169,6 +169,42 @@ class CudaBackend:
         with self.cp_device:
             _cupy().cuda.get_current_stream().synchronize()
 
+    # -- streams and events (okl/runtime/stream.py) --------------------------------------------
+    # An okl stream is a cupy.cuda.Stream; making it current makes it CuPy's current stream on
+    # our device, which the launch paths read (_Driver.stream, the fast caller, RawKernel).
+    # New streams are blocking ones (CuPy's default flags): they overlap with each other but
+    # are ordered against the legacy null stream, the default stream's and CuPy's copies'.
+    def stream_default(self):
+        return _cupy().cuda.get_current_stream(self.device_id)
+
+    stream_current = stream_default
+
+    def stream_new(self):
+        with self.cp_device:
+            return _cupy().cuda.Stream()
+
+    def stream_use(self, stream) -> None:
+        with self.cp_device:  # CuPy requires the stream's device to be current
+            stream.use()
+
+    def stream_finish(self, stream) -> None:
+        stream.synchronize()
+
+    def stream_wait(self, stream, event, event_stream) -> None:
+        stream.wait_event(event)  # cudaStreamWaitEvent: the host does not wait
+
+    def event_record(self, stream):
+        with self.cp_device:
+            event = _cupy().cuda.Event()
+            event.record(stream)
+        return event
+
+    def event_finish(self, event) -> None:
+        event.synchronize()
+
+    def event_seconds(self, start, end) -> float:
+        return _cupy().cuda.get_elapsed_time(start, end) * 1e-3  # milliseconds
+
     # -- kernels -------------------------------------------------------------------------------
     def build(self, device, source: str, specs, flags: list[str]):
         cp = _cupy()

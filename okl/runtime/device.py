@@ -142,7 +142,36 @@ class Device:
         return self.backend.to_device(self, host)
 
     def finish(self) -> None:
+        """Wait for the work queued on every stream of the device."""
         self.backend.finish()
+        if "_streams" in self.__dict__:
+            from .stream import finish_all
+            finish_all(self)
+
+    # -- streams and events (okl/runtime/stream.py) --------------------------------------------
+    def stream(self):
+        """A new okl.Stream of this device; ``with s:`` makes it current for the block."""
+        from .stream import new_stream
+        return new_stream(self)
+
+    @property
+    def current_stream(self):
+        """The okl.Stream launches go to now (a default one until another is made current)."""
+        stream = self.__dict__.get("_stream")
+        if stream is None:
+            from .stream import streams_of
+            stream = streams_of(self)[0]
+        return stream
+
+    def set_stream(self, stream) -> None:
+        """Make ``stream`` (an okl.Stream of this device) current until set otherwise."""
+        from .stream import set_stream
+        set_stream(self, stream)
+
+    def elapsed(self, start, end) -> float:
+        """Seconds between two okl.Events of this device (``s.record()``); waits for both."""
+        from .stream import elapsed
+        return elapsed(self, start, end)
 
     # -- kernels -------------------------------------------------------------------------------
     def build_kernel(self, path, name: str, *, defines: dict | None = None, include_dirs=(),

@@ -12,7 +12,7 @@ import tempfile
 
 import numpy as np
 
-from ..errors import BackendUnavailableError, BuildError, LaunchError
+from ..errors import BackendUnavailableError, BuildError, LaunchError, OKLError
 from ..version import __version__
 from . import clselect
 from .args import ArrayInfo
@@ -54,7 +54,11 @@ class OpenCLBackend:
         cl = _cl()
         self.cl_device = chosen.device
         self.context = cl.Context([self.cl_device])
-        self.queue = cl.CommandQueue(self.context)
+        # one queue per okl stream, made with profiling where the device has it (events are
+        # timed by it); launches read the current one from this one-element list
+        self._profiling = bool(self.cl_device.queue_properties &
+                               cl.command_queue_properties.PROFILING_ENABLE)
+        self._queue_now = [self.stream_new()]
         self.identity = self.context
         self.name = f"{self.cl_device.name.strip()} on {chosen.platform_text}"
         self.arch = self.cl_device.version
@@ -111,6 +115,46 @@ class OpenCLBackend:
 
     def finish(self) -> None:
         self.queue.finish()
+
+    # -- streams and events (okl/runtime/stream.py) --------------------------------------------
+    @property
+    def queue(self):
+        """The queue of the current stream: launches and copies go there."""
+        return self._queue_now[0]
+
+    def stream_new(self):
+        cl = _cl()
+        flags = cl.command_queue_properties.PROFILING_ENABLE if self._profiling else 0
+        return cl.CommandQueue(self.context, self.cl_device, properties=flags)
+
+    def stream_default(self):
+        return self._queue_now[0]
+
+    stream_current = stream_default
+
+    def stream_use(self, queue) -> None:
+        self._queue_now[0] = queue
+
+    def stream_finish(self, queue) -> None:
+        queue.finish()
+
+    def stream_wait(self, queue, event, event_queue) -> None:
+        if event_queue is not queue:
+            event_queue.flush()  # the marker must be submitted before another queue waits
+        _cl().enqueue_barrier(queue, wait_for=[event])
+
+    def event_record(self, queue):
+        return _cl().enqueue_marker(queue)
+
+    def event_finish(self, event) -> None:
+        event.wait()
+
+    def event_seconds(self, start, end) -> float:
+        if not self._profiling:
+            raise OKLError(f"{self.name} does not time its queues (no CL_QUEUE_PROFILING_"
+                           "ENABLE): time on the host instead (time.perf_counter around "
+                           "s.finish())")
+        return (end.profile.end - start.profile.end) * 1e-9
 
     # -- kernels -------------------------------------------------------------------------------
     def build(self, device, source: str, specs, flags: list[str]):
@@ -204,7 +248,7 @@ class OpenCLBackend:
         spec = kernel.spec
         cl_kernels = [cl.Kernel(module, d.name) for d in spec.device_kernels]
         names = [d.name for d in spec.device_kernels]
-        queue = self.queue
+        current = self._queue_now  # [the current stream's queue], read at each launch
 
         def enqueue(k, outer, inner, raw):
             n = max(len(outer), len(inner))
@@ -214,7 +258,7 @@ class OpenCLBackend:
             knl = cl_kernels[k]
             knl.set_args(*raw)
             try:
-                cl.enqueue_nd_range_kernel(queue, knl, glob, local)
+                cl.enqueue_nd_range_kernel(current[0], knl, glob, local)
             except cl.Error as e:
                 raise LaunchError(f"launching {names[k]} with global {glob} and local "
                                   f"{local} failed: {e}") from None
@@ -231,7 +275,8 @@ class OpenCLBackend:
                                f"failed: {e}")
         try:
             return compile_cl_caller(kernel, [cl.Kernel(module, n) for n in names],
-                                     self.queue, cl.enqueue_nd_range_kernel, _buffer, fail)
+                                     self._queue_now, cl.enqueue_nd_range_kernel, _buffer,
+                                     fail)
         except Exception as e:  # never worse than the general path
             _say(f"fast launch path unavailable for {kernel.name} ({type(e).__name__}: {e})")
             return None
