@@ -136,6 +136,10 @@ class CPUBackend:
     def write(self, mem, host: np.ndarray) -> None:
         mem.handle[...] = host.reshape(mem.shape)
 
+    def pinned(self, shape, dtype) -> np.ndarray:
+        """Device.pinned: host memory is all there is, so a plain numpy array."""
+        return np.empty(shape, dtype)
+
     def release(self, mem) -> None:
         """Launches are synchronous: dropping the array (Memory.free) releases it."""
 

@@ -160,6 +160,17 @@ class CudaBackend:
         with self.cp_device:
             mem.handle.set(src)
 
+    def pinned(self, shape, dtype) -> np.ndarray:
+        """Device.pinned: a numpy array in page-locked host memory (CuPy's pinned pool)."""
+        cp = _cupy()
+        with self.cp_device:
+            try:
+                import cupyx
+                return cupyx.empty_pinned(shape, dtype)
+            except (ImportError, AttributeError):  # a CuPy without cupyx.empty_pinned
+                nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+                return np.ndarray(shape, dtype, cp.cuda.alloc_pinned_memory(max(nbytes, 1)))
+
     def release(self, mem) -> None:
         """Wait for queued kernels that may use the buffer, then give it back to CuPy's
         pool (Memory.free drops the last reference)."""

@@ -173,6 +173,12 @@ class Device:
         from .stream import elapsed
         return elapsed(self, start, end)
 
+    def pinned(self, shape, dtype=np.float64) -> np.ndarray:
+        """An uninitialised numpy array for fast (and truly asynchronous) copies: page-locked
+        memory on cuda/hip, a mapped CL_MEM_ALLOC_HOST_PTR buffer on opencl, a plain numpy
+        array on serial/openmp (okl.runtime.copies)."""
+        return self.backend.pinned(_shape(shape), np.dtype(dtype))
+
     # -- kernels -------------------------------------------------------------------------------
     def build_kernel(self, path, name: str, *, defines: dict | None = None, include_dirs=(),
                      flags=()) -> Kernel:
@@ -346,6 +352,10 @@ class Memory:
     """A buffer on a device, with a dtype and a shape."""
 
     freed = False
+    #: a view (``mem[a:b]``, okl.runtime.copies): the allocation it aliases, and the index of
+    #: its first element there; None and 0 for an allocation
+    base: Memory | None = None
+    offset = 0
 
     def __init__(self, device: Device, handle, shape: tuple[int, ...], dtype: np.dtype):
         self.device = device
@@ -365,11 +375,19 @@ class Memory:
     def free(self) -> None:
         """Release the buffer now instead of when the object is collected (idempotent).
 
-        Afterwards every use (a launch argument, get, set) is an ArgumentError naming it as
-        freed, never a read of released memory.  Queued work that uses it finishes first."""
+        Afterwards every use (a launch argument, get, set, a copy) is an ArgumentError naming
+        it as freed, never a read of released memory.  Queued work that uses it finishes
+        first.  Freeing an allocation frees its views too; freeing a view (``mem[a:b]``)
+        only ends that view: the allocation and its other views stay usable."""
         if self.freed:
             return
-        self.device.backend.release(self)
+        for view in list(self.__dict__.get("_views", ())):
+            view.free()
+        if self.base is None:
+            self.device.backend.release(self)
+        else:
+            from .copies import release_view
+            release_view(self)
         self.freed = True
         self.handle = None
         # what launches remembered
@@ -387,6 +405,9 @@ class Memory:
     def get(self) -> np.ndarray:
         """A numpy copy of the contents (waits for queued work that writes it)."""
         self._live("get")
+        if self.base is not None:
+            from .copies import view_get
+            return view_get(self)
         return self.device.backend.to_host(self)
 
     def set(self, array) -> None:
@@ -395,7 +416,38 @@ class Memory:
         if host.dtype != self.dtype or host.size != self.size:
             raise ArgumentError(f"Memory.set: got {host.dtype} x {host.size}, the buffer holds "
                                 f"{self.dtype} x {self.size}")
+        if self.base is not None:
+            from .copies import view_set
+            view_set(self, host)
+            return
         self.device.backend.write(self, host)
+
+    # -- copies and views (okl.runtime.copies) -------------------------------------------------
+    def copy_from(self, src, count=None, offset=0, src_offset=0, blocking=True) -> None:
+        """Copy ``count`` elements of ``src`` (a C-contiguous numpy array or an okl.Memory of
+        this device, same dtype), starting at its element ``src_offset``, into this buffer
+        from element ``offset``.  ``count=None``: all of ``src`` from ``src_offset``, which
+        must fit here.  ``blocking=False``: enqueued on the current stream (GPU modes); wait
+        with ``dev.finish()``.  Bad counts, offsets, dtypes or devices: okl.ArgumentError."""
+        from .copies import copy_from
+        copy_from(self, src, count, offset, src_offset, blocking)
+
+    def copy_to(self, dst, count=None, offset=0, dst_offset=0, blocking=True) -> None:
+        """Copy ``count`` elements of this buffer, from element ``offset``, into ``dst`` (a
+        writable C-contiguous numpy array or an okl.Memory of this device, same dtype) from
+        its element ``dst_offset``.  ``count=None``: all of this buffer from ``offset``,
+        which must fit in ``dst``.  ``blocking`` as in copy_from."""
+        from .copies import copy_to
+        copy_to(self, dst, count, offset, dst_offset, blocking)
+
+    def __getitem__(self, key) -> Memory:
+        """``mem[a:b]``: a Memory aliasing elements a..b-1 of the flattened buffer (see
+        okl.runtime.copies); it keeps this one alive.  Steps, out-of-range slices and
+        integer indices are ArgumentErrors."""
+        from .copies import view
+        return view(self, key)
+
+    __iter__ = None  # __getitem__ takes slices only: not an iterable (iter() is a TypeError)
 
     def info(self) -> ArrayInfo:
         """How argument checks see this buffer (computed once: it never changes)."""
@@ -469,6 +521,18 @@ class Kernel:
             return
         self._call(list(args) + self._checker.hidden(args))
         self._checker.raise_if_failed()
+
+    #: (outer, inner) as given to set_run_dims, or None
+    run_dims: tuple | None = None
+
+    def set_run_dims(self, outer=None, inner=None) -> None:
+        """OCCA's setRunDims, checked: ``outer``/``inner`` (1 to 3 sizes each) must equal the
+        launch sizes okl computes from the kernel's loops (on GPU modes; an ArgumentError
+        otherwise, now for constant sizes, else at each launch).  Every kernel that builds
+        has computable sizes in okl, so this states them rather than replacing them; see
+        okl.runtime.rundims.  ``set_run_dims(None, None)`` clears them."""
+        from .rundims import set_run_dims
+        set_run_dims(self, outer, inner)
 
     def _checked_launch(self, args) -> None:
         values = [c(a) for c, a in zip(self._convert, args, strict=True)]

@@ -12,7 +12,7 @@ import tempfile
 
 import numpy as np
 
-from ..errors import BackendUnavailableError, BuildError, LaunchError, OKLError
+from ..errors import ArgumentError, BackendUnavailableError, BuildError, LaunchError, OKLError
 from ..version import __version__
 from . import clselect
 from .args import ArrayInfo
@@ -107,6 +107,20 @@ class OpenCLBackend:
     def write(self, mem, host: np.ndarray) -> None:
         if host.nbytes:
             _cl().enqueue_copy(self.queue, mem.handle, host)
+
+    def pinned(self, shape, dtype) -> np.ndarray:
+        """Device.pinned: a numpy array mapped from a CL_MEM_ALLOC_HOST_PTR buffer (pinned
+        host memory on NVIDIA and AMD; the array keeps the mapping and the buffer alive)."""
+        cl = _cl()
+        nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        if nbytes == 0:
+            return np.empty(shape, dtype)
+        flags = cl.mem_flags.READ_WRITE | cl.mem_flags.ALLOC_HOST_PTR
+        buffer = cl.Buffer(self.context, flags, nbytes)
+        array, _ = cl.enqueue_map_buffer(self.queue, buffer,
+                                         cl.map_flags.READ | cl.map_flags.WRITE, 0, shape,
+                                         dtype, is_blocking=True)
+        return array
 
     def release(self, mem) -> None:
         """Wait for queued kernels that may use the buffer, then release it."""
@@ -292,6 +306,9 @@ def _buffer(value):
     handle = getattr(value, "handle", None)
     if handle is not None:
         return handle
+    refusal = getattr(value, "__dict__", {}).get("_no_sub_buffer")  # okl.runtime.copies
+    if refusal:
+        raise ArgumentError(refusal)
     data = getattr(value, "base_data", None)  # pyopencl.array.Array
     if data is None:
         return value

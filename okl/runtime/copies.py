@@ -1,0 +1,348 @@
+"""Copies between host arrays and okl.Memory, and views of a Memory (``mem[a:b]``).
+
+``dst.copy_from(src, count=None, offset=0, src_offset=0, blocking=True)`` and
+``src.copy_to(dst, count=None, offset=0, dst_offset=0, blocking=True)`` copy ``count``
+elements (not bytes) between an okl.Memory and a C-contiguous numpy array or another
+okl.Memory of the same device.  Offsets and counts are in elements of the flattened buffers;
+``count=None`` copies all of the source from its offset, which must then fit at the
+destination.  Both sides must have the same dtype (nothing is converted).
+
+``blocking=False`` enqueues the copy on the device's current stream (``dev.current_stream``
+where the Device has streams, else the backend's queue: CuPy's current stream on cuda/hip,
+the Device's command queue on opencl) and returns at once; ``dev.finish()`` (or the stream's
+finish) waits for it.  Until then, leave the host array alone (okl keeps a reference to it,
+so dropping yours is safe).  Host arrays from ``dev.pinned`` make such copies really
+asynchronous on GPUs; from pageable numpy memory the driver may copy synchronously.  On CPU
+modes every copy is synchronous.
+
+A view ``mem[a:b]`` is an okl.Memory of ``b - a`` elements aliasing elements a..b-1 of the
+flattened buffer (its ``base`` is the allocation, ``offset`` the index of its first element
+there).  Passed to a kernel, the kernel's element 0 is the view's first element.  On opencl a
+view is a sub-buffer, which OpenCL only allows at an origin that is a multiple of the device's
+base address alignment (CL_DEVICE_MEM_BASE_ADDR_ALIGN, e.g. 128 bytes): any other view works
+in copies, get() and set(), and is refused as a kernel argument with an ArgumentError.
+"""
+
+from __future__ import annotations
+
+import operator
+import weakref
+
+import numpy as np
+
+from ..errors import ArgumentError
+
+#: where a backend object keeps (event, objects kept alive) of its asynchronous copies
+_PENDING = "_okl_pending_copies"
+
+
+# -- views ------------------------------------------------------------------------------------
+
+def view(mem, key):
+    """``mem[key]``: a view for a 1-D slice of step 1 over the flattened elements."""
+    mem._live("__getitem__")
+    size = mem.size
+    where = f"okl.Memory of {size} elements"
+    if isinstance(key, slice):
+        if key.step is not None and _index(key.step, "the slice step", where) != 1:
+            raise ArgumentError(f"mem[{_slice_text(key)}]: a step of {key.step} on an {where}; "
+                                "views take contiguous ranges only (step 1); copy the "
+                                "elements you need with get() and asarray()")
+        start = 0 if key.start is None else _index(key.start, "the slice start", where)
+        stop = size if key.stop is None else _index(key.stop, "the slice stop", where)
+        start_abs = start + size if start < 0 else start
+        stop_abs = stop + size if stop < 0 else stop
+        if not 0 <= start_abs <= size or not 0 <= stop_abs <= size:
+            raise ArgumentError(f"mem[{_slice_text(key)}] is out of range for an {where} "
+                                f"(valid indices: -{size} .. {size}); unlike Python, okl "
+                                "refuses an out-of-range slice instead of clipping it")
+        if stop_abs < start_abs:
+            raise ArgumentError(f"mem[{_slice_text(key)}] on an {where}: the start "
+                                f"({start_abs}) is after the stop ({stop_abs})")
+        return _make_view(mem, start_abs, stop_abs - start_abs)
+    if isinstance(key, (int, np.integer)):
+        raise ArgumentError(f"mem[{key}]: okl.Memory cannot be indexed by an integer (an "
+                            "element lives on the device); use mem.get()[i] to read it, or a "
+                            f"view mem[{key}:{key}+1] with copy_to/copy_from")
+    raise ArgumentError(f"mem[{key!r}]: okl.Memory takes 1-D slices over its flattened "
+                        "elements only (mem[a:b])")
+
+
+def _index(value, what: str, where: str) -> int:
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise ArgumentError(f"{what} of a view of an {where} must be an integer, got "
+                            f"{type(value).__name__} {value!r}") from None
+
+
+def _slice_text(key: slice) -> str:
+    parts = ["" if p is None else str(p) for p in (key.start, key.stop)]
+    return ":".join(parts) + ("" if key.step is None else f":{key.step}")
+
+
+def _make_view(mem, start: int, count: int):
+    from .device import Memory
+
+    root = mem.base if mem.base is not None else mem
+    offset = mem.offset + start
+    handle, refusal = _view_handle(root, offset, count)
+    out = Memory(mem.device, handle, (count,), mem.dtype)
+    out.base = root  # keeps the allocation alive
+    out.offset = offset
+    if refusal:
+        out.__dict__["_no_sub_buffer"] = refusal
+    views = root.__dict__.get("_views")
+    if views is None:
+        views = root.__dict__["_views"] = weakref.WeakSet()
+    views.add(out)
+    return out
+
+
+def _view_handle(root, offset: int, count: int):
+    """(the view's own handle, or None; why it has none, for opencl launches)."""
+    kind = root.device.backend.kind
+    itemsize = root.dtype.itemsize
+    if kind == "host":
+        return root.handle.reshape(-1)[offset:offset + count], ""
+    if kind == "cuda":  # a CuPy view: its data.ptr is the parent's plus the offset
+        if root.dtype.fields is not None:  # stored as bytes
+            return root.handle[offset * itemsize:(offset + count) * itemsize], ""
+        return root.handle.reshape(-1)[offset:offset + count], ""
+    # opencl: a sub-buffer (an empty view passes the allocation: nothing may be read)
+    if count == 0:
+        return root.handle, ""
+    origin = offset * itemsize
+    align = max(int(root.device.backend.cl_device.mem_base_addr_align) // 8, 1)
+    refusal = (f"okl.Memory view of elements {offset}..{offset + count - 1} starts {origin} "
+               f"bytes into its buffer, not a multiple of the {align}-byte base address "
+               f"alignment of {root.device.name} (CL_DEVICE_MEM_BASE_ADDR_ALIGN), so OpenCL "
+               "cannot pass it to a kernel; start the view at a multiple of "
+               f"{align // itemsize or 1} elements, or copy it into its own buffer "
+               "(dev.malloc + copy_from)")
+    if origin % align:
+        return None, refusal
+    try:
+        return root.handle.get_sub_region(origin, count * itemsize), ""
+    except Exception as e:  # the driver's own refusal
+        return None, f"{refusal} ({type(e).__name__}: {e})"
+
+
+def release_view(mem) -> None:
+    """What Memory.free does for a view: release its own sub-buffer (opencl); the allocation
+    stays."""
+    handle, root = mem.handle, mem.base
+    if mem.device.backend.kind == "opencl" and handle is not None and \
+            handle is not root.handle:
+        mem.device.backend.queue.finish()
+        handle.release()
+
+
+def view_get(mem) -> np.ndarray:
+    out = np.empty(mem.shape, mem.dtype)
+    copy(out, mem, None, 0, 0, True, "Memory.get", ("out", "self"))
+    return out
+
+
+def view_set(mem, host: np.ndarray) -> None:
+    copy(mem, host.reshape(-1), None, 0, 0, True, "Memory.set", ("self", "array"))
+
+
+# -- copies -----------------------------------------------------------------------------------
+
+def copy_from(dst, src, count, offset, src_offset, blocking) -> None:
+    copy(dst, src, count, offset, src_offset, blocking, "Memory.copy_from",
+         ("self", "src"), ("offset", "src_offset"))
+
+
+def copy_to(src, dst, count, offset, dst_offset, blocking) -> None:
+    copy(dst, src, count, dst_offset, offset, blocking, "Memory.copy_to",
+         ("dst", "self"), ("dst_offset", "offset"))
+
+
+def copy(dst, src, count, dst_offset, src_offset, blocking, who: str,
+         names=("dst", "src"), offset_names=("dst_offset", "src_offset")) -> None:
+    """Copy ``count`` elements from ``src`` (from ``src_offset``) to ``dst`` (from
+    ``dst_offset``); one of them is an okl.Memory, the other a Memory or a numpy array."""
+    from .device import Memory
+
+    dst_name, src_name = names
+    ends = []
+    for obj, name, writes in ((dst, dst_name, True), (src, src_name, False)):
+        if isinstance(obj, Memory):
+            if obj.freed:
+                raise ArgumentError(f"{who}: {name} {obj!r} was freed (Memory.free()); "
+                                    "allocate a new buffer")
+        elif isinstance(obj, np.ndarray):
+            if not obj.flags.c_contiguous:
+                raise ArgumentError(f"{who}: {name} is a non-contiguous numpy array (a strided "
+                                    "view); pass a contiguous one (numpy.ascontiguousarray)")
+            if writes and not obj.flags.writeable:
+                raise ArgumentError(f"{who}: {name} is a read-only numpy array")
+        else:
+            raise ArgumentError(f"{who}: {name} must be an okl.Memory or a numpy.ndarray, got "
+                                f"{type(obj).__module__}.{type(obj).__qualname__}")
+        ends.append(obj)
+    mems = [m for m in ends if isinstance(m, Memory)]
+    if len(mems) == 2:
+        a, b = (m.device.backend for m in mems)
+        if a.kind != b.kind or a.identity != b.identity:
+            raise ArgumentError(f"{who}: {dst_name} is on {mems[0].device!r} and {src_name} on "
+                                f"{mems[1].device!r}; copies between Memory objects need one "
+                                "device: go through the host (get(), then copy_from)")
+    if dst.dtype != src.dtype:
+        raise ArgumentError(f"{who}: {dst_name} holds {dst.dtype} and {src_name} holds "
+                            f"{src.dtype}; copies need one dtype (convert the host array "
+                            "with .astype())")
+    dst_len, src_len = int(dst.size), int(src.size)
+    dst_offset = _offset(dst_offset, offset_names[0], dst_len, dst_name, who)
+    src_offset = _offset(src_offset, offset_names[1], src_len, src_name, who)
+    if count is None:
+        count = src_len - src_offset
+    else:
+        try:
+            count = operator.index(count)
+        except TypeError:
+            raise ArgumentError(f"{who}: count must be an integer or None, got "
+                                f"{type(count).__name__} {count!r}") from None
+        if count < 0:
+            raise ArgumentError(f"{who}: count={count} is negative")
+        if src_offset + count > src_len:
+            raise ArgumentError(f"{who}: count={count} from {offset_names[1]}={src_offset} "
+                                f"runs past the end of {src_name} ({src_len} elements)")
+    if dst_offset + count > dst_len:
+        raise ArgumentError(f"{who}: {count} elements from {src_name} do not fit in {dst_name} "
+                            f"({dst_len} elements) at {offset_names[0]}={dst_offset}"
+                            + (" (count=None copies all of the source from its offset)"
+                               if count == src_len - src_offset else ""))
+    if not isinstance(blocking, (bool, np.bool_)):
+        raise ArgumentError(f"{who}: blocking must be True or False, got {blocking!r}")
+    if count == 0:
+        return
+    backend = mems[0].device.backend
+    if backend.kind == "host":
+        _flat(dst)[dst_offset:dst_offset + count] = _flat(src)[src_offset:src_offset + count]
+    elif backend.kind == "cuda":
+        _cuda_copy(mems[0].device, dst, src, count, dst_offset, src_offset, bool(blocking))
+    else:
+        _cl_copy(mems[0].device, dst, src, count, dst_offset, src_offset, bool(blocking))
+
+
+def _offset(value, name: str, length: int, side: str, who: str) -> int:
+    try:
+        value = operator.index(value)
+    except TypeError:
+        raise ArgumentError(f"{who}: {name} must be an integer, got {type(value).__name__} "
+                            f"{value!r}") from None
+    if not 0 <= value <= length:
+        raise ArgumentError(f"{who}: {name}={value} is outside {side} ({length} elements; "
+                            f"offsets run from 0 to {length})")
+    return value
+
+
+def _root(mem):
+    """The allocation a Memory is (or views)."""
+    return mem if mem.base is None else mem.base
+
+
+def _flat(obj) -> np.ndarray:
+    return obj.reshape(-1) if isinstance(obj, np.ndarray) else obj.handle.reshape(-1)
+
+
+def _keep(backend, event, done, *objects) -> None:
+    """Keep what an asynchronous copy uses alive until ``event`` is done (checked, and the
+    finished ones dropped, at each asynchronous copy)."""
+    pending = backend.__dict__.setdefault(_PENDING, [])
+    pending[:] = [p for p in pending if not done(p[0])]
+    pending.append((event, objects))
+
+
+def _current(device):
+    """The backend handle of the device's current stream, or None (the backend's default)."""
+    stream = getattr(device, "current_stream", None)
+    return getattr(stream, "handle", None)
+
+
+def _overlap(dst, src, count: int, dst_offset: int, src_offset: int) -> bool:
+    from .device import Memory
+
+    if not (isinstance(dst, Memory) and isinstance(src, Memory)):
+        return False
+    if _root(dst) is not _root(src):
+        return False
+    a, b = dst.offset + dst_offset, src.offset + src_offset
+    return a < b + count and b < a + count
+
+
+def _cuda_copy(device, dst, src, count, dst_offset, src_offset, blocking) -> None:
+    import cupy as cp
+
+    backend = device.backend
+    rt = cp.cuda.runtime
+    itemsize = dst.dtype.itemsize
+    nbytes = count * itemsize
+    keep: list = []
+
+    def pointer(obj, offset):
+        if isinstance(obj, np.ndarray):
+            keep.append(obj)
+            return obj.ctypes.data + offset * itemsize, False
+        keep.append(obj.handle)
+        return obj.handle.data.ptr + offset * itemsize, True
+
+    with backend.cp_device:
+        stream = _current(device)
+        if stream is None:
+            stream = cp.cuda.get_current_stream()
+        d, d_dev = pointer(dst, dst_offset)
+        s, s_dev = pointer(src, src_offset)
+        kind = {(True, False): getattr(rt, "memcpyHostToDevice", 1),
+                (False, True): getattr(rt, "memcpyDeviceToHost", 2),
+                (True, True): getattr(rt, "memcpyDeviceToDevice", 3)}[(d_dev, s_dev)]
+        if _overlap(dst, src, count, dst_offset, src_offset):  # through a temporary
+            tmp = cp.empty(nbytes, np.uint8)
+            keep.append(tmp)
+            rt.memcpyAsync(tmp.data.ptr, s, nbytes, kind, stream.ptr)
+            rt.memcpyAsync(d, tmp.data.ptr, nbytes, kind, stream.ptr)
+        else:
+            rt.memcpyAsync(d, s, nbytes, kind, stream.ptr)
+        if blocking:
+            stream.synchronize()
+        else:
+            event = cp.cuda.Event(disable_timing=True)
+            event.record(stream)
+            _keep(backend, event, lambda e: e.done, *keep)
+
+
+def _cl_copy(device, dst, src, count, dst_offset, src_offset, blocking) -> None:
+    import pyopencl as cl
+
+    backend = device.backend
+    queue = _current(device)
+    if queue is None:
+        queue = backend.queue
+    itemsize = dst.dtype.itemsize
+    if isinstance(src, np.ndarray):
+        event = cl.enqueue_copy(queue, _root(dst).handle, _flat(src)[src_offset:src_offset + count],
+                                dst_offset=(dst.offset + dst_offset) * itemsize,
+                                is_blocking=blocking)
+    elif isinstance(dst, np.ndarray):
+        event = cl.enqueue_copy(queue, _flat(dst)[dst_offset:dst_offset + count], _root(src).handle,
+                                src_offset=(src.offset + src_offset) * itemsize,
+                                is_blocking=blocking)
+    else:
+        nbytes = count * itemsize
+        at_dst, at_src = (dst.offset + dst_offset) * itemsize, (src.offset + src_offset) * itemsize
+        if _overlap(dst, src, count, dst_offset, src_offset):  # OpenCL refuses overlaps
+            tmp = cl.Buffer(backend.context, cl.mem_flags.READ_WRITE, nbytes)
+            cl.enqueue_copy(queue, tmp, _root(src).handle, byte_count=nbytes, src_offset=at_src)
+            event = cl.enqueue_copy(queue, _root(dst).handle, tmp, byte_count=nbytes,
+                                    dst_offset=at_dst)
+        else:
+            event = cl.enqueue_copy(queue, _root(dst).handle, _root(src).handle, byte_count=nbytes,
+                                    src_offset=at_src, dst_offset=at_dst)
+        if blocking:
+            event.wait()
+    if not blocking:
+        complete = cl.command_execution_status.COMPLETE
+        _keep(backend, event, lambda e: e.command_execution_status == complete, src, dst)
