@@ -169,6 +169,15 @@ class CudaBackend:
         with self.cp_device:
             _cupy().cuda.get_current_stream().synchronize()
 
+    # -- properties (okl.runtime.properties) ---------------------------------------------------
+    def properties(self) -> dict:
+        from .properties import cuda_properties
+        return cuda_properties(self)
+
+    def kernel_properties(self, kernel, functions) -> dict:
+        from .properties import cuda_kernel_properties
+        return cuda_kernel_properties(self, kernel, functions)
+
     # -- kernels -------------------------------------------------------------------------------
     def build(self, device, source: str, specs, flags: list[str]):
         cp = _cupy()
