@@ -168,13 +168,64 @@ def translate(file: str, mode: str, defines, includes, output, launcher: bool,
 
 
 @main.command()
-def info() -> None:
-    """Print which modes run here (and why not), then every OpenCL device found."""
+@click.option("-v", "--verbose", is_flag=True,
+              help="Print every device property the backend reports, not only the main ones.")
+def info(verbose: bool) -> None:
+    """Print which modes run here (and why not), every OpenCL device found, then the
+    properties of each available mode's device."""
     from .runtime.device import backends
 
+    available = []
     for b in backends():
         click.echo(str(b))
+        if b.available:
+            available.append(b.name)
     _opencl_devices()
+    _device_properties(available, verbose)
+
+
+#: shown by ``oklc info`` after the common keys (``-v``: everything)
+_INFO_EXTRAS = ("arch", "compute_capability", "type", "version", "driver_version",
+                "openmp_threads", "compiler", "compiler_flags")
+
+
+def _device_properties(modes: list[str], verbose: bool) -> None:
+    """dev.properties of each available mode (okl.runtime.properties)."""
+    from .runtime.device import Device
+    from .runtime.properties import KEYS
+
+    for mode in modes:
+        try:
+            props = Device(mode).properties
+        except Exception as e:  # listed as available, yet it would not start: say so
+            click.echo(f"\n{mode} device properties: unavailable ({type(e).__name__}: {e})")
+            continue
+        click.echo(f"\n{mode} device properties:")
+        keys = [k for k in props if k != "mode"] if verbose else \
+            list(KEYS) + [k for k in _INFO_EXTRAS if props.get(k) is not None]
+        _print_properties(props, keys, "  ")
+
+
+def _print_properties(props: dict, keys, indent: str) -> None:
+    for key in keys:
+        value = props.get(key)
+        if isinstance(value, dict):
+            click.echo(f"{indent}{key}:")
+            _print_properties(value, list(value), indent + "  ")
+            continue
+        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            click.echo(f"{indent}{key}:")  # e.g. loops: one line per @outer loop nest
+            for item in value:
+                click.echo(f"{indent}  " + ", ".join(f"{k}={_text(v)}" for k, v in item.items()))
+            continue
+        click.echo(f"{indent}{key + ':':24} {_text(value)}")
+
+
+def _text(value) -> str:
+    if isinstance(value, (list, tuple)):
+        return "x".join(map(str, value)) if value and all(isinstance(v, int) for v in value) \
+            else " ".join(map(str, value))
+    return "-" if value is None else str(value)
 
 
 def _opencl_devices() -> None:
@@ -196,7 +247,10 @@ def _opencl_devices() -> None:
 @click.option("--mode", "-m", type=click.Choice(MODES, case_sensitive=False), required=True)
 @click.option("-D", "--define", "defines", multiple=True, metavar="N=V")
 @click.option("-I", "--include", "includes", multiple=True, metavar="DIR")
-def build(file: str, kernel: str, mode: str, defines, includes) -> None:
+@click.option("-v", "--verbose", is_flag=True,
+              help="Also print what the compiled kernel uses (registers, shared and local "
+                   "memory, work-group sizes: Kernel.properties).")
+def build(file: str, kernel: str, mode: str, defines, includes, verbose: bool) -> None:
     """Build KERNEL of FILE for MODE into the cache; report the time and cache hit/miss."""
     from .runtime.device import Device
 
@@ -210,6 +264,9 @@ def build(file: str, kernel: str, mode: str, defines, includes) -> None:
     binary = {True: "hit", False: "miss", None: "cached by the backend"}[k.build_hit]
     click.echo(f"{kernel} ({dev.mode}, {dev.name}): {k.build_seconds * 1e3:.1f} ms, cache "
                f"{state} (translation {'hit' if k.translation_hit else 'miss'}, binary {binary})")
+    if verbose:
+        props = k.properties
+        _print_properties(props, [key for key in props if key not in ("mode", "name")], "  ")
 
 
 @main.group()

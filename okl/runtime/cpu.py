@@ -170,6 +170,15 @@ class CPUBackend:
     def event_seconds(self, start: float, end: float) -> float:
         return end - start
 
+    # -- properties (okl.runtime.properties) ---------------------------------------------------
+    def properties(self) -> dict:
+        from .properties import host_properties
+        return host_properties(self)
+
+    def kernel_properties(self, kernel, module) -> dict:
+        from .properties import host_kernel_properties
+        return host_kernel_properties(self, kernel)
+
     # -- kernels -------------------------------------------------------------------------------
     def build(self, device, source: str, specs, flags: list[str]):
         """Compile (or load from the build cache) the shared library of one translation.

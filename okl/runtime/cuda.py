@@ -216,6 +216,15 @@ class CudaBackend:
     def event_seconds(self, start, end) -> float:
         return _cupy().cuda.get_elapsed_time(start, end) * 1e-3  # milliseconds
 
+    # -- properties (okl.runtime.properties) ---------------------------------------------------
+    def properties(self) -> dict:
+        from .properties import cuda_properties
+        return cuda_properties(self)
+
+    def kernel_properties(self, kernel, functions) -> dict:
+        from .properties import cuda_kernel_properties
+        return cuda_kernel_properties(self, kernel, functions)
+
     # -- kernels -------------------------------------------------------------------------------
     def build(self, device, source: str, specs, flags: list[str]):
         cp = _cupy()

@@ -136,10 +136,31 @@ class Device:
         shape = _shape(count_or_shape)
         return self.asarray(np.zeros(shape, dtype))
 
-    def asarray(self, array) -> Memory:
-        """Copy a numpy array (structured dtypes too) into a new device buffer."""
-        host = np.ascontiguousarray(np.asarray(array))
-        return self.backend.to_device(self, host)
+    def asarray(self, array, dtype=None, *, copy: bool | None = None) -> Memory:
+        """A Memory with ``array``'s contents: numpy arrays (structured dtypes too), any
+        DLPack producer (PyTorch, JAX, CuPy, numba), ``__cuda_array_interface__``, pyopencl
+        arrays and buffers, nested lists.
+
+        Memory already on this device is shared, not copied, where kernels can take it as it
+        is (C-contiguous, and on CPU modes aligned and writeable): on serial and openmp a
+        numpy array or any host DLPack producer; on cuda and hip a producer on the same GPU;
+        on opencl a pyopencl array or Buffer of the same context.  Anything else is copied;
+        a producer on another GPU is refused.  ``copy=True`` always copies; ``copy=False``
+        raises where a copy is needed.  ``dtype`` converts (a copy), or says how to read an
+        untyped pyopencl Buffer.  Details: okl/runtime/interop.py."""
+        from .interop import asarray
+        return asarray(self, array, dtype, copy)
+
+    @property
+    def properties(self) -> dict:
+        """The device as the backend reports it; keys always include name, vendor,
+        memory_bytes, compute_units, max_work_group_size, shared_memory_bytes and warp_size
+        (None where unknown).  See okl/runtime/properties.py."""
+        props = self.__dict__.get("_properties")
+        if props is None:
+            from .properties import device_properties
+            props = self.__dict__["_properties"] = device_properties(self)
+        return dict(props)
 
     def finish(self) -> None:
         """Wait for the work queued on every stream of the device."""
@@ -464,7 +485,32 @@ class Memory:
         iface = getattr(self.handle, "__cuda_array_interface__", None)
         if iface is None:
             raise AttributeError("__cuda_array_interface__ exists on CUDA memory only")
+        if self.dtype.fields is not None:  # the handle holds the bytes: describe the structs
+            from .interop import struct_interface
+            iface = struct_interface(iface, self.shape, self.dtype)
         return iface
+
+    # -- interop (okl/runtime/interop.py) -------------------------------------------------------
+    def __dlpack__(self, stream=None, *, max_version=None, dl_device=None, copy=None):
+        """DLPack export: the same memory (serial, openmp: host; cuda, hip: the GPU).
+        opencl raises BufferError (DLPack has no OpenCL device): use get() or to_pyopencl()."""
+        from .interop import export_dlpack
+        return export_dlpack(self, stream, {"max_version": max_version,
+                                            "dl_device": dl_device, "copy": copy})
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        from .interop import export_device
+        return export_device(self)
+
+    @property
+    def __array_interface__(self) -> dict:
+        from .interop import array_interface
+        return array_interface(self)
+
+    def to_pyopencl(self):
+        """opencl mode: a pyopencl.array.Array over this buffer (no copy)."""
+        from .interop import to_pyopencl
+        return to_pyopencl(self)
 
     def __array__(self, *args, **kw):
         self._live("__array__")
@@ -491,6 +537,7 @@ class Kernel:
         self.spec = spec
         self.name = spec.name
         self.source = source
+        self._module = module  # the backend's built code, for ``properties``
         # checked mode: the params past the user's are hidden, filled by the Checker
         self._checker = Checker(device, spec) if spec.check_ints else None
         self.params = spec.params[:spec.user_params] if self._checker else spec.params
@@ -512,6 +559,13 @@ class Kernel:
     @property
     def signature(self) -> str:
         return f"{self.name}({', '.join(f'{p.c_type} {p.name}' for p in self.params)})"
+
+    @property
+    def properties(self) -> dict:
+        """What the compiled binary uses where the backend reports it (registers, shared and
+        local memory, work-group sizes); see okl/runtime/properties.py."""
+        from .properties import kernel_properties
+        return kernel_properties(self)
 
     def __call__(self, *args, **kwargs):
         if kwargs or len(args) != len(self.params):

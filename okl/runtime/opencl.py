@@ -170,6 +170,15 @@ class OpenCLBackend:
                            "s.finish())")
         return (end.profile.end - start.profile.end) * 1e-9
 
+    # -- properties (okl.runtime.properties) ---------------------------------------------------
+    def properties(self) -> dict:
+        from .properties import opencl_properties
+        return opencl_properties(self)
+
+    def kernel_properties(self, kernel, program) -> dict:
+        from .properties import opencl_kernel_properties
+        return opencl_kernel_properties(self, kernel, program)
+
     # -- kernels -------------------------------------------------------------------------------
     def build(self, device, source: str, specs, flags: list[str]):
         """(program, binary cache hit).

@@ -55,6 +55,9 @@ class KernelSpec:
     check_sites: list[list] = field(default_factory=list)
     check_ints: int = 0
     user_params: int = 0
+    #: every @outer loop nest (CPU and GPU): {"name", "outer", "inner"}, its extents per axis
+    #: where translation knows them all (else None); shown by Kernel.properties
+    loops: list[dict] = field(default_factory=list)
 
 
 def specs_of(translation) -> list[KernelSpec]:
@@ -63,6 +66,8 @@ def specs_of(translation) -> list[KernelSpec]:
         params = [_param(p.name, p.c_type, p.dtype, p.is_pointer, p.is_const)
                   for p in info.params]
         spec = KernelSpec(info.name, params, info.entry)
+        spec.loops = [{"name": dk.name, "outer": _dims(dk.constant_dims("outer")),
+                       "inner": _dims(dk.constant_dims("inner"))} for dk in info.device_kernels]
         if info.checks is not None:
             spec.check_sites = [list(site) for site in info.checks.sites]
             spec.check_ints = info.checks.buffer_ints
@@ -102,6 +107,10 @@ def _known_threads(dk) -> tuple[int, str]:
     return math.prod(per_axis.values()), where
 
 
+def _dims(dims) -> list[int] | None:
+    return None if dims is None else [int(n) for n in dims]
+
+
 def _param(name, c_type, dtype, pointer, const) -> RuntimeParam:
     return RuntimeParam(name, c_type, None if dtype is None else np.dtype(dtype), pointer, const)
 
@@ -115,7 +124,7 @@ def to_json(specs: list[KernelSpec]) -> list[dict]:
              "host_src": s.host_src, "limits": s.limits, "bounds_src": s.bounds_src,
              "bounds": s.bounds, "bounds_names": s.bounds_names,
              "check_sites": s.check_sites, "check_ints": s.check_ints,
-             "user_params": s.user_params,
+             "user_params": s.user_params, "loops": s.loops,
              "device_kernels": [{"name": d.name, "dims_src": d.dims_src,
                                  "threads": d.threads, "threads_loc": d.threads_loc,
                                  "captured": [param(p) for p in d.captured]}
@@ -129,7 +138,7 @@ def from_json(data: list[dict]) -> list[KernelSpec]:
             dt = [tuple(f) if isinstance(f, list) else f for f in dt]
         return RuntimeParam(d["name"], d["c_type"], None if dt is None else descr_to_dtype(dt),
                             d["pointer"], d["const"])
-    return [KernelSpec(s["name"], [param(p) for p in s["params"]], s["entry"],
+    out = [KernelSpec(s["name"], [param(p) for p in s["params"]], s["entry"],
                        [DeviceKernelSpec(d["name"], [param(p) for p in d["captured"]],
                                          d["dims_src"], d.get("threads", 1),
                                          d.get("threads_loc", ""))
@@ -138,3 +147,6 @@ def from_json(data: list[dict]) -> list[KernelSpec]:
                        s.get("bounds", []), s.get("bounds_names", []),
                        s.get("check_sites", []), s.get("check_ints", 0),
                        s.get("user_params", 0)) for s in data]
+    for spec, s in zip(out, data, strict=True):
+        spec.loops = s.get("loops", [])
+    return out
