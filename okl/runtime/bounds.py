@@ -20,6 +20,9 @@ from ..errors import ArgumentError
 from .cvalues import idiv, imod
 from .launcher import compiled
 
+#: entries a launch memo keeps (one per distinct set of scalar values; a launch loop has one)
+MEMO_LIMIT = 64
+
 
 def _fit(a, lo: int, hi: int):
     """``a`` if it lies within a C type's range [lo, hi], else unknown (it would wrap)."""
@@ -164,7 +167,9 @@ def bounds_check(spec) -> Callable[[dict, tuple], None] | None:
     accesses = spec.bounds
     names = spec.bounds_names
     itemsize = {p: params[p].dtype.itemsize for p, _, _ in accesses}
-    memo: dict[tuple, list[tuple[int, int, int]]] = {}  # scalar values -> what to compare
+    pointers = sorted(itemsize)
+    memo: dict[tuple, list[tuple[int, int, int, int]]] = {}  # scalar values -> what to compare
+    needs: dict[tuple, tuple[int, ...]] = {}  # scalar values -> bytes per pointer parameter
 
     def worst(key: tuple, env: dict) -> list[tuple[int, int, int, int]]:
         """(parameter, bytes needed, largest index, access) per parameter: the function runs
@@ -175,14 +180,14 @@ def bounds_check(spec) -> Callable[[dict, tuple], None] | None:
                 p = accesses[k][0]
                 if p not in most or top > most[p][0]:
                     most[p] = (top, k)
-        if len(memo) >= 64:
+        if len(memo) >= MEMO_LIMIT:
             memo.clear()
+            needs.clear()
         found = memo[key] = [(p, (top + 1) * itemsize[p], top, k)
                              for p, (top, k) in sorted(most.items())]
+        need = {p: n for p, n, _, _ in found}
+        needs[key] = tuple(need.get(p, 0) for p in pointers)
         return found
-
-    pointers = sorted(itemsize)
-    needs: dict[tuple, tuple[int, ...]] = {}  # scalar values -> bytes per pointer parameter
 
     def check(env: dict, args) -> None:
         key = tuple([env[n] for n in names])
@@ -197,14 +202,10 @@ def bounds_check(spec) -> Callable[[dict, tuple], None] | None:
                     continue
             if nbytes < need:
                 _refuse(spec, p, top, accesses[k], nbytes // itemsize[p], env, args[p])
-        if len(needs) >= 64:
-            needs.clear()
-        most = {p: need for p, need, _, _ in found}
-        needs[key] = tuple(most.get(p, 0) for p in pointers)
 
     check.names = set(names)
     #: for a launcher's inline test: the scalar names of the key (in order), the pointer
-    #: parameters (indices), and key -> the bytes each of those needs, once a check passed
+    #: parameters (indices), and key -> the bytes each of those needs (0: not read)
     check.key_names, check.pointers, check.needs = list(names), pointers, needs
     return check
 

@@ -16,7 +16,15 @@ messages are the general path's.
 from __future__ import annotations
 
 from .bounds import bounds_check
-from .gpulaunch import _NOT_YET, _bounds_lines, _dead, _pointer_slow, inline_code, trivial_host
+from .gpulaunch import (
+    _NOT_YET,
+    _bounds_lines,
+    _dead,
+    _pointer_slow,
+    inline_code,
+    memoized,
+    trivial_host,
+)
 from .launcher import compile_function, compiled
 
 MEMO_KEY = "_cl_buffer"  # where an okl.Memory keeps its cl.Buffer for this path
@@ -45,8 +53,6 @@ def compile_cl_caller(kernel, cl_kernels, queues, enqueue, buffer_of, fail):
                                   [c.dtype for c in d.captured])
     dims = [compile_function(d.dims_src, "_dims", f"<okl grid of {d.name}>")
             for d in spec.device_kernels]
-    grids: dict[tuple, tuple] = {}
-
     def sizes(k: int, env: dict) -> tuple:
         """(global, local) of device kernel k, or () when a dimension is 0."""
         outer, inner = dims[k](env)
@@ -56,11 +62,7 @@ def compile_cl_caller(kernel, cl_kernels, queues, enqueue, buffer_of, fail):
                                            strict=True))
         return (glob, local) if min(outer) > 0 and min(inner) > 0 else ()
 
-    def grid(key: tuple, env: dict) -> tuple:
-        if len(grids) >= 64:
-            grids.clear()
-        grids[key] = found = sizes(0, env)
-        return found
+    grids, grid = memoized(lambda env: sizes(0, env))
 
     if not trivial_host(spec):
         return _with_host(kernel, cl_kernels, queues, enqueue, buffer_of, fail, sizes)

@@ -33,6 +33,7 @@ from .gpulaunch import (
     compile_caller,
     env_names,
     gpu_launcher,
+    memoized,
     trivial_host,
 )
 from .launcher import compile_function
@@ -313,18 +314,12 @@ class CudaBackend:
                     "                _check(_gb[:3], _gb[3:], _base, _r)",
                     "        else:",
                     "            _go(_gb[:3], _gb[3:], _base)"]
-            grids: dict[tuple, tuple] = {}
-
-            def grid(key: tuple | None, env: dict) -> tuple:
+            def flat_grid(env: dict) -> tuple:
                 outer, inner = dims(env)
-                flat = (*outer, *(1,) * (3 - len(outer)), *inner, *(1,) * (3 - len(inner))) \
+                return (*outer, *(1,) * (3 - len(outer)), *inner, *(1,) * (3 - len(inner))) \
                     if min(outer) > 0 and min(inner) > 0 else ()
-                if key is not None:  # None: a struct value, not a key (no memo)
-                    if len(grids) >= 64:
-                        grids.clear()
-                    grids[key] = flat
-                return flat
 
+            grids, grid = memoized(flat_grid)
             return compile_caller(kernel, device_pointers=True, pointer_value=_device_pointer,
                                   memo_key="_device_pointer", tail=tail,
                                   names={"_grids": grids, "_grid": grid, **direct.names},

@@ -29,7 +29,7 @@ import weakref
 import numpy as np
 
 from .args import NULL
-from .bounds import bounds_check
+from .bounds import MEMO_LIMIT, bounds_check
 from .launcher import RUNTIME_NAMES, compile_function, compiled
 
 _TRIVIAL_HOST = re.compile(r"def _host\([^)]*\):\n    _launch\(0, \{[^\n]*\}\)\n")
@@ -326,7 +326,7 @@ def compile_caller(kernel, *, device_pointers: bool, pointer_value, memo_key: st
         # the values as a tuple: a key for memos of what they determine (the grid); None
         # when one of them is a struct (a numpy value, not hashable)
         exprs = [e.partition(": ")[2] for e in env_items]
-        plain = all(not x.startswith("k") or x.endswith(".item()") for x in exprs)
+        plain = not any(_is_struct(x) for x in exprs)
         body.append(f"    _ek = ({''.join(x + ', ' for x in exprs)})" if plain else
                     "    _ek = None")
     if bounds is not None:
@@ -342,6 +342,27 @@ def compile_caller(kernel, *, device_pointers: bool, pointer_value, memo_key: st
     return call
 
 
+def _is_struct(expr: str) -> bool:
+    """The generated expression of a scalar argument is a numpy struct value (``k<i>``, not
+    ``k<i>.item()`` or ``v<i>``): it cannot be part of a memo key."""
+    return expr.startswith("k") and not expr.endswith(".item()")
+
+
+def memoized(compute):
+    """``(table, lookup)``: ``lookup(key, env)`` returns ``compute(env)`` and remembers it in
+    ``table`` under ``key`` (not when ``key`` is None); callers read ``table`` first."""
+    table: dict = {}
+
+    def lookup(key, env):
+        found = compute(env)
+        if key is not None:
+            if len(table) >= MEMO_LIMIT:
+                table.clear()
+            table[key] = found
+        return found
+    return table, lookup
+
+
 def _env_pairs(items: list[str]):
     """(name, expression) of each ``'name': expression`` entry of the generated _env."""
     for item in items:
@@ -354,9 +375,7 @@ def _bounds_lines(bounds, values: dict[str, str], ns: dict) -> list[str]:
     comparison per buffer, when these values already passed with buffers as large; the
     full check (which refuses, naming the array) otherwise."""
     full = ["    _bounds(_env, _args)"]
-    if any(name not in values or (values[name].startswith("k") and
-                                  not values[name].endswith(".item()"))
-           for name in bounds.key_names):
+    if any(name not in values or _is_struct(values[name]) for name in bounds.key_names):
         return full  # a value okl does not have, or a struct (not hashable): the full check
     ns["_bneed"] = bounds.needs
     key = "".join(f"{values[name]}, " for name in bounds.key_names)

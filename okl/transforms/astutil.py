@@ -76,6 +76,18 @@ def ids_in(node: c_ast.Node) -> list[c_ast.ID]:
     return out
 
 
+#: node types of plain arithmetic: reading variables, no call, store or memory access
+_PURE = (c_ast.ID, c_ast.Constant, c_ast.BinaryOp, c_ast.UnaryOp, c_ast.TernaryOp, c_ast.Cast,
+         c_ast.Typename, c_ast.TypeDecl, c_ast.IdentifierType)
+
+
+def is_pure(expr: c_ast.Node) -> bool:
+    """Plain arithmetic on variables: evaluating it again, or not at all, changes nothing."""
+    return all(isinstance(n, _PURE) and not (
+        isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "*", "&"))
+        for n in walk(expr))
+
+
 def with_coord(node: c_ast.Node, coord) -> c_ast.Node:
     for n in walk(node):
         if n.coord is None:

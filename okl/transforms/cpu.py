@@ -17,7 +17,7 @@ from pycparser import c_ast
 from ..model.kernel import Kernel, Program
 from .astutil import walk
 from .barriers import is_barrier, parent_map
-from .cpu_guards import guards_to_bounds
+from .cpu_guards import guards_to_bounds, uncounted
 from .cpu_simd import mark as simd_mark
 from .cpu_transpose import transpose_shared
 from .exclusive import lower_exclusive
@@ -32,11 +32,7 @@ def lower_cpu_kernel(program: Program, kernel: Kernel, target,
     _drop_block_unrolls(program, kernel)
     _drop_barriers(program, kernel)
     for loop in kernel.loops():
-        outer = loop.parent
-        while outer is not None and outer.kind != "outer":
-            outer = outer.parent
-        if id(loop.node) in independent and outer is not None and \
-                id(outer.node) not in counted:
+        if id(loop.node) in independent and uncounted(loop, counted):
             _prefix(kernel.node, loop.node, simd_mark(loop.node))
     for outer in kernel.outers:
         pragma = target.outer_pragma(kernel, outer)

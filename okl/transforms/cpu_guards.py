@@ -25,17 +25,12 @@ from pycparser import c_ast
 
 from ..model.consteval import evaluate
 from ..model.kernel import Kernel
-from .astutil import walk
+from .astutil import is_pure, walk
 
 
 def guards_to_bounds(kernel: Kernel, counted: set[int]) -> None:
     for loop in kernel.loops():
-        if loop.kind != "inner" or not loop.form.increasing:
-            continue
-        outer = loop.parent
-        while outer is not None and outer.kind != "outer":
-            outer = outer.parent
-        if outer is None or id(outer.node) in counted:
+        if loop.kind != "inner" or not loop.form.increasing or not uncounted(loop, counted):
             continue
         body = loop.node.stmt
         items = list(body.block_items or []) if isinstance(body, c_ast.Compound) else [body]
@@ -57,6 +52,16 @@ def guards_to_bounds(kernel: Kernel, counted: set[int]) -> None:
             loop.node.cond = c_ast.BinaryOp("<", c_ast.ID(loop.iterator),
                                             c_ast.Constant("int", str(only + 1)))
             loop.node.stmt = guard.iftrue
+
+
+def uncounted(loop, counted: set[int]) -> bool:
+    """The @outer loop around ``loop`` gives @exclusive slots by position, not by a running
+    counter (lower_exclusive's ``counted``): its @inner iterations may be skipped or
+    reordered."""
+    outer = loop.parent
+    while outer is not None and outer.kind != "outer":
+        outer = outer.parent
+    return outer is not None and id(outer.node) not in counted
 
 
 def _guard_bound(guard, iterator: str, decls: list) -> c_ast.Node | None:
@@ -101,7 +106,7 @@ def _pure_inits(decls: list) -> dict[str, c_ast.Node] | None:
     inits = {}
     for d in decls:
         if not isinstance(d, c_ast.Decl) or not isinstance(d.type, c_ast.TypeDecl) or \
-                d.init is None or not _pure(d.init) or \
+                d.init is None or not is_pure(d.init) or \
                 not isinstance(d.type.type, c_ast.IdentifierType) or \
                 not set(d.type.type.names) <= {"int", "long", "unsigned", "short", "signed"}:
             return None
@@ -170,19 +175,9 @@ def _exclusive_bound(op: str, bound: c_ast.Node) -> c_ast.Node:
     return bound if op == "<" else c_ast.BinaryOp("+", bound, c_ast.Constant("int", "1"))
 
 
-_PURE = (c_ast.ID, c_ast.Constant, c_ast.BinaryOp, c_ast.UnaryOp, c_ast.TernaryOp, c_ast.Cast,
-         c_ast.Typename, c_ast.TypeDecl, c_ast.IdentifierType)
-
-
-def _pure(expr: c_ast.Node) -> bool:
-    return all(isinstance(n, _PURE) and not (
-        isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "*", "&"))
-        for n in walk(expr))
-
-
 def _invariant(bound: c_ast.Node, body: c_ast.Node, iterator: str) -> bool:
     """The bound is plain arithmetic on variables that neither the loop nor its body write."""
-    if not _pure(bound):
+    if not is_pure(bound):
         return False
     names = {n.name for n in walk(bound) if isinstance(n, c_ast.ID)}
     if iterator in names:

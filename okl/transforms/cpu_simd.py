@@ -20,17 +20,18 @@ from .astutil import walk
 PRAGMA = "GCC ivdep"
 
 
+def lane_loops(kernel: Kernel):
+    """The innermost @inner loops: the ones gcc vectorises, their iterations SIMD lanes."""
+    return (loop for loop in kernel.loops()
+            if loop.kind == "inner" and not any(c.kind == "inner" for c in loop.children))
+
+
 def independent_inner_loops(kernel: Kernel) -> set[int]:
     """``id`` of the For node of every innermost @inner loop with no @atomic inside (call
     before lower_atomics rewrites the atomic statements)."""
     atomic = {id(a.node) for a in kernel.atomics}
-    out = set()
-    for loop in kernel.loops():
-        if loop.kind != "inner" or any(c.kind == "inner" for c in loop.walk() if c is not loop):
-            continue
-        if not any(id(n) in atomic for n in walk(loop.node)):
-            out.add(id(loop.node))
-    return out
+    return {id(loop.node) for loop in lane_loops(kernel)
+            if not any(id(n) in atomic for n in walk(loop.node))}
 
 
 def mark(loop: c_ast.For) -> c_ast.Pragma:

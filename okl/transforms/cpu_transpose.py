@@ -21,8 +21,9 @@ import copy
 from pycparser import c_ast
 
 from ..model.kernel import Kernel
-from .astutil import walk
+from .astutil import is_pure, walk
 from .barriers import parent_map
+from .cpu_simd import lane_loops
 
 SUFFIX = "__t"
 _STORES = ("=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=")
@@ -37,16 +38,15 @@ def transpose_shared(kernel: Kernel) -> None:
         uses = _uses(kernel.node, var.name)
         if uses is None:
             continue
-        column = [(ref, loop) for ref, loop in _reads(uses, lanes)
-                  if _mentions(ref.name.subscript, loop) and
-                  not _mentions(ref.subscript, loop)]
+        column = [ref for ref, store in uses if store is None and id(ref) in lanes and
+                  _mentions(ref.name.subscript, lanes[id(ref)]) and
+                  not _mentions(ref.subscript, lanes[id(ref)])]
         stores = [ref for ref, store in uses if store is not None]
-        if not column or not all(_pure(r.name.subscript) and _pure(r.subscript)
+        if not column or not all(is_pure(r.name.subscript) and is_pure(r.subscript)
                                  for r in stores):
             continue
-        if not _twin_stores(kernel.node, var.name, uses):
-            continue
-        for ref, _ in column:
+        _twin_stores(kernel.node, var.name, uses)
+        for ref in column:
             ref.name.name.name = var.name + SUFFIX
             ref.name.subscript, ref.subscript = ref.subscript, ref.name.subscript
         _declare_twin(kernel.node, decl)
@@ -55,12 +55,7 @@ def transpose_shared(kernel: Kernel) -> None:
 def _lane_loops(kernel: Kernel) -> dict[int, str]:
     """id(node) -> the iterator of the innermost @inner loop (the one gcc vectorises) that
     holds the node."""
-    out = {}
-    for loop in kernel.loops():
-        if loop.kind == "inner" and not any(c.kind == "inner" for c in loop.children):
-            for n in walk(loop.node.stmt):
-                out[id(n)] = loop.iterator
-    return out
+    return {id(n): loop.iterator for loop in lane_loops(kernel) for n in walk(loop.node.stmt)}
 
 
 def _is_matrix(decl: c_ast.Decl) -> bool:
@@ -99,28 +94,11 @@ def _uses(root: c_ast.Node, name: str):
     return out
 
 
-def _reads(uses, lanes: dict[int, str]):
-    """(ref, lane iterator) of each read inside a lane loop."""
-    for ref, store in uses:
-        if store is None and id(ref) in lanes:
-            yield ref, lanes[id(ref)]
-
-
 def _mentions(expr: c_ast.Node, name: str) -> bool:
     return any(isinstance(n, c_ast.ID) and n.name == name for n in walk(expr))
 
 
-_PURE = (c_ast.ID, c_ast.Constant, c_ast.BinaryOp, c_ast.UnaryOp, c_ast.TernaryOp, c_ast.Cast,
-         c_ast.Typename, c_ast.TypeDecl, c_ast.IdentifierType)
-
-
-def _pure(expr: c_ast.Node) -> bool:
-    return all(isinstance(n, _PURE) and not (
-        isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "*", "&"))
-        for n in walk(expr))
-
-
-def _twin_stores(root: c_ast.Node, name: str, uses) -> bool:
+def _twin_stores(root: c_ast.Node, name: str, uses) -> None:
     """Follow each store to ``name`` with the same element's store to the twin."""
     parents = parent_map(root)
     for ref, store in uses:
@@ -133,7 +111,6 @@ def _twin_stores(root: c_ast.Node, name: str, uses) -> bool:
                               copy.deepcopy(x))
         block.block_items.insert(k + 1, c_ast.Assignment("=", twin, copy.deepcopy(ref),
                                                          coord=store.coord))
-    return True
 
 
 def _declare_twin(root: c_ast.Node, decl: c_ast.Decl) -> None:
