@@ -36,7 +36,7 @@ def analyze(source: str | bytes, filename: str = "<input>", *, mode: str = "seri
     ``timings``, when given, receives the seconds spent per stage: preprocess, attributes,
     parse, model (benchmarks/frontend_time.py)."""
     try:
-        return _analyze(source, filename, mode, defines, include_dirs, _Clock(timings))
+        return _analyze(source, filename, mode, defines, include_dirs, Clock(timings))
     except RecursionError:  # a recursive pass met an expression thousands of levels deep
         raise TranslationError(diagnostics=[Diagnostic(
             "error", "an expression nests too deeply for okl (about a thousand levels)",
@@ -45,7 +45,7 @@ def analyze(source: str | bytes, filename: str = "<input>", *, mode: str = "seri
 
 
 def _analyze(source: str | bytes, filename: str, mode: str, defines, include_dirs,
-             clock: _Clock) -> Program:
+             clock: Clock) -> Program:
     diags = Diagnostics()
     if isinstance(source, bytes):
         source, not_utf8 = decode(source, filename)
@@ -82,7 +82,10 @@ def _analyze(source: str | bytes, filename: str, mode: str, defines, include_dir
     return program
 
 
-class _Clock:
+class Clock:
+    """Seconds per stage into ``laps`` (nothing when it is None): each lap is the time since
+    the previous one, so the stages of a run add up to its total."""
+
     def __init__(self, laps: dict[str, float] | None) -> None:
         self.laps = laps
         self.last = time.perf_counter()

@@ -16,7 +16,7 @@ from .backends.opencl import OpenCLTarget
 from .backends.openmp import OpenMPTarget
 from .backends.serial import SerialTarget
 from .errors import Diagnostic, Diagnostics, SourceLoc, TranslationError
-from .frontend import analyze
+from .frontend import Clock, analyze
 from .model.kernel import Param, Program
 from .modes import MODES
 from .parser.cparse import PRELUDE
@@ -82,19 +82,22 @@ def normalize_mode(mode: str) -> str:
 
 def translate(source: str | bytes, mode: str, *, defines: dict | None = None, include_dirs=(),
               filename: str | None = None, line_directives: bool = True,
-              check_bounds: bool = False) -> Translation:
+              check_bounds: bool = False,
+              timings: dict[str, float] | None = None) -> Translation:
     """Translate OKL ``source`` for ``mode``; raise TranslationError with diagnostics.
 
     ``check_bounds``: guard every access through a pointer argument (okl.transforms.checked);
-    the kernels then take hidden arguments that the runtime fills."""
+    the kernels then take hidden arguments that the runtime fills.
+    ``timings``, when given, receives the seconds spent per stage: the front end's
+    (:func:`okl.frontend.analyze`) and :data:`LOWER_STAGES` (benchmarks/translate_time.py)."""
     mode = normalize_mode(mode)
     program = analyze(source, filename or "<input>", mode=mode, defines=defines,
-                      include_dirs=include_dirs)
+                      include_dirs=include_dirs, timings=timings)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 20000))  # pycparser's generator recurses per operator
     try:
         return lower_program(program, TARGETS[mode](), line_directives=line_directives,
-                             check_bounds=check_bounds)
+                             check_bounds=check_bounds, timings=timings)
     except RecursionError:
         # which expression is unknown here: the first kernel is the closest place known
         where = (program.kernels[0].loc if program.kernels
@@ -111,8 +114,17 @@ def translate_file(path: str | os.PathLike, mode: str, **kw) -> Translation:
     return translate(read_source(path), mode, filename=os.fspath(path), **kw)
 
 
+#: What :func:`lower_program` reports in ``timings``: analyses over the whole program
+#: (float_abs, bounds, barriers, launch plans), lowering of every kernel and global for the
+#: target, printing the C text.
+LOWER_STAGES = ("analyses", "lower", "emit")
+
+
 def lower_program(program: Program, target: Target, *, line_directives: bool = True,
-                  check_bounds: bool = False) -> Translation:
+                  check_bounds: bool = False,
+                  timings: dict[str, float] | None = None) -> Translation:
+    """The validated ``program`` as ``target``'s source text plus what the runtime needs."""
+    clock = Clock(timings)
     diags = Diagnostics()
     float_abs(program, diags)
     checks = CheckTable() if check_bounds else None
@@ -124,6 +136,7 @@ def lower_program(program: Program, target: Target, *, line_directives: bool = T
             add_hidden_params(k, checks)
     insert_barriers(program)
     plans = {k.name: plan_kernel(k, program, diags) for k in program.kernels}
+    clock.lap("analyses")
     kernels_by_node = {id(k.node): k for k in program.kernels}
     infos = []
     out: list[c_ast.Node] = []
@@ -153,6 +166,7 @@ def lower_program(program: Program, target: Target, *, line_directives: bool = T
     diags.raise_if_errors()
     if checks is not None and lowered:
         _guard_accesses(out, lowered, program, target, checks)
+    clock.lap("lower")
     emitter = Emitter(program.expanded, line_directives=line_directives)
     defined = {n.decl.name for n in out if isinstance(n, c_ast.FuncDef)} | \
         {n.name for n in out if isinstance(n, c_ast.Typedef)}
@@ -165,7 +179,9 @@ def lower_program(program: Program, target: Target, *, line_directives: bool = T
     parts.append("\n")
     parts.append("\n".join(emitter.emit_external(node) for node in out))
     warnings = program.warnings + diags.warnings
-    return Translation(target.mode, emitter.resolve("".join(parts)), infos, warnings, program)
+    text = emitter.resolve("".join(parts))
+    clock.lap("emit")
+    return Translation(target.mode, text, infos, warnings, program)
 
 
 def _guard_accesses(out: list[c_ast.Node], lowered: dict[str, list[c_ast.Node]],

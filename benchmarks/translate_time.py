@@ -1,0 +1,134 @@
+"""Uncached translate time per kernel file and mode, split per stage.
+
+    python -m benchmarks.translate_time [--runs 21] [--mode cuda,serial] [--file bk5]
+                                        [--profile 30]
+
+Times ``okl.translation.translate`` (no cache is involved: the on-disk translation cache lives
+in the runtime) on the benchmark kernels with the defines of ``benchmarks/bench_build.py`` and
+on the ~500-line macro-heavy file of ``benchmarks/frontend_time.py``, for every mode.  Runs
+go round-robin over (file, mode) so that the noise of a shared machine spreads over all of
+them; each cell is the median of ``--runs`` translates after one warm-up translate.  Stages
+are those ``translate(timings=...)`` reports: the front end's preprocess (the cpp subprocess
+and the line map), attributes, parse (pycparser), model (tiles, dims, the kernel model and
+its checks), then analyses (bounds, barriers, launch plans), lower (per-kernel lowering for
+the target) and emit (C text).  ``--profile N`` instead prints cProfile's top N functions
+by own time and by cumulative time over the same translates.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import platform
+import pstats
+import statistics
+import subprocess
+import time
+
+from okl.modes import MODES
+from okl.translation import LOWER_STAGES, translate
+
+from .bench_build import CASES
+from .common import KERNELS
+from .frontend_time import STAGES as FRONT_STAGES
+from .frontend_time import generate
+
+STAGES = (*FRONT_STAGES, *LOWER_STAGES)
+GENERATED = "frontend_time.okl"  # the name under which the generated file is translated
+
+
+def inputs(only: list[str] | None) -> list[tuple[str, str, dict, str]]:
+    """(label, source, defines, filename) of every file to translate."""
+    out = [(file, (KERNELS / file).read_text(), defines, str(KERNELS / file))
+           for file, _, defines, *_ in CASES]
+    out.append((GENERATED, generate(), {}, str(KERNELS / GENERATED)))
+    if only:
+        out = [x for x in out if any(o in x[0] for o in only)]
+    return out
+
+
+def measure(files, modes: list[str], runs: int) -> dict[tuple[str, str], dict[str, list]]:
+    """Seconds per stage and in total for every (file, mode), ``runs`` samples each."""
+    laps = {(f[0], m): {s: [] for s in (*STAGES, "total")} for f in files for m in modes}
+    for _label, src, defines, path in files:  # warm-up: imports, first use of every pass
+        for m in modes:
+            translate(src, m, defines=defines, filename=path)
+    for _ in range(runs):
+        for label, src, defines, path in files:
+            for m in modes:
+                t: dict[str, float] = {}
+                start = time.perf_counter()
+                translate(src, m, defines=defines, filename=path, timings=t)
+                cell = laps[(label, m)]
+                cell["total"].append(time.perf_counter() - start)
+                for s in STAGES:
+                    cell[s].append(t[s])
+    return laps
+
+
+def profile(files, modes: list[str], runs: int, top: int) -> None:
+    for _label, src, defines, path in files:
+        for m in modes:
+            translate(src, m, defines=defines, filename=path)
+    prof = cProfile.Profile()
+    prof.enable()
+    for _ in range(runs):
+        for _label, src, defines, path in files:
+            for m in modes:
+                translate(src, m, defines=defines, filename=path)
+    prof.disable()
+    stats = pstats.Stats(prof)
+    stats.sort_stats("tottime").print_stats(top)
+    stats.sort_stats("cumtime").print_stats(top)
+
+
+def cpu_name() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--runs", type=int, default=21)
+    ap.add_argument("--mode", default=",".join(MODES), help="comma list (default: all)")
+    ap.add_argument("--file", action="append", help="only files whose name holds this")
+    ap.add_argument("--profile", type=int, metavar="N", help="print cProfile's top N instead")
+    args = ap.parse_args()
+    modes = [m.strip() for m in args.mode.split(",") if m.strip()]
+    files = inputs(args.file)
+    if args.profile:
+        profile(files, modes, args.runs, args.profile)
+        return
+    laps = measure(files, modes, args.runs)
+    cpp = subprocess.run(["cpp", "--version"], capture_output=True, text=True)
+    print(f"median of {args.runs} uncached translates per cell, ms; {cpu_name()}, "
+          f"{_cores()} cores; python {platform.python_version()}; "
+          f"{cpp.stdout.splitlines()[0] if cpp.stdout else 'cpp ?'}")
+    print()
+    print(f"{'file':<18}" + "".join(f"{m:>9}" for m in modes))
+    for label, *_ in files:
+        print(f"{label:<18}" + "".join(
+            f"{statistics.median(laps[(label, m)]['total']) * 1e3:9.1f}" for m in modes))
+    print()
+    print("per stage (median ms): " + ", ".join(STAGES))
+    for label, *_ in files:
+        for m in modes:
+            cell = laps[(label, m)]
+            parts = " ".join(f"{statistics.median(cell[s]) * 1e3:6.1f}" for s in STAGES)
+            print(f"  {label:<18}{m:<7} {parts}   total "
+                  f"{statistics.median(cell['total']) * 1e3:6.1f}")
+
+
+def _cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+
+
+if __name__ == "__main__":
+    main()
