@@ -22,6 +22,7 @@ import cProfile
 import os
 import platform
 import pstats
+import resource
 import statistics
 import subprocess
 import time
@@ -50,7 +51,7 @@ def inputs(only: list[str] | None) -> list[tuple[str, str, dict, str]]:
 
 def measure(files, modes: list[str], runs: int) -> dict[tuple[str, str], dict[str, list]]:
     """Seconds per stage and in total for every (file, mode), ``runs`` samples each."""
-    laps = {(f[0], m): {s: [] for s in (*STAGES, "total")} for f in files for m in modes}
+    laps = {(f[0], m): {s: [] for s in (*STAGES, "total", "cpu")} for f in files for m in modes}
     for _label, src, defines, path in files:  # warm-up: imports, first use of every pass
         for m in modes:
             translate(src, m, defines=defines, filename=path)
@@ -58,13 +59,22 @@ def measure(files, modes: list[str], runs: int) -> dict[tuple[str, str], dict[st
         for label, src, defines, path in files:
             for m in modes:
                 t: dict[str, float] = {}
+                cpu = _cpu_seconds()
                 start = time.perf_counter()
                 translate(src, m, defines=defines, filename=path, timings=t)
                 cell = laps[(label, m)]
                 cell["total"].append(time.perf_counter() - start)
+                cell["cpu"].append(_cpu_seconds() - cpu)
                 for s in STAGES:
                     cell[s].append(t[s])
     return laps
+
+
+def _cpu_seconds() -> float:
+    """CPU time of this process and its finished children (cpp): unlike wall time, it does
+    not grow while other jobs hold the cores, so it compares runs on a busy machine."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 def profile(files, modes: list[str], runs: int, top: int) -> None:
@@ -112,12 +122,17 @@ def main() -> None:
           f"{_cores()} cores; python {platform.python_version()}; "
           f"{cpp.stdout.splitlines()[0] if cpp.stdout else 'cpp ?'}")
     print()
+    print("wall time:")
     print(f"{'file':<18}" + "".join(f"{m:>9}" for m in modes))
     for label, *_ in files:
         print(f"{label:<18}" + "".join(
             f"{statistics.median(laps[(label, m)]['total']) * 1e3:9.1f}" for m in modes))
+    print("CPU time (this process and cpp):")
+    for label, *_ in files:
+        print(f"{label:<18}" + "".join(
+            f"{statistics.median(laps[(label, m)]['cpu']) * 1e3:9.1f}" for m in modes))
     print()
-    print("per stage (median ms): " + ", ".join(STAGES))
+    print("per stage (median wall ms): " + ", ".join(STAGES))
     for label, *_ in files:
         for m in modes:
             cell = laps[(label, m)]
