@@ -9,10 +9,9 @@ atomicAnd/Or/Xor, ``=`` atomicExch, ``++``/``--`` atomicAdd/atomicSub of 1 (OCCA
 
 from __future__ import annotations
 
-import copy
-
 from pycparser import c_ast
 
+from ..transforms.astutil import clone
 from .base import Target
 
 AXES = "xyz"
@@ -98,6 +97,6 @@ class CudaTarget(Target):
             address = c_ast.Cast(c_ast.Typename(None, [], None, c_ast.PtrDecl(
                 [], c_ast.TypeDecl(None, [], None, ull))), address)
             value = c_ast.Cast(c_ast.Typename(None, [], None, c_ast.TypeDecl(
-                None, [], None, copy.deepcopy(ull))), value)
+                None, [], None, clone(ull))), value)
         return c_ast.FuncCall(c_ast.ID(func), c_ast.ExprList([address, value]),
                               coord=node.coord)

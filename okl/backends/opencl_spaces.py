@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from ..errors import Diagnostics
-from ..transforms.astutil import walk
+from ..transforms.astutil import clone, walk
 
 #: one letter per space, for the names of specialised device functions
 _CODES = {"__global": "g", "__local": "l", "__constant": "c", "__private": "p"}
@@ -101,7 +101,7 @@ class _Specialiser:
         visiting one copy can request others, so the queue drains here."""
         if spaces in self.copies[name]:
             return
-        node = copy.deepcopy(self.defs[name])
+        node = clone(self.defs[name])
         _apply(node.decl.type, spaces, self.types)
         self.copies[name][spaces] = made = _Copy(node)
         made.returns = self._returns(node)
@@ -215,7 +215,7 @@ class _Specialiser:
                 return [n]
             out = []
             for spaces, cp in self.copies[n.name].items():
-                proto = copy.deepcopy(n)
+                proto = clone(n)
                 _apply(proto.type, spaces, self.types)
                 if cp.returns is not None:
                     _set_space(proto.type, cp.returns, self.types)
@@ -303,7 +303,7 @@ def _set_space(decl: c_ast.Node, space: str, types, params: bool = False) -> Non
         ptr = _pointer_type(t, types)
         if ptr is None:
             return
-        ptr = copy.deepcopy(ptr)
+        ptr = clone(ptr)
         inner = ptr.type
         while not isinstance(inner, c_ast.TypeDecl):
             inner = inner.type

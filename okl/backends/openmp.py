@@ -9,13 +9,11 @@ grids of a few rows).  @atomic updates become ``omp atomic`` (``atomic write`` f
 
 from __future__ import annotations
 
-import copy
-
 from pycparser import c_ast
 
 from ..model.consteval import evaluate
 from ..model.types import integer_bits
-from ..transforms.astutil import ids_in
+from ..transforms.astutil import clone, ids_in
 from .serial import SerialTarget
 
 UPDATE_OPS = {"+=", "-=", "*=", "/=", "&=", "|=", "^=", "<<=", ">>="}
@@ -52,9 +50,9 @@ class OpenMPTarget(SerialTarget):
         if form.trip_value() is not None or not integer_bits(form.iter_type)[1] or \
                 not form.increasing or (start is not None and start >= 0):
             return None
-        start = c_ast.Cast(c_ast.Typename(None, [], None, copy.deepcopy(form.type_node)),
-                           copy.deepcopy(form.start))
-        return c_ast.BinaryOp(form.cmp, start, copy.deepcopy(form.bound))
+        start = c_ast.Cast(c_ast.Typename(None, [], None, clone(form.type_node)),
+                           clone(form.start))
+        return c_ast.BinaryOp(form.cmp, start, clone(form.bound))
 
     def atomic(self, node, base, space, diags, loc):
         if isinstance(node, c_ast.Assignment) and node.op in UPDATE_OPS:

@@ -7,7 +7,6 @@ search for an OCCA error find ours too; each error says what to do.
 
 from __future__ import annotations
 
-import copy
 import difflib
 
 from pycparser import c_ast
@@ -16,7 +15,7 @@ from ..errors import Diagnostics, SourceLoc, note
 from ..parser.attributes import Attribute
 from ..parser.cparse import PRELUDE
 from ..parser.preprocess import Expanded
-from ..transforms.astutil import ids_in, walk
+from ..transforms.astutil import clone, ids_in, walk
 from .attach import AttributeMap
 from .consteval import evaluate
 from .kernel import Atomic, Barrier, HostVar, Kernel, Loop, Param, Program, Variable
@@ -666,7 +665,7 @@ class ModelBuilder:
         attrs = [a for a in self.amap.of(var.node) if a.name == "exclusive"]
         copies = []
         for k, home in enumerate(homes):
-            decl = var.node if k == 0 else copy.deepcopy(var.node)
+            decl = var.node if k == 0 else clone(var.node)
             for a in attrs:
                 if decl is not var.node:
                     self.amap.add(decl, a)

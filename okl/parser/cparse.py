@@ -9,7 +9,6 @@ structs of their components; its nodes carry the file name ``PRELUDE``.
 
 from __future__ import annotations
 
-import copy
 import functools
 import re
 import sys
@@ -19,6 +18,7 @@ from pycparser import c_ast, c_parser
 
 from .. import limits
 from ..errors import Diagnostics, TranslationError, note
+from ..transforms.astutil import clone
 from .attributes import Token, tokenize
 from .parens import StrayGroup, stray_semicolons, unclosed_paren
 from .preprocess import Expanded
@@ -331,7 +331,7 @@ def _unbalanced_brace(tokens: list[Token]) -> tuple[Token | None, bool]:
 def parse_expression(text: str, typedefs=()) -> c_ast.Node:
     """Parse a standalone C expression (an attribute argument such as a @dim size); a fresh
     tree every call, so callers may graft it into the AST."""
-    return copy.deepcopy(_parse_expression(text, tuple(typedefs)))
+    return clone(_parse_expression(text, tuple(typedefs)))
 
 
 @functools.lru_cache(maxsize=4096)

@@ -13,8 +13,7 @@ from ..errors import Diagnostics
 from ..model.kernel import Kernel, Program
 from ..model.loops import same_expr
 from ..model.types import canonical_base
-from .astutil import walk
-from .barriers import parent_map
+from .astutil import parent_map, walk
 
 
 def lower_atomics(program: Program, kernel: Kernel, target, diags: Diagnostics) -> None:

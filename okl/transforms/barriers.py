@@ -14,7 +14,7 @@ from pycparser import c_ast
 from ..model.attach import AttributeMap
 from ..model.kernel import Loop, Program
 from ..parser.attributes import Attribute
-from .astutil import ids_in, walk
+from .astutil import ids_in, parent_map
 
 
 def insert_barriers(program: Program) -> None:
@@ -62,12 +62,4 @@ def _insert_after(node: c_ast.Node, parents: dict[int, tuple], amap: AttributeMa
     else:
         setattr(parent, slot, c_ast.Compound([node, barrier], coord=node.coord))
 
-
-def parent_map(root: c_ast.Node) -> dict[int, tuple[c_ast.Node, str]]:
-    """id(child) -> (parent, attribute name holding it)."""
-    out: dict[int, tuple[c_ast.Node, str]] = {}
-    for n in walk(root):
-        for name, child in n.children():
-            out[id(child)] = (n, name.split("[")[0])
-    return out
 

@@ -21,7 +21,6 @@ kernel reassigns or shadows with a local of the same name.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -29,7 +28,7 @@ from pycparser import c_ast, c_parser
 
 from ..model.kernel import Kernel, Param, Program
 from ..model.types import CType
-from .astutil import rewrite, walk
+from .astutil import clone, rewrite, walk
 
 ERR = "_okl_err"
 HEADER_INTS = 8  # ints before the sinks in the error buffer
@@ -170,7 +169,7 @@ def _helper(name: str, ptype: c_ast.Node, err_type: c_ast.Node, target,
     for n in walk(at):
         if isinstance(n, c_ast.ID) and n.name == "_okl_sink":
             n.name = str(table.sink_ints)
-    pointer = copy.deepcopy(ptype)
+    pointer = clone(ptype)
     if isinstance(pointer, c_ast.ArrayDecl):  # `float a[]` decays
         pointer = c_ast.PtrDecl([], pointer.type)
     pointer.quals = [q for q in pointer.quals if q != target.restrict]
@@ -186,7 +185,7 @@ def _helper(name: str, ptype: c_ast.Node, err_type: c_ast.Node, target,
 
 
 def _named(t: c_ast.Node, name: str | None) -> c_ast.Node:
-    t = copy.deepcopy(t)
+    t = clone(t)
     inner = t
     while not isinstance(inner, c_ast.TypeDecl):
         inner = inner.type

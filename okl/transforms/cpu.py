@@ -10,13 +10,11 @@ argument i, or the data pointer of array argument i.
 
 from __future__ import annotations
 
-import copy
-
 from pycparser import c_ast
 
 from ..model.kernel import Kernel, Program
-from .astutil import walk
-from .barriers import is_barrier, parent_map
+from .astutil import clone, parent_map, walk
+from .barriers import is_barrier
 from .cpu_guards import guards_to_bounds, uncounted
 from .cpu_simd import mark as simd_mark
 from .cpu_transpose import transpose_shared
@@ -124,7 +122,7 @@ def entry_point(kernel: Kernel) -> c_ast.FuncDef:
 
 def _abstract(t: c_ast.Node) -> c_ast.Typename:
     """A parameter's type without its name, as a Typename for casts (arrays decay)."""
-    t = copy.deepcopy(t)
+    t = clone(t)
     if isinstance(t, c_ast.ArrayDecl):
         t = c_ast.PtrDecl([], t.type)
     inner = t

@@ -19,13 +19,11 @@ come from a running counter keep their guards: the counter must see every iterat
 
 from __future__ import annotations
 
-import copy
-
 from pycparser import c_ast
 
 from ..model.consteval import evaluate
 from ..model.kernel import Kernel
-from .astutil import is_pure, walk
+from .astutil import clone, is_pure, walk
 
 
 def guards_to_bounds(kernel: Kernel, counted: set[int]) -> None:
@@ -131,9 +129,9 @@ def _offset(expr: c_ast.Node, iterator: str) -> c_ast.Node | None:
     if len(hits) != 1 or len(terms) < 2:
         return None
     rest = [t for k, t in enumerate(terms) if k != hits[0]]
-    offset = copy.deepcopy(rest[0])
+    offset = clone(rest[0])
     for t in rest[1:]:
-        offset = c_ast.BinaryOp("+", offset, copy.deepcopy(t))
+        offset = c_ast.BinaryOp("+", offset, clone(t))
     return offset
 
 
@@ -142,7 +140,7 @@ def _substitute(expr: c_ast.Node, inits: dict[str, c_ast.Node], depth: int = 0):
     if depth > 16:
         return None
     if isinstance(expr, c_ast.ID) and expr.name in inits:
-        return _substitute(copy.deepcopy(inits[expr.name]), inits, depth + 1)
+        return _substitute(clone(inits[expr.name]), inits, depth + 1)
     for name, child in expr.children():
         new = _substitute(child, inits, depth)
         if new is None:
@@ -197,7 +195,7 @@ def _min(a: c_ast.Node, b: c_ast.Node) -> c_ast.Node:
     va, vb = evaluate(a), evaluate(b)
     if va is not None and vb is not None:
         return c_ast.Constant("int", str(min(va, vb)))
-    return c_ast.TernaryOp(c_ast.BinaryOp("<", a, b), copy.deepcopy(a), copy.deepcopy(b))
+    return c_ast.TernaryOp(c_ast.BinaryOp("<", a, b), clone(a), clone(b))
 
 
 def _is_id(node, name: str) -> bool:

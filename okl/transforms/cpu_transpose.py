@@ -16,13 +16,10 @@ derivative operator) pays one extra store per element.
 
 from __future__ import annotations
 
-import copy
-
 from pycparser import c_ast
 
 from ..model.kernel import Kernel
-from .astutil import is_pure, walk
-from .barriers import parent_map
+from .astutil import clone, is_pure, parent_map, walk
 from .cpu_simd import lane_loops
 
 SUFFIX = "__t"
@@ -107,19 +104,19 @@ def _twin_stores(root: c_ast.Node, name: str, uses) -> None:
         block = parents[id(store)][0]
         k = next(i for i, x in enumerate(block.block_items) if x is store)
         x, y = ref.name.subscript, ref.subscript
-        twin = c_ast.ArrayRef(c_ast.ArrayRef(c_ast.ID(name + SUFFIX), copy.deepcopy(y)),
-                              copy.deepcopy(x))
-        block.block_items.insert(k + 1, c_ast.Assignment("=", twin, copy.deepcopy(ref),
+        twin = c_ast.ArrayRef(c_ast.ArrayRef(c_ast.ID(name + SUFFIX), clone(y)),
+                              clone(x))
+        block.block_items.insert(k + 1, c_ast.Assignment("=", twin, clone(ref),
                                                          coord=store.coord))
 
 
 def _declare_twin(root: c_ast.Node, decl: c_ast.Decl) -> None:
     parents = parent_map(root)
     block = parents[id(decl)][0]
-    twin = copy.deepcopy(decl)
+    twin = clone(decl)
     twin.name = decl.name + SUFFIX
     rows, cols = twin.type, twin.type.type
-    rows.dim, cols.dim = copy.deepcopy(decl.type.type.dim), copy.deepcopy(decl.type.dim)
+    rows.dim, cols.dim = clone(decl.type.type.dim), clone(decl.type.dim)
     leaf = cols.type
     leaf.declname = twin.name
     k = next(i for i, x in enumerate(block.block_items) if x is decl)

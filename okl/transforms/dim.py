@@ -8,7 +8,6 @@ typedef (then every variable of that type is dimmed).  Runs before the model, li
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 
 from pycparser import c_ast
@@ -19,7 +18,7 @@ from ..model.consteval import evaluate
 from ..parser.attributes import Attribute
 from ..parser.cparse import parse_expression
 from ..parser.preprocess import Expanded
-from .astutil import rewrite, walk
+from .astutil import clone, rewrite, walk
 
 
 @dataclass
@@ -125,5 +124,5 @@ def _index(node, dimmed: dict[str, Dims], expanded: Expanded, diags: Diagnostics
     index = args[-1]
     for k in range(n - 2, -1, -1):
         index = c_ast.BinaryOp("+", args[k],
-                               c_ast.BinaryOp("*", copy.deepcopy(sizes[k]), index))
+                               c_ast.BinaryOp("*", clone(sizes[k]), index))
     return c_ast.ArrayRef(node.name, index, coord=node.coord)

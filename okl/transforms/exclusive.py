@@ -9,13 +9,11 @@ of each innermost @inner body, so thread t of every block sees slot t.
 
 from __future__ import annotations
 
-import copy
-
 from pycparser import c_ast
 
 from ..model.consteval import evaluate
 from ..model.kernel import Kernel, Loop, Variable
-from .astutil import rewrite
+from .astutil import clone, rewrite
 
 INDEX = "_okl_exclusive_index"
 
@@ -49,12 +47,12 @@ def _lower_outer(outer: Loop, variables: list[Variable]) -> bool:
     def indexer(index: c_ast.Node):
         def index_uses(node):
             if isinstance(node, c_ast.ID) and node.name in names:
-                return c_ast.ArrayRef(c_ast.ID(node.name), copy.deepcopy(index),
+                return c_ast.ArrayRef(c_ast.ID(node.name), clone(index),
                                       coord=node.coord)
             if isinstance(node, c_ast.ArrayRef):
                 root, depth = _root(node)
                 if root in last and depth == last[root]:
-                    return c_ast.ArrayRef(node, copy.deepcopy(index), coord=node.coord)
+                    return c_ast.ArrayRef(node, clone(index), coord=node.coord)
             return None
         return index_uses
 
@@ -200,14 +198,14 @@ def _widen(var: Variable, body: c_ast.Compound) -> None:
     if init is None:
         return
     if isinstance(init, c_ast.InitList):
-        decl.init = c_ast.InitList([copy.deepcopy(init) for _ in range(var.slots)])
+        decl.init = c_ast.InitList([clone(init) for _ in range(var.slots)])
         return
     decl.init = None
     k = "_okl_slot"
     fill = c_ast.For(
         c_ast.DeclList([c_ast.Decl(k, [], [], [], [], c_ast.TypeDecl(
             k, [], None, c_ast.IdentifierType(["int"])), c_ast.Constant("int", "0"), None)]),
-        c_ast.BinaryOp("<", c_ast.ID(k), copy.deepcopy(slots)),
+        c_ast.BinaryOp("<", c_ast.ID(k), clone(slots)),
         c_ast.UnaryOp("++", c_ast.ID(k)),
         c_ast.Assignment("=", c_ast.ArrayRef(c_ast.ID(var.name), c_ast.ID(k)), init),
         coord=decl.coord)

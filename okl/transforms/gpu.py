@@ -10,13 +10,11 @@ warning says so.  Host variables used inside the loop arrive as extra parameters
 
 from __future__ import annotations
 
-import copy
-
 from pycparser import c_ast
 
 from ..errors import Diagnostics
 from ..model.kernel import Kernel, Loop, Program
-from .astutil import replace_node, rewrite, walk
+from .astutil import clone, replace_node, rewrite, walk
 from .barriers import is_barrier
 from .launch import DeviceKernel, KernelPlan
 
@@ -74,11 +72,11 @@ def _lower_loop(program: Program, dk: DeviceKernel, loop: Loop, target,
         index = c_ast.Cast(c_ast.Typename(None, [], None, c_ast.TypeDecl(
             None, [], None, c_ast.IdentifierType(form.iter_type.split()))), index)
     if form.step is not None:
-        index = c_ast.BinaryOp("*", copy.deepcopy(form.step), index)
+        index = c_ast.BinaryOp("*", clone(form.step), index)
     start = form.start
     value = index if _is_zero(start) and form.increasing else c_ast.BinaryOp(
         "+" if form.increasing else "-", start, index)
-    type_node = copy.deepcopy(form.type_node)
+    type_node = clone(form.type_node)
     inner = type_node
     while not isinstance(inner, c_ast.TypeDecl):
         inner = inner.type
@@ -97,7 +95,7 @@ def _lower_loop(program: Program, dk: DeviceKernel, loop: Loop, target,
                         loop.loc, hint="give every @inner loop of the @outer loop the same "
                                        "bounds and guard the work inside with if (...)")
         else:
-            cond = c_ast.BinaryOp(form.cmp, c_ast.ID(form.iterator), copy.deepcopy(form.bound))
+            cond = c_ast.BinaryOp(form.cmp, c_ast.ID(form.iterator), clone(form.bound))
             body = c_ast.If(cond, body, None, coord=loop.node.coord)
     if isinstance(body, c_ast.Compound) and not any(
             isinstance(x, c_ast.Decl) and x.name == form.iterator for x in body.block_items or []):
@@ -211,7 +209,7 @@ def _rename_decl(decl: c_ast.Decl, name: str) -> None:
 
 
 def _param(node: c_ast.Decl, restrict: bool, target) -> c_ast.Decl:
-    p = copy.deepcopy(node)
+    p = clone(node)
     t = p.type
     if isinstance(t, c_ast.ArrayDecl):  # decay `float a[]` to `float *a`
         t = p.type = c_ast.PtrDecl([], t.type)
@@ -230,7 +228,7 @@ def _param(node: c_ast.Decl, restrict: bool, target) -> c_ast.Decl:
 
 
 def _capture_param(host, target, types) -> c_ast.Decl:
-    t = target.capture_type(copy.deepcopy(host.node.type), types)
+    t = target.capture_type(clone(host.node.type), types)
     inner = t
     while not isinstance(inner, c_ast.TypeDecl):
         inner = inner.type

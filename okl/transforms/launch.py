@@ -11,8 +11,7 @@ host C++ compiler.
 
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pycparser import c_ast, c_generator
 
@@ -22,7 +21,7 @@ from ..model.kernel import HostVar, Kernel, Loop, Param, Program
 from ..model.loops import LoopForm
 from ..model.types import TypeTable
 from ..parser.preprocess import Expanded
-from .astutil import ids_in, walk
+from .astutil import clone, ids_in, walk
 
 
 @dataclass
@@ -155,7 +154,7 @@ def plan_kernel(kernel: Kernel, program: Program | None = None,
                                           c_ast.ExprList([c_ast.Constant("int", str(k))]),
                                           coord=o.node.coord)
                for k, o in enumerate(kernel.outers)}
-    host = copy.deepcopy(kernel.node.body, markers)
+    host = clone(kernel.node.body, markers)
     if program is None:
         return KernelPlan(kernel.name, kernel.params, kernels, host)
     return KernelPlan(kernel.name, kernel.params, kernels, host, program.types,
@@ -188,11 +187,17 @@ def _device_uses(dk: DeviceKernel, captured: list[HostVar]) -> list[HostVar]:
 
 def _collect(loop: Loop, bindings: list[tuple[str, c_ast.Node]], types: list[str],
              out: list[Extent]) -> None:
-    out.append(Extent(loop.kind, loop.axis, list(bindings), copy.deepcopy(loop.trip_count()),
-                      loop, copy.deepcopy(loop.form), list(types)))
-    inner = bindings + [(loop.iterator, copy.deepcopy(loop.form.start))]
+    out.append(Extent(loop.kind, loop.axis, list(bindings), clone(loop.trip_count()),
+                      loop, _form_copy(loop.form), list(types)))
+    inner = bindings + [(loop.iterator, clone(loop.form.start))]
     for child in loop.children:
         _collect(child, inner, types + [loop.form.iter_type], out)
+
+
+def _form_copy(form: LoopForm) -> LoopForm:
+    """``form`` with its own trees: lowering rewrites the loop's nodes afterwards."""
+    return replace(form, type_node=clone(form.type_node), start=clone(form.start),
+                   bound=clone(form.bound), step=None if form.step is None else clone(form.step))
 
 
 def launcher_text(plan: KernelPlan) -> str:

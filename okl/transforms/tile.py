@@ -14,8 +14,6 @@ Runs before the model is built, like OCCA, so tiled loops are validated as ordin
 
 from __future__ import annotations
 
-import copy
-
 from pycparser import c_ast
 
 from ..errors import Diagnostics
@@ -26,7 +24,7 @@ from ..model.types import TypeTable
 from ..parser.attributes import Attribute
 from ..parser.cparse import parse_expression
 from ..parser.preprocess import Expanded
-from .astutil import walk, with_coord
+from .astutil import clone, walk, with_coord
 
 #: The largest tile size: the size is an ``int`` in the generated loops.
 INT_MAX = 2**31 - 1
@@ -84,16 +82,16 @@ def _expand(loop: c_ast.For, amap: AttributeMap, types: TypeTable, expanded: Exp
     amap.remove(loop, "tile")  # on errors it stays: the model then leaves this loop alone
     coord = loop.coord
     tiled = f"_okl_tiled_{form.iterator}"
-    width = size if form.step is None else c_ast.BinaryOp("*", size, copy.deepcopy(form.step))
+    width = size if form.step is None else c_ast.BinaryOp("*", size, clone(form.step))
     sign = "+" if form.increasing else "-"
     body = loop.stmt
     if check:
-        guard = c_ast.BinaryOp(form.cmp, c_ast.ID(form.iterator), copy.deepcopy(form.bound))
+        guard = c_ast.BinaryOp(form.cmp, c_ast.ID(form.iterator), clone(form.bound))
         body = c_ast.Compound([c_ast.If(guard, body, None, coord=coord)], coord=coord)
     inner = c_ast.For(
         c_ast.DeclList([_decl(form.iterator, form.type_node, c_ast.ID(tiled))]),
         c_ast.BinaryOp("<" if form.increasing else ">", c_ast.ID(form.iterator),
-                       c_ast.BinaryOp(sign, c_ast.ID(tiled), copy.deepcopy(width))),
+                       c_ast.BinaryOp(sign, c_ast.ID(tiled), clone(width))),
         loop.next, body, coord=coord)
     loop.init = c_ast.DeclList([_decl(tiled, form.type_node, form.start)])
     loop.cond = c_ast.BinaryOp(form.cmp, c_ast.ID(tiled), form.bound)
@@ -179,7 +177,7 @@ def _ids(node: c_ast.Node):
 
 
 def _decl(name: str, type_node: c_ast.Node, init: c_ast.Node) -> c_ast.Decl:
-    t = copy.deepcopy(type_node)
+    t = clone(type_node)
     inner = t
     while not isinstance(inner, c_ast.TypeDecl):
         inner = inner.type
