@@ -20,6 +20,7 @@ from .. import limits
 from ..errors import Diagnostics, TranslationError, note
 from ..transforms.astutil import clone
 from .attributes import Token, tokenize
+from .clexer import FastLexer
 from .parens import StrayGroup, stray_semicolons, unclosed_paren
 from .preprocess import Expanded
 from .vectors import VECTOR_TYPES
@@ -49,7 +50,11 @@ class SyntaxProblem(c_parser.ParseError):
 
 class _Parser(c_parser.CParser):
     """pycparser with errors that always carry a position (pycparser 3 reports some errors
-    with the file name only) and an unmatched ``}`` reported instead of an assertion."""
+    with the file name only), an unmatched ``}`` reported instead of an assertion, and the
+    faster lexer of :mod:`.clexer`."""
+
+    def __init__(self) -> None:
+        super().__init__(lexer=FastLexer)
 
     def _parse_error(self, msg, coord):
         if isinstance(coord, c_parser.Coord) and coord.line:
