@@ -14,6 +14,7 @@ from pycparser import c_ast
 
 from ..parser.attributes import Attribute
 from ..parser.cparse import PRELUDE
+from ..transforms.astutil import child_slots
 
 
 class AttributeMap:
@@ -37,6 +38,11 @@ class AttributeMap:
     def has(self, node: c_ast.Node, name: str) -> bool:
         return self.get(node, name) is not None
 
+    def any_named(self, name: str) -> bool:
+        """Whether some node has attribute ``name`` (passes for one attribute skip their
+        walk of the tree when none has it)."""
+        return any(a.name == name for attrs in self._by_node.values() for a in attrs)
+
     def remove(self, node: c_ast.Node, name: str) -> None:
         self._by_node[id(node)] = [a for a in self.of(node) if a.name != name]
 
@@ -51,7 +57,8 @@ def _attachables(ast: c_ast.FileAST):
     declarators: dict[tuple[int, int], c_ast.Node] = {}
     fors: dict[tuple[int, int], c_ast.Node] = {}
     none = (1 << 30, 0)
-    preorder: list[tuple[c_ast.Node, int | None, int | None]] = []  # (node, slot, group)
+    # (node, slot, group, children)
+    preorder: list[tuple[c_ast.Node, int | None, int | None, list[c_ast.Node]]] = []
     stack: list[tuple[c_ast.Node | None, int | None]] = [(e, id(ast)) for e in reversed(ast.ext)]
     while stack:
         node, group = stack.pop()
@@ -61,21 +68,36 @@ def _attachables(ast: c_ast.FileAST):
         if group is not None:
             slot = len(out)
             out.append(None)
-        preorder.append((node, slot, group))
-        if isinstance(node, (c_ast.Decl, c_ast.Typedef)):
+        kids: list[c_ast.Node] = []
+        preorder.append((node, slot, group, kids))
+        cls = type(node)
+        if cls is c_ast.Decl or cls is c_ast.Typedef:
             name_node = _declarator(node.type)
             if name_node is not None and name_node.coord is not None:
                 declarators[(name_node.coord.line, name_node.coord.column)] = node
-        if isinstance(node, c_ast.For) and node.coord is not None:
+        elif cls is c_ast.For and node.coord is not None:
             fors[(node.coord.line, node.coord.column)] = node
-        stack.extend((child, _group(node, name, child))
-                     for name, child in reversed(node.children()))
+        pushed = []
+        for name in child_slots(cls):
+            value = getattr(node, name)
+            if value is None:
+                continue
+            if type(value) is list:
+                kids.extend(value)
+                pushed.extend((child, _group(node, name, child)) for child in value)
+            else:
+                kids.append(value)
+                pushed.append((value, _group(node, name, value)))
+        pushed.reverse()
+        stack.extend(pushed)
     starts: dict[int, tuple[int, int]] = {}
-    for node, slot, group in reversed(preorder):
+    for node, slot, group, kids in reversed(preorder):
         c = node.coord
         best = (c.line, c.column or 0) if c is not None and c.line else none
-        for _, child in node.children():
-            best = min(best, starts.get(id(child), none))
+        for child in kids:
+            start = starts.get(id(child), none)
+            if start < best:
+                best = start
         starts[id(node)] = best
         if slot is not None:
             out[slot] = (best, slot, node, group)
@@ -84,7 +106,8 @@ def _attachables(ast: c_ast.FileAST):
 
 
 def _group(node: c_ast.Node, name: str, child: c_ast.Node) -> int | None:
-    """The list of siblings ``child`` belongs to for prefix attributes, if any."""
+    """The list of siblings ``child`` (in slot ``name`` of ``node``) belongs to for prefix
+    attributes, if any."""
     if isinstance(node, (c_ast.Compound, c_ast.FileAST, c_ast.ParamList, c_ast.DeclList,
                          c_ast.Case, c_ast.Default, c_ast.Struct)):
         return id(node)

@@ -33,7 +33,8 @@ def child_slots(cls: type) -> tuple[str, ...]:
 def children(node: c_ast.Node) -> list[c_ast.Node]:
     """The child nodes of ``node`` in ``Node.children()`` order (without their names)."""
     out: list[c_ast.Node] = []
-    for slot in _CHILD_SLOTS.get(type(node)) or child_slots(type(node)):
+    slots = _CHILD_SLOTS.get(type(node))
+    for slot in child_slots(type(node)) if slots is None else slots:
         value = getattr(node, slot)
         if value is None:
             continue
@@ -96,7 +97,9 @@ def walk(node: c_ast.Node) -> Iterator[c_ast.Node]:
     while stack:
         n = pop()
         yield n
-        slots = table.get(type(n)) or child_slots(type(n))
+        slots = table.get(type(n))
+        if slots is None:
+            slots = child_slots(type(n))
         for k in range(len(slots) - 1, -1, -1):  # reversed: the first child is popped first
             value = getattr(n, slots[k])
             if value is None:
@@ -122,7 +125,8 @@ def ids_in(node: c_ast.Node) -> list[c_ast.ID]:
         if cls is c_ast.StructRef:
             push(n.name)
             continue
-        for slot in table.get(cls) or child_slots(cls):
+        slots = table.get(cls)
+        for slot in child_slots(cls) if slots is None else slots:
             value = getattr(n, slot)
             if value is None:
                 continue
@@ -137,7 +141,7 @@ def parent_map(root: c_ast.Node) -> dict[int, tuple[c_ast.Node, str]]:
     """id(child) -> (parent, the slot holding it) for every node below ``root``."""
     out: dict[int, tuple[c_ast.Node, str]] = {}
     for n in walk(root):
-        for slot in _CHILD_SLOTS.get(type(n)) or child_slots(type(n)):
+        for slot in _CHILD_SLOTS.get(type(n)) or ():
             value = getattr(n, slot)
             if value is None:
                 continue

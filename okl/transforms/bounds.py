@@ -309,13 +309,12 @@ def _assigned(body: c_ast.Node) -> set[str]:
     """Names written anywhere except by their own loop's update (``++i`` in ``for (i...)``),
     and names whose address is taken."""
     skip: set[int] = set()
-    for n in walk(body):
-        if isinstance(n, c_ast.For) and n.next is not None and _loop_form(n) is not None:
-            skip.update(id(x) for x in walk(n.next))
     out: set[str] = set()
-    for n in walk(body):
+    for n in walk(body):  # a For comes before the nodes of its update
         if id(n) in skip:
             continue
+        if isinstance(n, c_ast.For) and n.next is not None and _loop_form(n) is not None:
+            skip.update(id(x) for x in walk(n.next))
         target = None
         if isinstance(n, c_ast.Assignment):
             target = n.lvalue

@@ -35,6 +35,8 @@ def apply_dims(ast: c_ast.FileAST, amap: AttributeMap, typedef_names, expanded: 
             dims = _dims_of(ext, amap, typedef_names, expanded, diags)
             if dims:
                 by_type[ext.name] = dims
+    if not by_type and not amap.any_named("dim") and not amap.any_named("dimOrder"):
+        return  # nothing to index (the walk below would find nothing)
     for ext in ast.ext:
         if not isinstance(ext, c_ast.FuncDef):
             continue

@@ -24,7 +24,7 @@ from ..model.types import TypeTable
 from ..parser.attributes import Attribute
 from ..parser.cparse import parse_expression
 from ..parser.preprocess import Expanded
-from .astutil import clone, walk, with_coord
+from .astutil import clone, parent_map, walk, with_coord
 
 #: The largest tile size: the size is an ``int`` in the generated loops.
 INT_MAX = 2**31 - 1
@@ -32,10 +32,14 @@ INT_MAX = 2**31 - 1
 
 def expand_tiles(ast: c_ast.FileAST, amap: AttributeMap, types: TypeTable,
                  expanded: Expanded, diags: Diagnostics) -> None:
+    if not amap.any_named("tile"):
+        return
     tiled_outer: set[int] = set()  # ids of the @outer loops tiles made: only those float
     for node in list(walk(ast)):
         if isinstance(node, c_ast.For) and amap.has(node, "tile"):
             _expand(node, amap, types, expanded, diags, tiled_outer)
+    if not tiled_outer:
+        return
     for ext in ast.ext:
         if isinstance(ext, c_ast.FuncDef):
             _float_outer_loops(ext, amap, tiled_outer)
@@ -117,10 +121,7 @@ def _float_outer_loops(fn: c_ast.FuncDef, amap: AttributeMap, tiled_outer: set[i
     moved = True
     while moved:
         moved = False
-        parents: dict[int, c_ast.Node] = {}
-        for n in walk(fn.body):
-            for _, child in n.children():
-                parents[id(child)] = n
+        parents = {child: parent for child, (parent, _) in parent_map(fn.body).items()}
         for node in walk(fn.body):
             if not (isinstance(node, c_ast.For) and id(node) in tiled_outer):
                 continue
