@@ -129,7 +129,7 @@ def lower_program(program: Program, target: Target, *, line_directives: bool = T
     float_abs(program, diags)
     checks = CheckTable() if check_bounds else None
     # checked mode: the kernel checks every access itself, so no static check before launch
-    bounds = {k.name: None if checks else derive_bounds(k, program.expanded.locate)
+    bounds = {k.name: None if checks else derive_bounds(k, program.expanded.origin)
               for k in program.kernels}
     if checks is not None:
         for k in program.kernels:

@@ -104,11 +104,17 @@ class Expanded:
             loc = cache[(line, col)] = self._locate(line, col)
         return loc
 
-    def _locate(self, line: int, col: int) -> SourceLoc:
+    def origin(self, line: int) -> tuple[str, int]:
+        """The original (file, line) of a line of the expanded text: what :meth:`locate`
+        says without finding the column (the costly part: it aligns the line's tokens)."""
         if not 0 < line <= len(self.origins):
-            file, oline = self.origins[-1] if self.origins else ("<input>", 1)
+            return self.origins[-1] if self.origins else ("<input>", 1)
+        return self.origins[line - 1]
+
+    def _locate(self, line: int, col: int) -> SourceLoc:
+        file, oline = self.origin(line)
+        if not 0 < line <= len(self.origins):
             return SourceLoc(file, oline, 1, self.source_line(file, oline))
-        file, oline = self.origins[line - 1]
         original = self.source_line(file, oline)
         expanded = self.text_lines[line - 1]
         ocol, macro = _map_column(expanded, original, col, self.macros)
@@ -387,8 +393,10 @@ def _map_column(expanded: str, original: str, col: int,
     for i, (start, _) in enumerate(exp_toks):
         if start <= col:
             index = i
-    matcher = difflib.SequenceMatcher(None, [t for _, t in exp_toks], [t for _, t in org_toks],
-                                      autojunk=False)
+    exp_words, org_words = [t for _, t in exp_toks], [t for _, t in org_toks]
+    if exp_words == org_words:  # only the spacing differs: difflib's one opcode, directly
+        return org_toks[index][0] + (col - exp_toks[index][0]), None
+    matcher = difflib.SequenceMatcher(None, exp_words, org_words, autojunk=False)
     tag, i1, _, j1, j2 = next((op for op in matcher.get_opcodes()
                                if op[1] <= index < op[2] or op[1] == op[2] == index),
                               ("replace", index, index, len(org_toks) - 1, len(org_toks)))

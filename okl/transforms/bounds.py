@@ -24,6 +24,7 @@ where the interval is exact, so that a correct launch is never refused:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pycparser import c_ast, c_generator
@@ -72,7 +73,7 @@ class _Ctx:
 @dataclass
 class _Analysis:
     kernel: Kernel
-    locate: object  # (line, col) -> SourceLoc
+    origin: Callable[[int], tuple[str, int]]  # expanded line -> (file, line)
     lines: list[str] = field(default_factory=list)
     accesses: list[Access] = field(default_factory=list)
     results: list[str] = field(default_factory=list)
@@ -278,18 +279,19 @@ class _Analysis:
         text = c_generator.CGenerator().visit(n)
         where = ""
         if n.coord is not None:
-            loc = self.locate(n.coord.line, n.coord.column)
-            where = f"{loc.file}:{loc.line}"
+            file, line = self.origin(n.coord.line)
+            where = f"{file}:{line}"
         self.accesses.append(Access(self.pointers[name], text, where))
         self.results.append(f"_top({index[0]}{''.join(', ' + r for r in ctx.reach)})")
 
 
-def derive_bounds(kernel: Kernel, locate) -> BoundsPlan | None:
+def derive_bounds(kernel: Kernel, origin: Callable[[int], tuple[str, int]]) -> BoundsPlan | None:
     """The bounds function of one kernel, or None when no access is provably bounded.
 
-    ``locate(line, col)`` maps a coordinate of the expanded text to the .okl position.
+    ``origin(line)`` maps a line of the expanded text to its .okl (file, line)
+    (:meth:`Expanded.origin`: an access is named by file and line only).
     Runs on the kernel as written (after @tile expansion, before any lowering)."""
-    analysis = _Analysis(kernel, locate)
+    analysis = _Analysis(kernel, origin)
     if any(isinstance(x, (c_ast.Goto, c_ast.Label)) for x in walk(kernel.node.body)):
         return None
     analysis.stmt(kernel.node.body, {}, _Ctx())
