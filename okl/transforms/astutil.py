@@ -45,24 +45,39 @@ def children(node: c_ast.Node) -> list[c_ast.Node]:
     return out
 
 
+def node_slots(cls: type) -> tuple[str, ...]:
+    """The slots of node class ``cls`` that may hold nodes: its child slots, and ``align``
+    (a list of ``_Alignas`` nodes that pycparser does not count among the children).  The
+    other slots hold strings, lists of strings or the coord."""
+    slots = _NODE_SLOTS.get(cls)
+    if slots is None:
+        slots = _NODE_SLOTS[cls] = child_slots(cls) + (("align",) if "align" in cls.__slots__
+                                                       else ())
+    return slots
+
+
+_NODE_SLOTS: dict[type, tuple[str, ...]] = {}
+
+
 def rewrite(node: c_ast.Node, fn: Callable[[c_ast.Node], c_ast.Node | None]) -> c_ast.Node:
     """Post-order rewrite: ``fn(child)`` returns a replacement or None to keep the child."""
-    for slot in node.__slots__:
-        if slot in ("coord", "__weakref__"):
-            continue
+    slots = _NODE_SLOTS.get(type(node))
+    for slot in node_slots(type(node)) if slots is None else slots:
         value = getattr(node, slot, None)
-        if isinstance(value, c_ast.Node):
-            rewrite(value, fn)
-            new = fn(value)
-            if new is not None:
-                setattr(node, slot, new)
-        elif isinstance(value, list):
+        if value is None:
+            continue
+        if type(value) is list:
             for k, item in enumerate(value):
                 if isinstance(item, c_ast.Node):
                     rewrite(item, fn)
                     new = fn(item)
                     if new is not None:
                         value[k] = new
+        elif isinstance(value, c_ast.Node):
+            rewrite(value, fn)
+            new = fn(value)
+            if new is not None:
+                setattr(node, slot, new)
     return node
 
 
@@ -72,14 +87,14 @@ def replace_node(root: c_ast.Node, old: c_ast.Node, new: c_ast.Node) -> bool:
     stack = [root]
     while stack:
         node = stack.pop()
-        for slot in node.__slots__:
+        for slot in node_slots(type(node)):
             value = getattr(node, slot, None)
             if value is old:
                 setattr(node, slot, new)
                 return True
             if isinstance(value, c_ast.Node):
                 stack.append(value)
-            elif isinstance(value, list):
+            elif type(value) is list:
                 for k, item in enumerate(value):
                     if item is old:
                         value[k] = new
