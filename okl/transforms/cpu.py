@@ -20,6 +20,9 @@ from .cpu_simd import mark as simd_mark
 from .cpu_transpose import transpose_shared
 from .exclusive import lower_exclusive
 
+#: id(node) -> (parent, slot), as astutil.parent_map makes it
+Parents = dict[int, tuple[c_ast.Node, str]]
+
 
 def lower_cpu_kernel(program: Program, kernel: Kernel, target,
                      independent: set[int] = frozenset()) -> list[c_ast.Node]:
@@ -28,17 +31,19 @@ def lower_cpu_kernel(program: Program, kernel: Kernel, target,
     guards_to_bounds(kernel, counted)
     transpose_shared(kernel)
     _drop_block_unrolls(program, kernel)
-    _drop_barriers(program, kernel)
+    # one parent map for what follows: _guard and _prefix keep it up to date
+    parents = parent_map(kernel.node)
+    _drop_barriers(program, kernel, parents)
     for loop in kernel.loops():
         if id(loop.node) in independent and uncounted(loop, counted):
-            _prefix(kernel.node, loop.node, simd_mark(loop.node))
+            _prefix(parents, loop.node, simd_mark(loop.node))
     for outer in kernel.outers:
         pragma = target.outer_pragma(kernel, outer)
         if pragma:
             guard = target.outer_guard(outer)
             if guard is not None:
-                _guard(kernel.node, outer.node, guard)
-            _prefix(kernel.node, outer.node, c_ast.Pragma(pragma, coord=outer.node.coord))
+                _guard(parents, outer.node, guard)
+            _prefix(parents, outer.node, c_ast.Pragma(pragma, coord=outer.node.coord))
     _spell_params(kernel, target)
     return [kernel.node, entry_point(kernel)]
 
@@ -62,8 +67,7 @@ def _drop_block_unrolls(program: Program, kernel: Kernel) -> None:
         n.block_items = keep
 
 
-def _drop_barriers(program: Program, kernel: Kernel) -> None:
-    parents = parent_map(kernel.node)
+def _drop_barriers(program: Program, kernel: Kernel, parents: Parents) -> None:
     for n in list(walk(kernel.node)):
         if is_barrier(n, program.attrs):
             parent, slot = parents[id(n)]
@@ -71,24 +75,33 @@ def _drop_barriers(program: Program, kernel: Kernel) -> None:
                 parent.block_items = [x for x in parent.block_items if x is not n]
 
 
-def _guard(root: c_ast.Node, node: c_ast.Node, cond: c_ast.Node) -> None:
+def _guard(parents: Parents, node: c_ast.Node, cond: c_ast.Node) -> None:
     """Replace ``node`` by ``if (cond) { node }``."""
-    parent, slot = parent_map(root)[id(node)]
-    guarded = c_ast.If(cond, c_ast.Compound([node], coord=node.coord), None, coord=node.coord)
+    parent, slot = parents[id(node)]
+    block = c_ast.Compound([node], coord=node.coord)
+    guarded = c_ast.If(cond, block, None, coord=node.coord)
     if isinstance(parent, c_ast.Compound):
         k = next(i for i, x in enumerate(parent.block_items) if x is node)
         parent.block_items[k] = guarded
     else:
         setattr(parent, slot, guarded)
+    parents[id(guarded)] = (parent, slot)
+    parents[id(block)] = (guarded, "iftrue")
+    parents[id(node)] = (block, "block_items")
 
 
-def _prefix(root: c_ast.Node, node: c_ast.Node, new: c_ast.Node) -> None:
-    parent, slot = parent_map(root)[id(node)]
+def _prefix(parents: Parents, node: c_ast.Node, new: c_ast.Node) -> None:
+    """Put ``new`` (a pragma: no children) right before ``node``."""
+    parent, slot = parents[id(node)]
     if isinstance(parent, c_ast.Compound):
         k = next(i for i, x in enumerate(parent.block_items) if x is node)
         parent.block_items.insert(k, new)
+        parents[id(new)] = (parent, slot)
     else:
-        setattr(parent, slot, c_ast.Compound([new, node], coord=node.coord))
+        block = c_ast.Compound([new, node], coord=node.coord)
+        setattr(parent, slot, block)
+        parents[id(block)] = (parent, slot)
+        parents[id(new)] = parents[id(node)] = (block, "block_items")
 
 
 def _spell_params(kernel: Kernel, target) -> None:

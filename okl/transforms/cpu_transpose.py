@@ -27,12 +27,21 @@ _STORES = ("=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=")
 
 
 def transpose_shared(kernel: Kernel) -> None:
+    matrices = [var for var in kernel.shared if _is_matrix(var.node)]
+    if not matrices:
+        return
     lanes = _lane_loops(kernel)
-    for var in kernel.shared:
+    # One parent map and one walk for all the matrices: transposing one adds statements
+    # that name only it and its twin, so the others' uses and parents stay as found.  A
+    # name met again (two @outer loops with a `s` each) is looked up afresh.
+    wanted = {var.name for var in matrices}
+    parents, names = _index(kernel.node, wanted)
+    done: set[str] = set()
+    for var in matrices:
         decl = var.node
-        if not _is_matrix(decl):
-            continue
-        uses = _uses(kernel.node, var.name)
+        if var.name in done:
+            parents, names = _index(kernel.node, wanted)
+        uses = _uses(names[var.name], parents)
         if uses is None:
             continue
         column = [ref for ref, store in uses if store is None and id(ref) in lanes and
@@ -42,11 +51,12 @@ def transpose_shared(kernel: Kernel) -> None:
         if not column or not all(is_pure(r.name.subscript) and is_pure(r.subscript)
                                  for r in stores):
             continue
-        _twin_stores(kernel.node, var.name, uses)
+        _twin_stores(parents, var.name, uses)
         for ref in column:
             ref.name.name.name = var.name + SUFFIX
             ref.name.subscript, ref.subscript = ref.subscript, ref.name.subscript
-        _declare_twin(kernel.node, decl)
+        _declare_twin(parents, decl)
+        done.add(var.name)
 
 
 def _lane_loops(kernel: Kernel) -> dict[int, str]:
@@ -61,14 +71,21 @@ def _is_matrix(decl: c_ast.Decl) -> bool:
         isinstance(t.type.type, c_ast.TypeDecl) and decl.init is None
 
 
-def _uses(root: c_ast.Node, name: str):
-    """[(ref, store statement or None)] for every element access ``name[x][y]``; None when
-    ``name`` is used any other way (its address taken, passed on, one subscript)."""
-    parents = parent_map(root)
-    out = []
+def _index(root: c_ast.Node, wanted: set[str]):
+    """The parent map of ``root`` and, per name in ``wanted``, its identifiers in preorder."""
+    names: dict[str, list[c_ast.ID]] = {name: [] for name in wanted}
     for n in walk(root):
-        if not isinstance(n, c_ast.ID) or n.name != name:
-            continue
+        if type(n) is c_ast.ID and n.name in names:
+            names[n.name].append(n)
+    return parent_map(root), names
+
+
+def _uses(ids: list[c_ast.ID], parents):
+    """[(ref, store statement or None)] for every element access ``name[x][y]`` among the
+    identifiers ``ids`` of one name; None when the name is used any other way (its address
+    taken, passed on, one subscript)."""
+    out = []
+    for n in ids:
         inner = parents.get(id(n))
         if inner is None or not isinstance(inner[0], c_ast.ArrayRef) or inner[1] != "name":
             if isinstance(inner[0] if inner else None, c_ast.Decl):
@@ -95,9 +112,8 @@ def _mentions(expr: c_ast.Node, name: str) -> bool:
     return any(isinstance(n, c_ast.ID) and n.name == name for n in walk(expr))
 
 
-def _twin_stores(root: c_ast.Node, name: str, uses) -> None:
+def _twin_stores(parents, name: str, uses) -> None:
     """Follow each store to ``name`` with the same element's store to the twin."""
-    parents = parent_map(root)
     for ref, store in uses:
         if store is None:
             continue
@@ -110,8 +126,7 @@ def _twin_stores(root: c_ast.Node, name: str, uses) -> None:
                                                          coord=store.coord))
 
 
-def _declare_twin(root: c_ast.Node, decl: c_ast.Decl) -> None:
-    parents = parent_map(root)
+def _declare_twin(parents, decl: c_ast.Decl) -> None:
     block = parents[id(decl)][0]
     twin = clone(decl)
     twin.name = decl.name + SUFFIX

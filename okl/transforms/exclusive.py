@@ -13,7 +13,7 @@ from pycparser import c_ast
 
 from ..model.consteval import evaluate
 from ..model.kernel import Kernel, Loop, Variable
-from .astutil import clone, rewrite
+from .astutil import children, clone, rewrite
 
 INDEX = "_okl_exclusive_index"
 
@@ -40,8 +40,9 @@ def _lower_outer(outer: Loop, variables: list[Variable]) -> bool:
     # the @inner loop then walks consecutive memory and vectorises (BK5 on CPUs: +25-60%).
     # Scalars, initialised arrays and arrays used whole (passed to a function, &r_q[0]) keep
     # the slot first, which is always correct.
-    last = {v.name: len(v.sizes) for v in variables
-            if v.sizes and v.node.init is None and _indexed_fully(body, v, decls)}
+    arrays = [v for v in variables if v.sizes and v.node.init is None]
+    parents, uses = _scan(body, decls, {v.name for v in arrays})
+    last = {v.name: len(v.sizes) for v in arrays if _indexed_fully(v, uses[v.name], parents)}
     names = {v.name for v in variables} - set(last)
 
     def indexer(index: c_ast.Node):
@@ -145,20 +146,28 @@ def _root(ref: c_ast.ArrayRef) -> tuple[str | None, int]:
     return (node.name if isinstance(node, c_ast.ID) else None), depth
 
 
-def _indexed_fully(body: c_ast.Node, var: Variable, decls: set[int]) -> bool:
-    """Every use of the array is an element access x[i][j] with all its dimensions, and none
-    has its address taken."""
+def _scan(body: c_ast.Node, decls: set[int], names: set[str]):
+    """Outside the declarations ``decls``: id(node) -> parent, and the uses of each name."""
     parents: dict[int, c_ast.Node] = {}
+    uses: dict[str, list[c_ast.ID]] = {name: [] for name in names}
+    if not names:
+        return parents, uses
     stack = [body]
     while stack:
         n = stack.pop()
         if id(n) in decls:
             continue
-        for _, child in n.children():
+        if type(n) is c_ast.ID and n.name in uses:
+            uses[n.name].append(n)
+        for child in children(n):
             parents[id(child)] = n
             stack.append(child)
-    uses = [n for n in _walk_skipping(body, decls)
-            if isinstance(n, c_ast.ID) and n.name == var.name]
+    return parents, uses
+
+
+def _indexed_fully(var: Variable, uses: list[c_ast.ID], parents: dict[int, c_ast.Node]) -> bool:
+    """Every use of the array is an element access x[i][j] with all its dimensions, and none
+    has its address taken."""
     for use in uses:
         node, depth = use, 0
         while isinstance(parents.get(id(node)), c_ast.ArrayRef) and \
@@ -179,7 +188,7 @@ def _walk_skipping(root: c_ast.Node, skip: set[int]):
         if id(n) in skip:
             continue
         yield n
-        stack.extend(c for _, c in n.children())
+        stack.extend(children(n))
 
 
 def _widen_last(var: Variable) -> None:
