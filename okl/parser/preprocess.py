@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from .. import limits
 from ..errors import Diagnostic, Diagnostics, OKLError, SourceLoc, TranslationError, note
 from .cpp_repairs import CppRepairs
-from .cpprun import run_cpp
+from .cpprun import cpp_command, run_cpp
 from .linemarker import line_directive, unescape
 from .source import decode, not_utf8_warning
 
@@ -150,8 +150,8 @@ def preprocess(source: str, filename: str = "<input>", *, mode: str = "serial",
     if cpp is None:
         raise OKLError("no C preprocessor found: install gcc (apt-get install cpp) or set "
                        "OKL_CPP to a cpp executable")
-    args = [cpp, "-dD", "-undef", "-nostdinc", "-std=c99", "-D__OKL__=1",
-            f'-DOKL_MODE="{MODE_NAMES.get(mode, mode)}"', "-H"]
+    head, tail = cpp_command(cpp)
+    args = [*head, "-D__OKL__=1", f'-DOKL_MODE="{MODE_NAMES.get(mode, mode)}"']
     if mode in GPU_MODES:
         args += ["-DOKL_USING_GPU=1", "-DOCCA_USING_GPU=1"]
     args += [f"-D{k}={v}" for k, v in C_SPELLINGS.items()]
@@ -171,7 +171,7 @@ def preprocess(source: str, filename: str = "<input>", *, mode: str = "serial",
     where = SourceLoc(filename, 1, 1, original[filename][0])
     for _ in range(MAX_REPAIR_ROUNDS):
         prepared = _prepare(repairs.source, filename).encode("utf-8", "surrogateescape")
-        proc = run_cpp(args + ["-"], prepared, base, where)
+        proc = run_cpp(args + tail, prepared, base, where)
         messages, deps = _parse_stderr(proc.stderr.decode("utf-8", "replace"), names,
                                        original, repairs)
         if proc.returncode == 0 and not messages.errors or not repairs.apply(messages.errors):
