@@ -8,6 +8,7 @@ against :mod:`okl.limits`, and stops at the first limit passed with an error loc
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from .. import limits
@@ -19,10 +20,18 @@ _SCAN = re.compile(r"""(?P<number>\.?\d(?:[eEpP][+-]|[\w.])*)|(?P<word>[A-Za-z_]
                    r"""|(?P<open>[(\[{])|(?P<close>[)\]}])|\S""")
 
 
+#: What is not a bracket outside a string literal (the scan's tokens cannot hold a bracket
+#: or a quote otherwise), removed to measure the nesting without looking at every token.
+_NOT_BRACKET = re.compile(r"""[^()\[\]{}"']+|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|["']""")
+_DEPTH = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
+
+
 def check_bounds(expanded: Expanded) -> None:
     """Raise TranslationError at the first token of ``expanded`` that passes a limit."""
     max_tokens, max_depth = int(limits.TOKENS), int(limits.NESTING)
     max_number, max_token = int(limits.NUMBER_CHARS), int(limits.TOKEN_CHARS)
+    if _within(expanded.text, max_tokens, max_depth, max_number, max_token):
+        return
     depth = 0
     for count, m in enumerate(_SCAN.finditer(expanded.text), 1):
         kind = m.lastgroup
@@ -41,6 +50,21 @@ def check_bounds(expanded: Expanded) -> None:
             limit = limits.TOKEN_CHARS, "a token has more than", max_token
         if limit is not None:
             _fail(expanded, m.start(), *limit)
+
+
+def _within(text: str, max_tokens: int, max_depth: int, max_number: int,
+            max_token: int) -> bool:
+    """Whether ``text`` is certainly within every limit, found without the per-token loop
+    (a third of a ms for a small kernel): no more tokens than characters, no longer token
+    than the text, no digit followed by half as many characters of a number as the number
+    limit (a number's parts after its first digit are one or two characters long), and the
+    nesting from the brackets outside string literals.  False means "maybe not": the exact
+    scan then finds where."""
+    if len(text) > max_tokens or len(text) > max_token or \
+            re.search(rf"\d(?:[eEpP][+-]|[\w.]){{{(max_number - 1) // 2}}}", text):
+        return False
+    brackets = _NOT_BRACKET.sub("", text)
+    return max(itertools.accumulate(map(_DEPTH.__getitem__, brackets)), default=0) <= max_depth
 
 
 def _fail(expanded: Expanded, offset: int, limit: limits.Limit, text: str, value: int) -> None:
