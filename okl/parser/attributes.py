@@ -20,11 +20,13 @@ from dataclasses import dataclass, field
 from ..errors import Diagnostics
 from .preprocess import Expanded
 
+#: One match per token, with the blanks before it; a match of blanks alone has no group.
+#: A pragma token is a line that starts with '#' (an indented one is tokens: '#', 'pragma'...).
 _TOKEN = re.compile(
-    r"""(?P<ws>[ \t\r\f\v]+)|(?P<nl>\n)|(?P<pragma>^[ \t]*\#[^\n]*)|"""
+    r"""[ \t\r\f\v]*(?:(?P<nl>\n)|(?P<pragma>^\#[^\n]*)|"""
     r"""(?P<str>"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')|(?P<id>[A-Za-z_]\w*)|"""
     r"""(?P<num>\.?\d(?:[eEpP][+-]|[\w.])*)|(?P<op>->|\+\+|--|<<=?|>>=?|[<>=!&|^+\-*/%]=|"""
-    r"""&&|\|\||\S)""", re.M)
+    r"""&&|\|\||\S))?""", re.M)
 
 C_KEYWORDS = frozenset("""auto break case char const continue default do double else enum extern
 float for goto if inline int long register restrict return short signed sizeof static struct
@@ -34,7 +36,7 @@ LOOP_ATTRIBUTES = {"outer", "inner", "tile"}
 RESERVED_PREFIX = "_okl_"  # names of generated variables and functions
 
 
-@dataclass
+@dataclass(slots=True)
 class Token:
     kind: str
     text: str
@@ -80,16 +82,16 @@ class Attribute:
 
 def tokenize(text: str) -> list[Token]:
     tokens: list[Token] = []
+    append = tokens.append
     line, line_start = 1, 0
     for m in _TOKEN.finditer(text):
         kind = m.lastgroup
         if kind == "nl":
             line += 1
             line_start = m.end()
-            continue
-        if kind == "ws":
-            continue
-        tokens.append(Token(kind, m.group(0), m.start(), line, m.start() - line_start + 1))
+        elif kind is not None:
+            start = m.start(kind)
+            append(Token(kind, m.group(kind), start, line, start - line_start + 1))
     return tokens
 
 
