@@ -8,6 +8,8 @@ search for an OCCA error find ours too; each error says what to do.
 from __future__ import annotations
 
 import difflib
+import functools
+from collections.abc import Callable
 
 from pycparser import c_ast
 
@@ -76,20 +78,24 @@ class ModelBuilder:
 
     # -- positions -------------------------------------------------------------------------
     def loc(self, node: c_ast.Node | None) -> SourceLoc | None:
-        if node is None:
-            return None
-        coord = node.coord
-        if coord is None or not coord.line:
-            for n in walk(node):
-                if n.coord is not None and n.coord.line:
-                    coord = n.coord
-                    break
-        if coord is None:
-            return None
-        return self.expanded.locate(coord.line, coord.column or 1)
+        return self.later(node)()
 
     def aloc(self, attr: Attribute) -> SourceLoc:
         return self.expanded.locate(attr.line, attr.col)
+
+    def later(self, where: c_ast.Node | Attribute | None) -> Callable[[], SourceLoc | None]:
+        """What :meth:`loc` (or :meth:`aloc` for an attribute) says, as a function to call
+        when it is needed (okl.model.kernel.Deferred): the position is taken now, before
+        the transforms change the tree; only finding its column waits."""
+        if isinstance(where, Attribute):
+            return functools.partial(self.expanded.locate, where.line, where.col)
+        coord = where.coord if where is not None else None
+        if where is not None and (coord is None or not coord.line):
+            coord = next((n.coord for n in walk(where) if n.coord is not None and n.coord.line),
+                         coord)
+        if coord is None:
+            return _nowhere
+        return functools.partial(self.expanded.locate, coord.line, coord.column or 1)
 
     def error(self, message: str, where, **kw) -> None:
         loc = self.aloc(where) if isinstance(where, Attribute) else (
@@ -300,7 +306,7 @@ class ModelBuilder:
     # -- one kernel ------------------------------------------------------------------------
     def _kernel(self, fn: c_ast.FuncDef) -> Kernel:
         decl = fn.decl
-        kernel = Kernel(decl.name, fn, self.loc(decl))
+        kernel = Kernel(decl.name, fn, self.later(decl))
         ret = decl.type.type
         if not (isinstance(ret, c_ast.TypeDecl) and isinstance(ret.type, c_ast.IdentifierType)
                 and ret.type.names == ["void"]):
@@ -356,7 +362,7 @@ class ModelBuilder:
                                hint="declare @shared and @exclusive arrays inside the @outer "
                                     "loop; device function parameters may be @shared")
             restrict = self.amap.has(p, "restrict") or "restrict" in _quals(p.type)
-            params.append(Param(p.name, ctype, p, self.loc(p), restrict))
+            params.append(Param(p.name, ctype, p, self.later(p), restrict))
         return params
 
     def _visit(self, node: c_ast.Node | None, kernel: Kernel, ctx: _Context) -> None:
@@ -393,7 +399,7 @@ class ModelBuilder:
                                hint="a barrier synchronizes the threads of one block: put it "
                                     "between the @inner loops of an @outer loop")
                 kind = self._barrier_kind(barrier)
-                kernel.barriers.append(Barrier(node, kind, self.aloc(barrier)))
+                kernel.barriers.append(Barrier(node, kind, self.later(barrier)))
         elif isinstance(node, c_ast.Compound):
             atomic = self.amap.get(node, "atomic")
             if atomic is not None:
@@ -424,7 +430,7 @@ class ModelBuilder:
             self.error("[@atomic] must be inside an [@inner] loop", atomic,
                        hint="atomic updates are made by device threads: move the update into "
                             "an @inner loop")
-        kernel.atomics.append(Atomic(node, self.aloc(atomic)))
+        kernel.atomics.append(Atomic(node, self.later(atomic)))
 
     def _for(self, node: c_ast.For, kernel: Kernel, ctx: _Context) -> None:
         attrs = self.amap.of(node)
@@ -453,7 +459,7 @@ class ModelBuilder:
         if ctx.unsure:
             self._visit(node.stmt, kernel, ctx)
             return
-        loop = Loop(kind, node, form, self.loc(node), in_regular=ctx.regular)
+        loop = Loop(kind, node, form, self.later(node), in_regular=ctx.regular)
         axis = self._axis(attr)
         if axis is not None:
             loop.axis, loop.explicit_axis = axis, True
@@ -519,7 +525,7 @@ class ModelBuilder:
             sizes.append(evaluate(t.dim))
             dims.append(t.dim)
             t = t.type
-        var = Variable(a.name, node.name, node, self.aloc(a), ctx.outers[-1], sizes)
+        var = Variable(a.name, node.name, node, self.later(a), ctx.outers[-1], sizes)
         if a.name == "shared":
             if not sizes:
                 self.error("[@shared] variables must be arrays", node,
@@ -740,6 +746,10 @@ class ModelBuilder:
                 order = list(self.host_vars)  # declaration order
                 kernel.captures[id(outer.node)] = sorted(found,
                                                          key=lambda h: order.index(h.name))
+
+
+def _nowhere() -> None:
+    return None
 
 
 class _Context:
