@@ -31,7 +31,7 @@ from pycparser import c_ast, c_generator
 
 from ..model.kernel import Kernel
 from ..model.types import INTEGER_TYPES
-from .astutil import walk
+from .astutil import children, walk
 
 _OPS = {"+": "_add", "-": "_sub", "*": "_mul", "/": "_div", "%": "_mod"}
 _NEGATE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
@@ -82,7 +82,7 @@ class _Analysis:
     count: int = 0
 
     def __post_init__(self) -> None:
-        assigned = _assigned(self.kernel.node.body)
+        assigned, self.jumps = _assigned(self.kernel.node.body)
         params = self.kernel.params
         self.assigned = assigned
         self.pointers = {p.name: i for i, p in enumerate(params)
@@ -262,7 +262,7 @@ class _Analysis:
             return
         if isinstance(n, c_ast.ArrayRef) and isinstance(n.name, c_ast.ID):
             self.access(n, env, ctx)
-        for _, child in n.children():
+        for child in children(n):
             self.scan(child, env, ctx)
 
     def access(self, n: c_ast.ArrayRef, env: dict, ctx: _Ctx) -> None:
@@ -292,7 +292,7 @@ def derive_bounds(kernel: Kernel, origin: Callable[[int], tuple[str, int]]) -> B
     (:meth:`Expanded.origin`: an access is named by file and line only).
     Runs on the kernel as written (after @tile expansion, before any lowering)."""
     analysis = _Analysis(kernel, origin)
-    if any(isinstance(x, (c_ast.Goto, c_ast.Label)) for x in walk(kernel.node.body)):
+    if analysis.jumps:
         return None
     analysis.stmt(kernel.node.body, {}, _Ctx())
     if not analysis.accesses:
@@ -307,12 +307,15 @@ def derive_bounds(kernel: Kernel, origin: Callable[[int], tuple[str, int]]) -> B
 
 # -- helpers ----------------------------------------------------------------------------------
 
-def _assigned(body: c_ast.Node) -> set[str]:
+def _assigned(body: c_ast.Node) -> tuple[set[str], bool]:
     """Names written anywhere except by their own loop's update (``++i`` in ``for (i...)``),
-    and names whose address is taken."""
+    and names whose address is taken; and whether the body has a goto or a label."""
     skip: set[int] = set()
     out: set[str] = set()
+    jumps = False
     for n in walk(body):  # a For comes before the nodes of its update
+        if isinstance(n, (c_ast.Goto, c_ast.Label)):
+            jumps = True
         if id(n) in skip:
             continue
         if isinstance(n, c_ast.For) and n.next is not None and _loop_form(n) is not None:
@@ -324,7 +327,7 @@ def _assigned(body: c_ast.Node) -> set[str]:
             target = n.expr
         if isinstance(target, c_ast.ID):
             out.add(target.name)
-    return out
+    return out, jumps
 
 
 def _loop_form(n: c_ast.For):
