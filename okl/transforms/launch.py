@@ -23,6 +23,8 @@ from ..model.types import TypeTable
 from ..parser.preprocess import Expanded
 from .astutil import clone, ids_in, walk
 
+_UNKNOWN = object()
+
 
 @dataclass
 class Extent:
@@ -44,6 +46,15 @@ class Extent:
         return [name for name, _ in self.bindings if name in names]
 
     def value(self) -> int | None:
+        """The trip count when it is a compile-time constant (else None).  Computed once:
+        the extent holds its own copies of the loop's trees, which nothing changes, and
+        the launch plan and the lowering ask each loop's sibling terms many times."""
+        cached = self.__dict__.get("_value", _UNKNOWN)
+        if cached is _UNKNOWN:
+            cached = self.__dict__["_value"] = self._value()
+        return cached
+
+    def _value(self) -> int | None:
         env: dict[str, int] = {}
         for name, start in self.bindings:
             v = evaluate(start, env)
