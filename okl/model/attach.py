@@ -78,16 +78,18 @@ def _attachables(ast: c_ast.FileAST):
         elif cls is c_ast.For and node.coord is not None:
             fors[(node.coord.line, node.coord.column)] = node
         pushed = []
-        for name in child_slots(cls):
+        for name, grouping in _slot_groups(cls):
             value = getattr(node, name)
             if value is None:
                 continue
-            if type(value) is list:
-                kids.extend(value)
-                pushed.extend((child, _group(node, name, child)) for child in value)
+            values = value if type(value) is list else [value]
+            kids.extend(values)
+            if grouping == "parent":
+                pushed.extend((child, id(node)) for child in values)
+            elif grouping == "child":
+                pushed.extend((child, id(child)) for child in values)
             else:
-                kids.append(value)
-                pushed.append((value, _group(node, name, value)))
+                pushed.extend((child, None) for child in values)
         pushed.reverse()
         stack.extend(pushed)
     starts: dict[int, tuple[int, int]] = {}
@@ -105,20 +107,33 @@ def _attachables(ast: c_ast.FileAST):
     return out, declarators, fors
 
 
-def _group(node: c_ast.Node, name: str, child: c_ast.Node) -> int | None:
-    """The list of siblings ``child`` (in slot ``name`` of ``node``) belongs to for prefix
-    attributes, if any."""
-    if isinstance(node, (c_ast.Compound, c_ast.FileAST, c_ast.ParamList, c_ast.DeclList,
-                         c_ast.Case, c_ast.Default, c_ast.Struct)):
-        return id(node)
-    if isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Label)) and \
+def _grouping(cls: type, name: str) -> str | None:
+    """Which list of siblings a child in slot ``name`` of a ``cls`` node belongs to for
+    prefix attributes: "parent" (the node's children are one list), "child" (a list of
+    its own), or None."""
+    if issubclass(cls, (c_ast.Compound, c_ast.FileAST, c_ast.ParamList, c_ast.DeclList,
+                        c_ast.Case, c_ast.Default, c_ast.Struct)):
+        return "parent"
+    if issubclass(cls, (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Label)) and \
             name == "stmt":
-        return id(child)
-    if isinstance(node, c_ast.If) and name in ("iftrue", "iffalse"):
-        return id(child)
-    if isinstance(node, c_ast.FuncDef) and name == "decl":
-        return id(node)
+        return "child"
+    if issubclass(cls, c_ast.If) and name in ("iftrue", "iffalse"):
+        return "child"
+    if issubclass(cls, c_ast.FuncDef) and name == "decl":
+        return "parent"
     return None
+
+
+#: node class -> ((slot, grouping), ...) for its child slots
+_SLOT_GROUPS: dict[type, tuple[tuple[str, str | None], ...]] = {}
+
+
+def _slot_groups(cls: type) -> tuple[tuple[str, str | None], ...]:
+    groups = _SLOT_GROUPS.get(cls)
+    if groups is None:
+        groups = _SLOT_GROUPS[cls] = tuple((name, _grouping(cls, name))
+                                           for name in child_slots(cls))
+    return groups
 
 
 def _declarator(t):

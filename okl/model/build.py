@@ -716,13 +716,17 @@ class ModelBuilder:
                                hint="read and write it inside an @inner loop")
 
     def _captures(self, kernel: Kernel) -> None:
+        if not self.host_vars:  # nothing declared outside the loops: nothing to capture
+            return
         for outer in kernel.outers:
+            uses = [i for i in ids_in(outer.node) if i.name in self.host_vars]
+            if not uses:
+                continue
             inside = {n.name for n in walk(outer.node) if isinstance(n, c_ast.Decl)}
             found: list[HostVar] = []
-            for ident in ids_in(outer.node):
+            for ident in uses:
                 name = ident.name
-                if name in inside or name not in self.host_vars or \
-                        any(h.name == name for h in found):
+                if name in inside or any(h.name == name for h in found):
                     continue
                 decl = self.host_vars[name]
                 ctype = self.types.resolve(decl.type)
@@ -734,6 +738,8 @@ class ModelBuilder:
                                hint="pass it as a kernel argument instead")
                     continue
                 found.append(HostVar(name, ctype, decl))
+            if not found:
+                continue
             for n in walk(outer.node):
                 target = n.lvalue if isinstance(n, c_ast.Assignment) else (
                     n.expr if isinstance(n, c_ast.UnaryOp) and n.op in
@@ -742,10 +748,8 @@ class ModelBuilder:
                     self.error(f"cannot assign host variable '{target.name}' inside an "
                                "[@outer] loop: device code cannot write host variables", n,
                                hint="declare a separate variable inside the loop")
-            if found:
-                order = list(self.host_vars)  # declaration order
-                kernel.captures[id(outer.node)] = sorted(found,
-                                                         key=lambda h: order.index(h.name))
+            order = list(self.host_vars)  # declaration order
+            kernel.captures[id(outer.node)] = sorted(found, key=lambda h: order.index(h.name))
 
 
 def _nowhere() -> None:

@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterator
 
 from pycparser import c_ast
 
+from ..transforms.astutil import children
+
 #: Names the backends or their headers provide without a declaration in the kernel file.
 BUILTIN = frozenset({
     "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize",  # CUDA / HIP
@@ -51,7 +53,7 @@ def _declared_by(node: c_ast.Node) -> set[str]:
         n = stack.pop()
         if isinstance(n, c_ast.Enumerator):
             names.add(n.name)
-        stack.extend(child for _, child in n.children())
+        stack.extend(children(n))
     return names
 
 
@@ -95,7 +97,7 @@ class _Scopes:
         """What to visit in place of ``node``, in order."""
         if isinstance(node, (c_ast.Compound, c_ast.For)):
             self.stack.append(set())
-            return [child for _, child in node.children()] + [_POP]
+            return [*children(node), _POP]
         if isinstance(node, (c_ast.Decl, c_ast.Typedef)):
             return [getattr(node, "init", None), *_dims(node.type), ("declare", node)]
         if isinstance(node, c_ast.StructRef):
@@ -109,7 +111,7 @@ class _Scopes:
             return [getattr(node, "stmt", None)]
         if isinstance(node, (c_ast.Typename, c_ast.TypeDecl, c_ast.IdentifierType)):
             return _dims(node)
-        return [child for _, child in node.children()]
+        return children(node)
 
 
 _POP = object()
