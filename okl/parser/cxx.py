@@ -23,6 +23,10 @@ from ..errors import Diagnostics
 from .attributes import Token, tokenize
 from .preprocess import Expanded
 
+#: Text that the token passes below may act on (a superset: also inside string literals):
+#: tokens ``template <``, ``class <name>``, ``struct|union <tag> {``.
+_MAYBE_CXX = re.compile(r"\btemplate\s*<|\bclass\s+[A-Za-z_]"
+                        r"|\b(?:struct|union)\s+[A-Za-z_]\w*\s*\{")
 _CAST = re.compile(r"\b(static_cast|const_cast|reinterpret_cast)\s*<([^<>;{}]*)>\s*\(")
 
 
@@ -30,6 +34,8 @@ def lower_cxx(text: str, expanded: Expanded, diags: Diagnostics) -> str:
     if not any(word in text for word in ("_cast", "struct", "template", "class")):
         return text  # nothing to do: the common case costs one scan
     text = _casts(text, expanded, diags)
+    if not _MAYBE_CXX.search(text):
+        return text  # no `template <`, `class X` or `struct T {`: nothing for the token passes
     tokens = tokenize(text)
     _refuse_templates_and_classes(tokens, expanded, diags)
     return _struct_tags(text, tokens, expanded, diags)
