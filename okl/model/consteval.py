@@ -6,6 +6,7 @@ launch bounds and CPU @exclusive arrays, attribute indices, empty-loop detection
 
 from __future__ import annotations
 
+import operator
 import re
 
 from pycparser import c_ast
@@ -45,8 +46,8 @@ def _eval(n, env):
         v = _eval(n.expr, env)
         if v is None:
             return None
-        return {"-": lambda: -v, "+": lambda: v, "~": lambda: ~v,
-                "!": lambda: int(not v)}.get(n.op, lambda: None)()
+        op = _UNARY.get(n.op)
+        return None if op is None else op(v)
     if isinstance(n, c_ast.BinaryOp):
         a = _eval(n.left, env)
         if n.op == "&&" and a == 0:
@@ -74,12 +75,25 @@ def _binary(op: str, a: int, b: int) -> int | None:
         return q if (a >= 0) == (b >= 0) else -q
     if op == "%":
         return a - b * _binary("/", a, b)
-    ops = {"+": a + b, "-": a - b, "*": a * b, "<<": a << b if 0 <= b < 128 else None,
-           ">>": a >> b if 0 <= b < 128 else None, "&": a & b, "|": a | b, "^": a ^ b,
-           "<": int(a < b), "<=": int(a <= b), ">": int(a > b), ">=": int(a >= b),
-           "==": int(a == b), "!=": int(a != b), "&&": int(bool(a and b)),
-           "||": int(bool(a or b))}
-    return ops.get(op)
+    fn = _BINARY.get(op)
+    return None if fn is None else fn(a, b)
+
+
+def _shift(shift):
+    return lambda a, b: shift(a, b) if 0 <= b < 128 else None
+
+
+# One function per operator (the table of all results, computed for every operation, cost
+# a tenth of the trip-count evaluations that launch plans and loop checks make).
+_UNARY = {"-": operator.neg, "+": operator.pos, "~": operator.invert,
+          "!": lambda v: int(not v)}
+_BINARY = {"+": operator.add, "-": operator.sub, "*": operator.mul,
+           "<<": _shift(operator.lshift), ">>": _shift(operator.rshift),
+           "&": operator.and_, "|": operator.or_, "^": operator.xor,
+           "<": lambda a, b: int(a < b), "<=": lambda a, b: int(a <= b),
+           ">": lambda a, b: int(a > b), ">=": lambda a, b: int(a >= b),
+           "==": lambda a, b: int(a == b), "!=": lambda a, b: int(a != b),
+           "&&": lambda a, b: int(bool(a and b)), "||": lambda a, b: int(bool(a or b))}
 
 
 #: (bits, signed) of C's int, the type every narrower integer promotes to
