@@ -24,7 +24,7 @@ from ..model.types import TypeTable
 from ..parser.attributes import Attribute
 from ..parser.cparse import parse_expression
 from ..parser.preprocess import Expanded
-from .astutil import clone, parent_map, walk, with_coord
+from .astutil import children, clone, walk, with_coord
 
 #: The largest tile size: the size is an ``int`` in the generated loops.
 INT_MAX = 2**31 - 1
@@ -35,8 +35,12 @@ def expand_tiles(ast: c_ast.FileAST, amap: AttributeMap, types: TypeTable,
     if not amap.any_named("tile"):
         return
     tiled_outer: set[int] = set()  # ids of the @outer loops tiles made: only those float
-    for node in list(walk(ast)):
-        if isinstance(node, c_ast.For) and amap.has(node, "tile"):
+    # the parser's loops that carry @tile, in source order: the order of a walk of the tree
+    tiled = sorted((n for n in amap.nodes.values()
+                    if isinstance(n, c_ast.For) and amap.has(n, "tile")),
+                   key=lambda n: (n.coord.line, n.coord.column))
+    for node in tiled:
+        if amap.has(node, "tile"):
             _expand(node, amap, types, expanded, diags, tiled_outer)
     if not tiled_outer:
         return
@@ -121,10 +125,14 @@ def _float_outer_loops(fn: c_ast.FuncDef, amap: AttributeMap, tiled_outer: set[i
     moved = True
     while moved:
         moved = False
-        parents = {child: parent for child, (parent, _) in parent_map(fn.body).items()}
-        for node in walk(fn.body):
-            if not (isinstance(node, c_ast.For) and id(node) in tiled_outer):
-                continue
+        parents: dict[int, c_ast.Node] = {}
+        found = []  # the tiled @outer loops, in preorder
+        for n in walk(fn.body):
+            if type(n) is c_ast.For and id(n) in tiled_outer:
+                found.append(n)
+            for child in children(n):
+                parents[id(child)] = n
+        for node in found:
             chain, p = [], parents.get(id(node))
             child = node
             while p is not None and _wraps(p, child, amap):
