@@ -152,10 +152,15 @@ def ids_in(node: c_ast.Node) -> list[c_ast.ID]:
     return out
 
 
-def parent_map(root: c_ast.Node) -> dict[int, tuple[c_ast.Node, str]]:
-    """id(child) -> (parent, the slot holding it) for every node below ``root``."""
+def parent_map(root: c_ast.Node, visit: Callable[[c_ast.Node], object] | None = None,
+               ) -> dict[int, tuple[c_ast.Node, str]]:
+    """id(child) -> (parent, the slot holding it) for every node below ``root``; ``visit``,
+    when given, is called with every node in preorder (a pass that needs the map and a
+    walk gets both from one traversal)."""
     out: dict[int, tuple[c_ast.Node, str]] = {}
     for n in walk(root):
+        if visit is not None:
+            visit(n)
         for slot in _CHILD_SLOTS.get(type(n)) or ():
             value = getattr(n, slot)
             if value is None:

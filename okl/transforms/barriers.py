@@ -19,10 +19,10 @@ from .astutil import ids_in, parent_map
 
 def insert_barriers(program: Program) -> None:
     for kernel in program.kernels:
-        parents = parent_map(kernel.node)
         shared = {v.name for v in kernel.shared}
         if not shared:
             continue
+        parents = None  # made at the first barrier to insert (most kernels need none)
         for loop in kernel.loops():
             if loop.kind != "outer":
                 continue
@@ -31,6 +31,8 @@ def insert_barriers(program: Program) -> None:
                 last = k == len(blocks) - 1 and not block.in_regular
                 if last or block.nobarrier or not _touches(block, shared):
                     continue
+                if parents is None:
+                    parents = parent_map(kernel.node)
                 _insert_after(block.node, parents, program.attrs)
 
 

@@ -53,7 +53,8 @@ def _drop_block_unrolls(program: Program, kernel: Kernel) -> None:
     per-thread loop; on a CPU it would unroll whole blocks (a 7x bigger, 5x slower-to-build
     BK5 for at most 20%), so it is dropped there."""
     for n in walk(kernel.node):
-        if not isinstance(n, c_ast.Compound) or not n.block_items:
+        if not isinstance(n, c_ast.Compound) or not n.block_items or \
+                not any(type(x) is c_ast.Pragma for x in n.block_items):
             continue
         items, keep = n.block_items, []
         for k, item in enumerate(items):

@@ -31,7 +31,7 @@ def independent_inner_loops(kernel: Kernel) -> set[int]:
     before lower_atomics rewrites the atomic statements)."""
     atomic = {id(a.node) for a in kernel.atomics}
     return {id(loop.node) for loop in lane_loops(kernel)
-            if not any(id(n) in atomic for n in walk(loop.node))}
+            if not atomic or not any(id(n) in atomic for n in walk(loop.node))}
 
 
 def mark(loop: c_ast.For) -> c_ast.Pragma:

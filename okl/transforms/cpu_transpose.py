@@ -74,10 +74,12 @@ def _is_matrix(decl: c_ast.Decl) -> bool:
 def _index(root: c_ast.Node, wanted: set[str]):
     """The parent map of ``root`` and, per name in ``wanted``, its identifiers in preorder."""
     names: dict[str, list[c_ast.ID]] = {name: [] for name in wanted}
-    for n in walk(root):
+
+    def visit(n: c_ast.Node) -> None:
         if type(n) is c_ast.ID and n.name in names:
             names[n.name].append(n)
-    return parent_map(root), names
+
+    return parent_map(root, visit), names
 
 
 def _uses(ids: list[c_ast.ID], parents):

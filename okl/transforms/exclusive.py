@@ -102,21 +102,22 @@ def _direct_slots(outer: Loop, variables: list[Variable], decls: set[int]):
     if extents is None:
         return None
     names = {v.name for v in variables}
-    total = sum(1 for n in _walk_skipping(outer.node.stmt, decls)
-                if isinstance(n, c_ast.ID) and n.name in names)
-    out, covered = [], 0
-    for block in blocks:
-        for leaf in (lp for lp in block.walk() if not lp.children):
-            covered += sum(1 for n in _walk_skipping(leaf.node.stmt, decls)
-                           if isinstance(n, c_ast.ID) and n.name in names)
-            index, stride = None, 1
-            for lp in sorted(_chain(leaf, block), key=lambda lp: lp.axis):
-                term = c_ast.ID(lp.iterator) if stride == 1 else c_ast.BinaryOp(
-                    "*", c_ast.Constant("int", str(stride)), c_ast.ID(lp.iterator))
-                index = term if index is None else c_ast.BinaryOp("+", index, term)
-                stride *= extents[lp.axis]
-            out.append((leaf, index))
-    return out if covered == total else None
+    leaves = [(block, lp) for block in blocks for lp in block.walk() if not lp.children]
+    # every use sits in a leaf's body: none is left when the (disjoint) bodies are skipped
+    bodies = {id(leaf.node.stmt) for _, leaf in leaves}
+    if any(isinstance(n, c_ast.ID) and n.name in names
+           for n in _walk_skipping(outer.node.stmt, decls | bodies)):
+        return None
+    out = []
+    for block, leaf in leaves:
+        index, stride = None, 1
+        for lp in sorted(_chain(leaf, block), key=lambda lp: lp.axis):
+            term = c_ast.ID(lp.iterator) if stride == 1 else c_ast.BinaryOp(
+                "*", c_ast.Constant("int", str(stride)), c_ast.ID(lp.iterator))
+            index = term if index is None else c_ast.BinaryOp("+", index, term)
+            stride *= extents[lp.axis]
+        out.append((leaf, index))
+    return out
 
 
 def _chain(leaf: Loop, block: Loop) -> list[Loop]:
