@@ -252,7 +252,9 @@ def _is_const(t: c_ast.Node) -> bool:
 
 
 def _spell(nodes: list[c_ast.Node], target: Target) -> None:
-    """Backend spellings: restrict qualifiers, pragmas and OpenCL math function names."""
+    """Backend spellings: restrict qualifiers, pragmas, OpenCL keywords used as names (one
+    walk) and OpenCL math function names."""
+    reserved = target.reserved
     for root in nodes:
         for n in walk(root):
             if isinstance(n, c_ast.PtrDecl) and "restrict" in n.quals:
@@ -268,21 +270,20 @@ def _spell(nodes: list[c_ast.Node], target: Target) -> None:
                         x.string = text
                     items.append(x)
                 n.block_items = items
-        if target.math_names:
+            if reserved:
+                _rename_reserved(n, reserved)
+        if target.math_names:  # (no math name is reserved: the order does not matter)
             rewrite(root, lambda n: _rename_call(n, target.math_names))
-        if target.reserved:
-            _rename_reserved(root, target.reserved)
 
 
-def _rename_reserved(root: c_ast.Node, reserved: frozenset[str]) -> None:
+def _rename_reserved(n: c_ast.Node, reserved: frozenset[str]) -> None:
     """A C identifier that is an OpenCL keyword (`half`, `global`...) gets an _okl_ prefix."""
-    for n in walk(root):
-        if isinstance(n, c_ast.ID) and n.name in reserved:
-            n.name = "_okl_" + n.name
-        elif isinstance(n, c_ast.Decl) and n.name in reserved:
-            n.name = "_okl_" + n.name
-        elif isinstance(n, c_ast.TypeDecl) and n.declname in reserved:
-            n.declname = "_okl_" + n.declname
+    if isinstance(n, c_ast.ID) and n.name in reserved:
+        n.name = "_okl_" + n.name
+    elif isinstance(n, c_ast.Decl) and n.name in reserved:
+        n.name = "_okl_" + n.name
+    elif isinstance(n, c_ast.TypeDecl) and n.declname in reserved:
+        n.declname = "_okl_" + n.declname
 
 
 def _rename_call(n: c_ast.Node, names: dict[str, str]):

@@ -10,11 +10,14 @@ errors point at the .okl file.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pycparser import c_ast, c_generator
 
 from ..parser.cparse import PRELUDE, PRELUDE_TYPES
 from ..parser.linemarker import line_directive
 from ..parser.preprocess import Expanded
+from ..transforms.astutil import children
 
 
 class Target:
@@ -107,7 +110,7 @@ def uses_of(nodes) -> set[str]:
             elif isinstance(n, c_ast.Constant) and n.type == "double":
                 if not n.value.lower().endswith("f"):
                     out.add("double")
-            stack.extend(c for _, c in n.children())
+            stack.extend(children(n))
     return out
 
 
@@ -144,6 +147,16 @@ class Emitter(c_generator.CGenerator):
         self.expanded = expanded
         self.line_directives = line_directives
         self._origins: list[tuple[str, int]] = []
+        self._methods: dict[type, Callable[[c_ast.Node], str]] = {}
+
+    def visit(self, node: c_ast.Node) -> str:
+        """CGenerator.visit with the method found once per node class (it built the name
+        ``visit_<class>`` and looked it up for every node)."""
+        method = self._methods.get(node.__class__)
+        if method is None:
+            method = self._methods[node.__class__] = getattr(
+                self, "visit_" + node.__class__.__name__, self.generic_visit)
+        return method(node)
 
     def origin(self, node: c_ast.Node) -> tuple[str, int] | None:
         c = node.coord
