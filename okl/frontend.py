@@ -18,7 +18,7 @@ from .model.kernel import Program
 from .model.types import TypeTable
 from .parser.attributes import extract
 from .parser.bounds import check_bounds
-from .parser.cparse import PRELUDE, parse
+from .parser.cparse import parse
 from .parser.cxx import lower_cxx
 from .parser.preprocess import preprocess
 from .parser.source import decode, read_source
@@ -67,8 +67,6 @@ def _analyze(source: str | bytes, filename: str, mode: str, defines, include_dir
     amap = attach(ast, attrs)
     types = TypeTable()
     for ext in ast.ext:
-        if ext.coord is not None and ext.coord.file == PRELUDE:
-            continue
         if isinstance(ext, c_ast.Typedef):
             types.add_typedef(ext)
         elif isinstance(ext, c_ast.Decl):

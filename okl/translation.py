@@ -19,7 +19,6 @@ from .errors import Diagnostic, Diagnostics, SourceLoc, TranslationError
 from .frontend import Clock, analyze
 from .model.kernel import Param, Program
 from .modes import MODES
-from .parser.cparse import PRELUDE
 from .parser.source import read_source
 from .transforms.astutil import rewrite, walk
 from .transforms.atomics import lower_atomics
@@ -142,8 +141,6 @@ def lower_program(program: Program, target: Target, *, line_directives: bool = T
     out: list[c_ast.Node] = []
     lowered: dict[str, list[c_ast.Node]] = {}
     for ext in program.ast.ext:
-        if ext.coord is not None and ext.coord.file == PRELUDE:
-            continue
         kernel = kernels_by_node.get(id(ext))
         if kernel is not None:
             # checked mode records the first bad access: its loops stay scalar

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from pycparser import c_ast, c_generator
 
-from ..parser.cparse import PRELUDE, PRELUDE_TYPES
+from ..parser.cparse import PRELUDE_TYPES
 from ..parser.linemarker import line_directive
 from ..parser.preprocess import Expanded
 from ..transforms.astutil import children
@@ -160,7 +160,7 @@ class Emitter(c_generator.CGenerator):
 
     def origin(self, node: c_ast.Node) -> tuple[str, int] | None:
         c = node.coord
-        if c is None or not c.line or c.file == PRELUDE:
+        if c is None or not c.line:
             return None
         if 0 < c.line <= len(self.expanded.origins):
             return self.expanded.origins[c.line - 1]

@@ -13,7 +13,6 @@ import bisect
 from pycparser import c_ast
 
 from ..parser.attributes import Attribute
-from ..parser.cparse import PRELUDE
 from ..transforms.astutil import child_slots
 
 
@@ -62,7 +61,7 @@ def _attachables(ast: c_ast.FileAST):
     stack: list[tuple[c_ast.Node | None, int | None]] = [(e, id(ast)) for e in reversed(ast.ext)]
     while stack:
         node, group = stack.pop()
-        if node is None or (node.coord is not None and node.coord.file == PRELUDE):
+        if node is None:
             continue
         slot = None
         if group is not None:

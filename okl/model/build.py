@@ -15,7 +15,6 @@ from pycparser import c_ast
 
 from ..errors import Diagnostics, SourceLoc, note
 from ..parser.attributes import Attribute
-from ..parser.cparse import PRELUDE
 from ..parser.preprocess import Expanded
 from ..transforms.astutil import clone, ids_in, walk
 from .attach import AttributeMap
@@ -112,8 +111,6 @@ class ModelBuilder:
                                 "the 4th clause of a for-header")
         self._check_placement()
         for ext in self.ast.ext:
-            if ext.coord is not None and ext.coord.file == PRELUDE:
-                continue
             if isinstance(ext, c_ast.FuncDef) and not isinstance(ext.decl.type, c_ast.FuncDecl):
                 self.error(f"'{ext.decl.name}' is not a function: a function definition needs "
                            "a return type and a parameter list", ext.decl,
@@ -127,8 +124,7 @@ class ModelBuilder:
             elif isinstance(ext, c_ast.Decl) and not isinstance(ext.type, c_ast.FuncDecl) \
                     and ext.name:
                 constants.append(ext)
-        for ident in undeclared(self.ast, lambda ext: ext.coord is not None and
-                                ext.coord.file == PRELUDE):
+        for ident in undeclared(self.ast):
             # a warning: the application may define it when it builds (OCCA's defines/...),
             # and the backend compiler refuses it then anyway
             self.diags.warning(f"use of undeclared identifier '{ident.name}'",

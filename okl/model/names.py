@@ -11,7 +11,7 @@ generated-code position, on others.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 from pycparser import c_ast
 
@@ -29,13 +29,10 @@ BUILTIN = frozenset({
 })
 
 
-def undeclared(ast: c_ast.FileAST, skip: Callable[[c_ast.Node], bool]) -> Iterator[c_ast.ID]:
-    """Every use of an undeclared variable in the file's function bodies, in source order.
-    ``skip(ext)`` leaves out top-level nodes (the prelude)."""
+def undeclared(ast: c_ast.FileAST) -> Iterator[c_ast.ID]:
+    """Every use of an undeclared variable in the file's function bodies, in source order."""
     file_scope: set[str] = set(BUILTIN)
     for ext in ast.ext:
-        if skip(ext):
-            continue
         if isinstance(ext, c_ast.FuncDef):
             file_scope.add(ext.decl.name)
             yield from _Scopes(file_scope).function(ext)

@@ -2,15 +2,16 @@
 
 The text handed to pycparser carries no line markers, so every node's coord is a
 (line, column) of the expanded text; :meth:`Expanded.locate` maps it to the original file.
-A small prelude declares the fixed-width and size types that kernels use without including
-a header (device compilers know them), and CUDA/OpenCL's vector types (:mod:`.vectors`) as
-structs of their components; its nodes carry the file name ``PRELUDE``.
+Kernels use the fixed-width and size types (``PRELUDE_TYPES``) and CUDA/OpenCL's vector
+types (:mod:`.vectors`) without including a header (device compilers know them): the
+parser starts with their names declared as typedef names, which is all it needs of them
+(okl.model.types resolves them).  (A prelude of typedefs parsed with every file cost a
+tenth of the parse of a small kernel; its nodes were skipped by every pass.)
 """
 
 from __future__ import annotations
 
 import functools
-import re
 import sys
 import threading
 
@@ -25,7 +26,6 @@ from .parens import StrayGroup, stray_semicolons, unclosed_paren
 from .preprocess import Expanded
 from .vectors import VECTOR_TYPES
 
-PRELUDE = "<okl-prelude>"
 PRELUDE_TYPES = {
     "size_t": "unsigned long", "ptrdiff_t": "long", "intptr_t": "long",
     "uintptr_t": "unsigned long", "int8_t": "signed char", "uint8_t": "unsigned char",
@@ -33,8 +33,8 @@ PRELUDE_TYPES = {
     "uint32_t": "unsigned int", "int64_t": "long", "uint64_t": "unsigned long",
     "bool": "_Bool", "uint": "unsigned int",
 }
-_PRELUDE_TEXT = "".join(f"typedef {c} {n};" for n, c in PRELUDE_TYPES.items())
-_VECTOR_NAME = re.compile(r"\b(?:u?(?:char|short|int|long|longlong)|float|double)[234]\b")
+#: What a kernel may use undeclared: the fixed-width types and the vector types.
+TYPEDEF_NAMES = frozenset(PRELUDE_TYPES) | frozenset(VECTOR_TYPES)
 
 _local = threading.local()
 MAX_RECOVERIES = 20  # missing ';' repaired per file before giving up on further errors
@@ -50,11 +50,17 @@ class SyntaxProblem(c_parser.ParseError):
 
 class _Parser(c_parser.CParser):
     """pycparser with errors that always carry a position (pycparser 3 reports some errors
-    with the file name only), an unmatched ``}`` reported instead of an assertion, and the
-    faster lexer of :mod:`.clexer`."""
+    with the file name only), an unmatched ``}`` reported instead of an assertion, the
+    faster lexer of :mod:`.clexer`, and typedef names known before the text starts."""
 
     def __init__(self) -> None:
         super().__init__(lexer=FastLexer)
+        self.typedef_names: frozenset[str] = frozenset()
+
+    def _parse_translation_unit_or_empty(self):
+        # parse() has just made the file scope: it starts with the names as types
+        self._scope_stack[0].update(dict.fromkeys(self.typedef_names, True))
+        return super()._parse_translation_unit_or_empty()
 
     def _parse_error(self, msg, coord):
         if isinstance(coord, c_parser.Coord) and coord.line:
@@ -99,21 +105,13 @@ def parser() -> c_parser.CParser:
     return p
 
 
-def _prelude(text: str) -> str:
-    """The prelude for ``text``: every fixed-width type, and the vector types that ``text``
-    names (declaring all 36 would triple the parse time of a small kernel)."""
-    names = sorted(set(_VECTOR_NAME.findall(text)))
-    return _PRELUDE_TEXT + "".join(
-        f"typedef struct {{ {VECTOR_TYPES[n].base} {', '.join(VECTOR_TYPES[n].fields)}; }} {n};"
-        for n in names)
-
-
 def _parse_text(text: str) -> c_ast.FileAST:
-    source = f'# 1 "{PRELUDE}"\n{_prelude(text)}\n# 1 "okl"\n{text}'
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 20000))  # pycparser recurses per nested construct
+    p = parser()
+    p.typedef_names = TYPEDEF_NAMES
     try:
-        return parser().parse(source, filename="okl")
+        return p.parse(text, filename="okl")
     except RecursionError:
         raise SyntaxProblem("source nests too deeply for the parser", 1, 1, None) from None
     finally:
@@ -342,5 +340,7 @@ def parse_expression(text: str, typedefs=()) -> c_ast.Node:
 @functools.lru_cache(maxsize=4096)
 def _parse_expression(text: str, typedefs: tuple[str, ...]) -> c_ast.Node:
     decls = "".join(f"typedef int {t};" for t in typedefs)
-    ast = parser().parse(f"{decls} void __okl_expr(void) {{ ({text}); }}")
+    p = parser()
+    p.typedef_names = frozenset()  # only the typedefs given
+    ast = p.parse(f"{decls} void __okl_expr(void) {{ ({text}); }}")
     return ast.ext[-1].body.block_items[0]

@@ -14,7 +14,6 @@ from pycparser import c_ast
 
 from ..errors import Diagnostics
 from ..model.kernel import Program
-from ..parser.cparse import PRELUDE
 from .astutil import walk
 from .atomics import lvalue_type
 
@@ -26,8 +25,7 @@ _FLOAT_FUNCTIONS = set(
 
 
 def float_abs(program: Program, diags: Diagnostics) -> None:
-    functions = [ext for ext in program.ast.ext if isinstance(ext, c_ast.FuncDef)
-                 and not (ext.coord is not None and ext.coord.file == PRELUDE)]
+    functions = [ext for ext in program.ast.ext if isinstance(ext, c_ast.FuncDef)]
     if any(fn.decl.name == "abs" for fn in functions):
         return  # the file's own abs
     globals_ = {ext.name: ext.type for ext in program.ast.ext
