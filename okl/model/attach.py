@@ -37,6 +37,11 @@ class AttributeMap:
     def has(self, node: c_ast.Node, name: str) -> bool:
         return self.get(node, name) is not None
 
+    def named(self, name: str) -> list[c_ast.Node]:
+        """The nodes that have attribute ``name``."""
+        return [self.nodes[key] for key, attrs in self._by_node.items()
+                if any(a.name == name for a in attrs)]
+
     def any_named(self, name: str) -> bool:
         """Whether some node has attribute ``name`` (passes for one attribute skip their
         walk of the tree when none has it)."""

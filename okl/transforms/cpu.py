@@ -52,6 +52,8 @@ def _drop_block_unrolls(program: Program, kernel: Kernel) -> None:
     """``#pragma unroll`` before a plain loop around @inner blocks is meant for the GPU's
     per-thread loop; on a CPU it would unroll whole blocks (a 7x bigger, 5x slower-to-build
     BK5 for at most 20%), so it is dropped there."""
+    if "unroll" not in program.expanded.text:
+        return  # no such pragma (pragmas are lines of the expanded text)
     for n in walk(kernel.node):
         if not isinstance(n, c_ast.Compound) or not n.block_items or \
                 not any(type(x) is c_ast.Pragma for x in n.block_items):
@@ -69,8 +71,9 @@ def _drop_block_unrolls(program: Program, kernel: Kernel) -> None:
 
 
 def _drop_barriers(program: Program, kernel: Kernel, parents: Parents) -> None:
-    for n in list(walk(kernel.node)):
-        if is_barrier(n, program.attrs):
+    """Remove the barrier statements of the kernel (those below it: in its parent map)."""
+    for n in program.attrs.named("barrier"):
+        if is_barrier(n, program.attrs) and id(n) in parents:
             parent, slot = parents[id(n)]
             if isinstance(parent, c_ast.Compound):
                 parent.block_items = [x for x in parent.block_items if x is not n]

@@ -10,6 +10,8 @@ says so in a warning.  An argument of unknown type is left alone.
 
 from __future__ import annotations
 
+import re
+
 from pycparser import c_ast
 
 from ..errors import Diagnostics
@@ -18,6 +20,7 @@ from .astutil import walk
 from .atomics import lvalue_type
 
 _FLOATING = {"float", "double"}
+_ABS = re.compile(r"\babs\b")
 _FLOAT_FUNCTIONS = set(
     "sqrt sqrtf rsqrt cbrt exp expf exp2 log logf log2 log10 pow powf sin sinf cos cosf tan "
     "asin acos atan atan2 sinh cosh tanh fabs fabsf fmin fminf fmax fmaxf fmod floor ceil "
@@ -25,6 +28,8 @@ _FLOAT_FUNCTIONS = set(
 
 
 def float_abs(program: Program, diags: Diagnostics) -> None:
+    if not _ABS.search(program.expanded.text):
+        return  # no call of abs (every identifier of the tree is in the expanded text)
     functions = [ext for ext in program.ast.ext if isinstance(ext, c_ast.FuncDef)]
     if any(fn.decl.name == "abs" for fn in functions):
         return  # the file's own abs

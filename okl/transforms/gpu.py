@@ -134,13 +134,15 @@ def _hoist_shared(shared, body: c_ast.Node, target, params) -> list[c_ast.Node]:
     identifier of the kernel -- in the scope where it was declared."""
     hoisted = []
     taken: set[str] = set()
-    used = {p.name for p in params} | {n.name for n in walk(body) if isinstance(n, c_ast.ID)} \
-        | {n.name for n in walk(body) if isinstance(n, c_ast.Decl) and n.name}
+    used: set[str] | None = None  # the kernel's names, found when a fresh one is needed
     for v in shared:
         parent = _container(body, v.node)
         k = next(i for i, x in enumerate(parent.block_items) if x is v.node)
         decl = v.node
         if decl.name in taken:
+            if used is None:
+                used = {p.name for p in params} | {
+                    n.name for n in walk(body) if isinstance(n, (c_ast.ID, c_ast.Decl)) and n.name}
             old, n = decl.name, 1
             while f"{old}_{n}" in used | taken:
                 n += 1
