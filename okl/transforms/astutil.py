@@ -81,29 +81,6 @@ def rewrite(node: c_ast.Node, fn: Callable[[c_ast.Node], c_ast.Node | None]) -> 
     return node
 
 
-def replace_node(root: c_ast.Node, old: c_ast.Node, new: c_ast.Node) -> bool:
-    """Put ``new`` where ``old`` is below ``root``; stops at the first match (a whole-tree
-    rewrite per replaced loop made lowering quadratic in the kernel's size)."""
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        for slot in node_slots(type(node)):
-            value = getattr(node, slot, None)
-            if value is old:
-                setattr(node, slot, new)
-                return True
-            if isinstance(value, c_ast.Node):
-                stack.append(value)
-            elif type(value) is list:
-                for k, item in enumerate(value):
-                    if item is old:
-                        value[k] = new
-                        return True
-                    if isinstance(item, c_ast.Node):
-                        stack.append(item)
-    return False
-
-
 def walk(node: c_ast.Node) -> Iterator[c_ast.Node]:
     """Pre-order iteration over a subtree."""
     table = _CHILD_SLOTS
