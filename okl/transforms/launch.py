@@ -40,19 +40,26 @@ class Extent:
     form: LoopForm | None = field(default=None, compare=False, repr=False)
     binding_types: list[str] = field(default_factory=list, compare=False, repr=False)
 
+    # depends_on, value and text are computed once per extent: it holds its own copies of
+    # the loop's trees, which nothing changes, and the launch plan and the lowering ask
+    # each loop's sibling terms for them many times (DeviceKernel.exact).
+    def _once(self, key: str, compute):
+        cached = self.__dict__.get(key, _UNKNOWN)
+        if cached is _UNKNOWN:
+            cached = self.__dict__[key] = compute()
+        return cached
+
     def depends_on(self) -> list[str]:
         """Iterators of enclosing attributed loops that the count mentions."""
+        return list(self._once("_depends_on", self._depends_on))
+
+    def _depends_on(self) -> tuple[str, ...]:
         names = {i.name for i in ids_in(self.count)}
-        return [name for name, _ in self.bindings if name in names]
+        return tuple(name for name, _ in self.bindings if name in names)
 
     def value(self) -> int | None:
-        """The trip count when it is a compile-time constant (else None).  Computed once:
-        the extent holds its own copies of the loop's trees, which nothing changes, and
-        the launch plan and the lowering ask each loop's sibling terms many times."""
-        cached = self.__dict__.get("_value", _UNKNOWN)
-        if cached is _UNKNOWN:
-            cached = self.__dict__["_value"] = self._value()
-        return cached
+        """The trip count when it is a compile-time constant (else None)."""
+        return self._once("_value", self._value)
 
     def _value(self) -> int | None:
         env: dict[str, int] = {}
@@ -68,6 +75,9 @@ class Extent:
 
     def text(self) -> str:
         """`count`, preceded by the bindings it needs: `_okl_tiled_i = 0; 16`."""
+        return self._once("_text", self._text)
+
+    def _text(self) -> str:
         gen = c_generator.CGenerator()
         needed = {i.name for i in ids_in(self.count)}
         lets = ""
