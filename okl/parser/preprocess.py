@@ -4,10 +4,11 @@ Choice of preprocessor: the system ``cpp`` (GCC's), not pcpp.  Measured with
 ``python benchmarks/frontend_time.py --runs 21`` on its generated 496-line kernel file (70
 ``#define``s, function-like macros, ``#if``/``#elif``, nine kernels; Python 3.11, GCC 12 cpp,
 a 2-core x86_64 VM shared with other jobs): cpp in a subprocess takes 6-8 ms per file, pcpp
-1.30 in-process 35 ms (4-6x slower), and both produce the same tokens for that file (the
-script checks).  The whole okl front end takes about 80 ms on it: preprocess 10 ms (cpp
-plus the line and macro bookkeeping here), attributes 7 ms, pycparser 30 ms, model and
-checks 32 ms.  So speed favours cpp but matters little either way; what decides is that cpp
+1.30 in-process 27-35 ms (3-6x slower), and both produce the same tokens for that file (the
+script checks).  The whole okl front end takes about 39 ms on it: preprocess 6 ms (GCC's
+cc1 started directly, okl.parser.cpprun.cpp_command, plus the line and macro bookkeeping
+here), attributes 5 ms, pycparser 15 ms, model and checks 13 ms (it was 84 ms before the
+translate-time work of issue 14).  So speed favours cpp; what decides is also that cpp
 is the reference implementation of the standard's macro rules, and that its ``-dD`` output
 shows where every macro is defined, which the "in expansion of macro" notes use.  Both emit
 line markers, so line mapping is equally exact; columns inside a line are recovered here by
