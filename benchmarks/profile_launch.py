@@ -2,7 +2,10 @@
 
 Launches addVectors on 1024 floats many times, prints µs per launch for okl and for the raw
 peer call (CuPy RawKernel on GPUs, ctypes on CPUs), then the top functions of a cProfile of
-the okl launches (profiling inflates the absolute numbers; compare the shares).
+the okl launches (profiling inflates the absolute numbers; compare the shares).  On cuda it
+also times the driver call alone (the same kernel, kernelParams packed once) through the two
+Python bindings of ``cuLaunchKernel`` okl could use: CuPy's ``cupy.cuda.driver.launchKernel``
+(what okl calls) and cuda-python's ``cuda.bindings.driver.cuLaunchKernel``.
 """
 
 from __future__ import annotations
@@ -66,6 +69,9 @@ def main(argv=None) -> None:
     print(f"okl {args.mode}: {timed(lambda: k(n, a, b, c), args.count):.2f} us/launch (async)")
     if raw is not None:
         print(f"raw peer call: {timed(raw, args.count):.2f} us/launch (async)")
+    if args.mode == "cuda":
+        for name, call in _driver_calls(f.kernel.ptr, (N, a, b, c)):
+            print(f"driver call alone, {name}: {timed(call, args.count):.2f} us/launch (async)")
     pr = cProfile.Profile()
     pr.enable()
     for _ in range(args.count):
@@ -75,6 +81,31 @@ def main(argv=None) -> None:
     s = io.StringIO()
     pstats.Stats(pr, stream=s).sort_stats("tottime").print_stats(args.top)
     print(s.getvalue())
+
+
+def _driver_calls(function: int, args) -> list:
+    """``(binding, call)``: one launch of ``function`` (grid 4, block 256) on CuPy's current
+    stream with ``args`` packed once into kernelParams."""
+    import ctypes
+
+    import cupy as cp
+    n, *arrays = args
+    values = (ctypes.c_int32(int(n)), *(ctypes.c_uint64(x.data.ptr) for x in arrays))
+    params = (ctypes.c_void_p * len(values))(*(ctypes.addressof(v) for v in values))
+    address = ctypes.addressof(params)
+    stream = cp.cuda.get_current_stream().ptr
+    launch = cp.cuda.driver.launchKernel
+    keep = (values, params)  # alive as long as the calls
+    calls = [("cupy.cuda.driver.launchKernel",
+              lambda _k=keep: launch(function, 4, 1, 1, 256, 1, 1, 0, stream, address, 0))]
+    try:
+        from cuda.bindings import driver
+    except ImportError:
+        return calls
+    f, s, go = driver.CUfunction(function), driver.CUstream(stream), driver.cuLaunchKernel
+    calls.append(("cuda.bindings cuLaunchKernel",
+                  lambda _k=keep: go(f, 4, 1, 1, 256, 1, 1, 0, s, address, 0)))
+    return calls
 
 
 if __name__ == "__main__":

@@ -336,11 +336,30 @@ def test_memory_of_another_device_kind_is_refused(mode, other):
 
 
 def test_memory_of_another_opencl_context_is_refused():
+    import pyopencl as cl
     dev = device("opencl")
-    other = okl.Device("opencl")  # a second context, even on the same device
+    foreign = cl.Context([dev.backend.cl_device])  # a second context, even on the same device
     k = _axpy("opencl")
     with pytest.raises(okl.ArgumentError, match="argument 4 'y' .*on device"):
-        k(4, 1.0, dev.zeros(4, np.float32), other.zeros(4, np.float32), okl.NULL)
+        k(4, 1.0, dev.zeros(4, np.float32), cl.Buffer(foreign, cl.mem_flags.READ_WRITE, 16),
+          okl.NULL)
+
+
+def test_opencl_devices_of_one_device_share_context_programs_and_buffers():
+    """A second Device on the same OpenCL device shares the first one's context: its build
+    of the same kernel reuses the program (no binary load), and buffers pass between them."""
+    _skip_unless_available("opencl")
+    first = okl.Device("opencl")
+    second = okl.Device("opencl")
+    assert first.backend.context is second.backend.context
+    assert first.backend.queue is not second.backend.queue
+    k1 = first.build_kernel_from_string(AXPY, "axpy")
+    k2 = second.build_kernel_from_string(AXPY, "axpy")
+    assert k2.build_hit is True and k2._module is k1._module
+    y = first.zeros(4, np.float32)
+    k2(4, 1.0, second.asarray(np.ones(4, np.float32)), y, okl.NULL)
+    second.finish()
+    np.testing.assert_array_equal(y.get(), 1.0)
 
 
 def test_opencl_takes_pyopencl_arrays_buffers_and_views():
@@ -982,10 +1001,12 @@ def test_opencl_cached_binary_that_is_bad_is_a_miss_and_rebuilt(fresh_cache, tmp
         binary = next(p for p in (fresh_cache / "v1" / "build").glob("*/*/program.bin")
                       if p.parent != entry).read_bytes()
         Cache().put("build", entry.name, {"program.bin": binary}, document)
+    forget_memos()  # as a new process
     dev = okl.Device("opencl")
     k = dev.build_kernel(path, "scale")
     assert k.translation_hit and k.build_hit is False and not k.cache_hit
     np.testing.assert_allclose(_run_scale(dev, k)[1:], 2.0)
+    forget_memos()
     dev3 = okl.Device("opencl")
     k3 = dev3.build_kernel(path, "scale")
     assert k3.build_hit is True

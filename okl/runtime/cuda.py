@@ -6,13 +6,13 @@ names onto CUDA's, and NVRTC compiles it.  Memory is CuPy arrays; kernels accept
 CuPy arrays and any object exporting ``__cuda_array_interface__``.  Binary caching is CuPy's
 (keyed on source, options, architecture and NVRTC version).
 
-Launches on NVIDIA GPUs go straight to ``cuLaunchKernel`` through cuda-python's
-``cuda.bindings.driver`` when it is installed: a function generated per kernel checks the
-arguments and writes ``kernelParams`` into one ctypes buffer (see
+Launches on NVIDIA GPUs go straight to ``cuLaunchKernel`` through CuPy's own binding of it
+(``cupy.cuda.driver.launchKernel``, a Cython function of plain integers): a function generated
+per kernel checks the arguments and writes ``kernelParams`` into one ctypes buffer (see
 ``okl.runtime.gpulaunch.compile_caller``), on CuPy's current stream, with the CUfunction of
-CuPy's module.  Without cuda.bindings, on ROCm, if that setup fails, or with the environment
-variable ``OKL_LAUNCH=cupy`` (read when a kernel is built), launches go through CuPy's
-``RawKernel`` call as before.
+CuPy's module.  On ROCm, if that setup fails, or with the environment variable
+``OKL_LAUNCH=cupy`` (read when a kernel is built), launches go through CuPy's ``RawKernel``
+call instead.
 """
 
 from __future__ import annotations
@@ -178,8 +178,12 @@ class CudaBackend:
         self.finish()
 
     def finish(self) -> None:
-        with self.cp_device:
-            _cupy().cuda.get_current_stream().synchronize()
+        cuda = _cupy().cuda
+        if cuda.runtime.getDevice() == self.device_id:  # entering cp_device costs ~0.5 us
+            cuda.get_current_stream(self.device_id).synchronize()
+        else:
+            with self.cp_device:
+                cuda.get_current_stream(self.device_id).synchronize()
 
     # -- streams and events (okl/runtime/stream.py) --------------------------------------------
     # An okl stream is a cupy.cuda.Stream; making it current makes it CuPy's current stream on
@@ -294,24 +298,19 @@ class CudaBackend:
             d = spec.device_kernels[0]
             dims = compile_function(d.dims_src, "_dims", f"<okl grid of {d.name}>")
             # The launch itself is written out here (one Python call less than go()); go()
-            # takes every case but the common one: another device current, an error.
-            # The launch itself is written out here; the grid comes from a memo keyed by the
-            # scalar values it depends on (a launch loop repeats them), as a flat tuple
-            # (grid x, y, z, block x, y, z), empty when a dimension is 0.
+            # takes every case but the common one: another device current, an error.  The
+            # grid comes from a memo keyed by the scalar values it depends on (a launch loop
+            # repeats them), as a flat tuple (grid x, y, z, block x, y, z), empty when a
+            # dimension is 0.
             tail = ["    _gb = _grids.get(_ek)",
                     "    if _gb is None:",
                     "        _gb = _grid(_ek, _env)",
                     "    if _gb:",
                     "        if _getdev() == _devid:",
-                    "            _st = _streams.get(_gcs(_devid).ptr)",
-                    "            if _st is None:",
-                    "                _st = _stream()",
                     "            try:",
-                    "                _r = _cul(_f, *_gb, 0, _st, _base, 0)[0]",
+                    "                _cul(_f, *_gb, 0, _gcs(_devid).ptr, _base, 0)",
                     "            except Exception as _e:",
-                    "                raise _fail(_gb[:3], _gb[3:], _e) from None",
-                    "            if _r is not _OK:",
-                    "                _check(_gb[:3], _gb[3:], _base, _r)",
+                    "                _check(_gb[:3], _gb[3:], _base, _e)",
                     "        else:",
                     "            _go(_gb[:3], _gb[3:], _base)"]
             def flat_grid(env: dict) -> tuple:
@@ -337,11 +336,11 @@ class CudaBackend:
             return None
         if "_driver_setup" not in self.__dict__:
             setup = None
-            if not self.rocm:  # cuda.bindings drives NVIDIA GPUs only
+            if not self.rocm:  # tried on NVIDIA GPUs only
                 try:
                     setup = _Driver(_cupy(), self.device_id)
                 except Exception as e:
-                    _say(f"cuda.bindings unavailable ({type(e).__name__}: {e}); launching "
+                    _say(f"cuLaunchKernel unavailable ({type(e).__name__}: {e}); launching "
                          "through CuPy")
             self._driver_setup = setup
         return self._driver_setup
@@ -354,15 +353,18 @@ class CudaBackend:
         d = kernel.spec.device_kernels[k]
         try:
             with self.cp_device:
-                f = drv.CUfunction(int(functions[d.name].kernel.ptr))
-                # A launch of no blocks checks that this cuda.bindings takes our arguments:
-                # the driver refuses it (CUDA_ERROR_INVALID_VALUE) and nothing runs.
+                f = int(functions[d.name].kernel.ptr)
+                # A launch of no blocks checks that the binding takes our arguments: the
+                # driver refuses it (CUDA_ERROR_INVALID_VALUE) and nothing runs.
                 n = len(kernel.spec.params) + len(d.captured)
                 probe = (ctypes.c_uint64 * (3 * max(n, 1)))()
                 base = ctypes.addressof(probe)
                 for j in range(n):
                     probe[j] = base + 8 * n + 16 * j
-                int(drv.launch(f, 0, 0, 0, 0, 0, 0, 0, drv.stream(), base, 0)[0])
+                try:
+                    drv.launch(f, 0, 0, 0, 0, 0, 0, 0, drv.stream(), base, 0)
+                except drv.Error:
+                    pass
         except Exception as e:
             _say(f"direct launch of {d.name} unavailable ({type(e).__name__}: {e}); "
                  "launching through CuPy")
@@ -402,56 +404,39 @@ class CudaBackend:
 
 
 class _Driver:
-    """cuda.bindings' driver, as direct launches on one device use it (raises on setup if
-    anything is missing)."""
+    """cuLaunchKernel as direct launches on one device call it.
+
+    CuPy's binding (``cupy.cuda.driver.launchKernel``) is a Cython function of plain integers
+    -- function, grid, block, shared bytes, stream, kernelParams, extra -- that raises
+    ``CUDADriverError`` on failure: about a microsecond less per launch than cuda-python's
+    ``cuLaunchKernel``, which wraps its handles in objects and returns a ``CUresult`` enum
+    member built per call (measured on an H100: benchmarks/results/)."""
 
     def __init__(self, cp, device_id: int):
-        try:
-            from cuda.bindings import driver
-        except ImportError:
-            from cuda import cuda as driver  # cuda-python before 12.6 names it so
-        self.driver = driver
-        self.launch = driver.cuLaunchKernel
-        self.CUfunction = driver.CUfunction
-        self.success = driver.CUresult.CUDA_SUCCESS
-        self.CUstream = driver.CUstream
+        driver = cp.cuda.driver
+        self.launch = driver.launchKernel
+        self.Error = driver.CUDADriverError
         self.device_id = device_id
         self.current_stream = cp.cuda.get_current_stream  # (device id) -> cupy Stream
-        self.streams: dict[int, object] = {}  # stream pointer -> CUstream
 
-    def stream(self):
-        """The CUstream of CuPy's current stream on our device (which must be current)."""
-        ptr = self.current_stream(self.device_id).ptr
-        s = self.streams.get(ptr)
-        if s is None:
-            if len(self.streams) > 256:
-                self.streams.clear()
-            s = self.streams[ptr] = self.CUstream(ptr)
-        return s
-
-    def error_name(self, err) -> str:
-        try:
-            text = self.driver.cuGetErrorName(err)[1]
-            text = text.decode() if isinstance(text, bytes) else str(text)
-        except Exception:
-            text = str(err)
-        return f"{text} ({int(err)})"
+    def stream(self) -> int:
+        """CuPy's current stream on our device (which must be current), as a CUstream."""
+        return self.current_stream(self.device_id).ptr
 
 
 class _Direct:
     """cuLaunchKernel of one device kernel: ``go(outer, inner, params)`` takes every case;
     ``names`` is what the generated fast path needs to write the common case out."""
 
-    def __init__(self, drv: _Driver, f, name: str, device_id: int, cp_device):
+    def __init__(self, drv: _Driver, f: int, name: str, device_id: int, cp_device):
         self.drv, self.f, self.name = drv, f, name
         self.device_id, self.cp_device = device_id, cp_device
         cp = _cupy()
         self.get_device = cp.cuda.runtime.getDevice
         self.free = cp.cuda.runtime.free
         self.names = {"_cul": drv.launch, "_f": f, "_getdev": self.get_device,
-                      "_devid": device_id, "_streams": drv.streams,
-                      "_gcs": drv.current_stream, "_stream": drv.stream, "_OK": drv.success,
-                      "_fail": self.fail, "_check": self.check, "_go": self.go}
+                      "_devid": device_id, "_gcs": drv.current_stream, "_check": self.check,
+                      "_go": self.go}
 
     def fail(self, outer, inner, why) -> LaunchError:
         if isinstance(why, BaseException):
@@ -463,39 +448,36 @@ class _Direct:
 
     def go(self, outer, inner, params) -> None:
         if self.get_device() != self.device_id:
-            self.retry(outer, inner, params, None)
+            self.retry(outer, inner, params)
             return
         g, b = (*outer, 1, 1), (*inner, 1, 1)
         try:
-            r = self.drv.launch(self.f, g[0], g[1], g[2], b[0], b[1], b[2], 0,
-                                self.drv.stream(), params, 0)[0]
-        except Exception as e:  # e.g. a grid beyond 2**32 (OverflowError)
-            raise self.fail(outer, inner, e) from None
-        if r is not self.drv.success:
-            self.check(outer, inner, params, r)
+            self.drv.launch(self.f, g[0], g[1], g[2], b[0], b[1], b[2], 0, self.drv.stream(),
+                            params, 0)
+        except Exception as e:
+            self.check(outer, inner, params, e)
 
-    def check(self, outer, inner, params, r) -> None:
-        """A result other than the CUDA_SUCCESS member: nothing ran unless it is 0."""
-        code = int(r)
-        if code == 201:  # CUDA_ERROR_INVALID_CONTEXT: this thread has no context yet
-            self.retry(outer, inner, params, code)
-        elif code:
-            raise self.fail(outer, inner, self.drv.error_name(r))
+    def check(self, outer, inner, params, error: Exception) -> None:
+        """A launch raised ``error``: nothing ran.  CUDA_ERROR_INVALID_CONTEXT (this thread
+        has no context yet) is retried with our device's primary context bound; anything
+        else (an error of the driver, a grid beyond 2**32) is a LaunchError."""
+        if isinstance(error, self.drv.Error) and getattr(error, "status", None) == 201:
+            self.retry(outer, inner, params, bind=True)
+        else:
+            raise self.fail(outer, inner, error) from None
 
-    def retry(self, outer, inner, params, err) -> None:
-        """Launch with our device made current (and, after CUDA_ERROR_INVALID_CONTEXT, its
-        primary context bound to this thread)."""
+    def retry(self, outer, inner, params, bind: bool = False) -> None:
+        """Launch with our device made current (``bind``: and its primary context bound to
+        this thread, which any runtime call does)."""
         g, b = (*outer, 1, 1), (*inner, 1, 1)
         with self.cp_device:
-            if err == 201:
+            if bind:
                 self.free(0)
             try:
-                r = self.drv.launch(self.f, g[0], g[1], g[2], b[0], b[1], b[2], 0,
-                                    self.drv.stream(), params, 0)[0]
+                self.drv.launch(self.f, g[0], g[1], g[2], b[0], b[1], b[2], 0,
+                                self.drv.stream(), params, 0)
             except Exception as e:
                 raise self.fail(outer, inner, e) from None
-        if r is not self.drv.success and int(r) != 0:
-            raise self.fail(outer, inner, self.drv.error_name(r))
 
 
 def _keep(v: np.ndarray):
