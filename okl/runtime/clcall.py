@@ -88,7 +88,7 @@ def _argument_lines(kernel, buffer_of) -> tuple[list[str], dict]:
     cl.Buffer, None for okl.NULL, or a Python number), ``_env``/``_ek`` (the scalar values by
     name, and as a memo key) and the launch's bounds check."""
     from .args import NULL
-    from .device import Memory
+    from .memory import Memory
 
     params = kernel.spec.params
     ns = {"_Mem": Memory, "_NULL": NULL, "_mk": MEMO_KEY}

@@ -82,7 +82,7 @@ def _slice_text(key: slice) -> str:
 
 
 def _make_view(mem, start: int, count: int):
-    from .device import Memory
+    from .memory import Memory
 
     root = mem.base if mem.base is not None else mem
     offset = mem.offset + start
@@ -164,7 +164,7 @@ def copy(dst, src, count, dst_offset, src_offset, blocking, who: str,
          names=("dst", "src"), offset_names=("dst_offset", "src_offset")) -> None:
     """Copy ``count`` elements from ``src`` (from ``src_offset``) to ``dst`` (from
     ``dst_offset``); one of them is an okl.Memory, the other a Memory or a numpy array."""
-    from .device import Memory
+    from .memory import Memory
 
     dst_name, src_name = names
     ends = []
@@ -264,7 +264,7 @@ def _current(device):
 
 
 def _overlap(dst, src, count: int, dst_offset: int, src_offset: int) -> bool:
-    from .device import Memory
+    from .memory import Memory
 
     if not (isinstance(dst, Memory) and isinstance(src, Memory)):
         return False

@@ -123,11 +123,11 @@ class CPUBackend:
         return info() if callable(info) and hasattr(obj, "handle") else None
 
     def malloc(self, device, shape, dtype):
-        from .device import Memory
+        from .memory import Memory
         return Memory(device, np.empty(shape, dtype), shape, dtype)
 
     def to_device(self, device, host: np.ndarray):
-        from .device import Memory
+        from .memory import Memory
         return Memory(device, host.copy(), host.shape, host.dtype)
 
     def to_host(self, mem) -> np.ndarray:

@@ -95,7 +95,7 @@ class CudaBackend:
         self._ndarray = cp.ndarray
         self._described: dict[int, tuple] = {}
         global _Memory, _NDARRAY
-        from .device import Memory as _Memory
+        from .memory import Memory as _Memory
         _NDARRAY = cp.ndarray
 
     # -- memory --------------------------------------------------------------------------------
@@ -136,7 +136,7 @@ class CudaBackend:
                          f"{type(obj).__module__.split('.')[0]}.{type(obj).__name__}")
 
     def malloc(self, device, shape, dtype):
-        from .device import Memory
+        from .memory import Memory
         cp = _cupy()
         with self.cp_device:
             if dtype.fields is not None:
@@ -521,7 +521,7 @@ def _c_strides(shape, itemsize: int):
     return tuple(reversed(strides))
 
 
-_Memory = None  # okl.runtime.device.Memory, bound when the first backend is made
+_Memory = None  # okl.runtime.memory.Memory, bound when the first backend is made
 _NDARRAY = None  # cupy.ndarray, likewise (importing CuPy costs a second: only when needed)
 
 

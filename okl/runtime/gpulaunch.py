@@ -193,7 +193,7 @@ def compile_caller(kernel, *, device_pointers: bool, pointer_value, memo_key: st
     (cupy.ndarray); each pointer parameter remembers, by weak reference, the last one that
     passed the checks, with its pointer.
     """
-    from .device import Memory
+    from .memory import Memory
 
     params = kernel.spec.params  # the hidden ones of checked mode too
     converters = kernel._convert
@@ -394,7 +394,7 @@ def _pointer_slow(convert, pointer_value, memo_key: str, ok: list, array_type, l
     becomes the parameter's remembered Memory (``ok[0]`` holds its ArrayInfo); an object of
     ``array_type`` becomes the remembered array (``last[0]``: a weak reference and its
     pointer, replaced as one tuple so that threads never see a mixed pair)."""
-    from .device import Memory
+    from .memory import Memory
 
     def slow(value):
         convert(value)  # raises ArgumentError with the general path's message

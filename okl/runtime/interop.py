@@ -136,7 +136,7 @@ def to_pyopencl(mem):
 # -- import -------------------------------------------------------------------------------------
 def asarray(device, obj, dtype=None, copy: bool | None = None):
     """Device.asarray (see the module's docstring)."""
-    from .device import Memory
+    from .memory import Memory
 
     if copy not in (None, True, False):
         raise TypeError(f"asarray: copy must be None, True or False, got {copy!r}")
@@ -171,7 +171,7 @@ def _upload(device, host: np.ndarray):
 def _from_memory(device, mem, dtype, copy):
     """An okl.Memory: itself on its own Device; shared with another Device of the same
     memory (serial and openmp; two Devices of one GPU); else copied through the host."""
-    from .device import Memory
+    from .memory import Memory
 
     mem._live("asarray")
     src, dst = mem.device.backend, device.backend
@@ -241,7 +241,7 @@ def _usable(a: np.ndarray) -> bool:
 
 def _to_host(device, obj, dtype, copy):
     """serial, openmp: share host memory that kernels can take as it is, else copy."""
-    from .device import Memory
+    from .memory import Memory
 
     host = _host_array(obj, dtype, copy)
     if copy is True or not _usable(host):
@@ -263,7 +263,7 @@ def _cuda_share(device, obj, dtype, copy):
     """A Memory sharing obj's GPU memory, or None if obj is not on a GPU (then the caller
     copies it from the host)."""
     from .cuda import _cupy
-    from .device import Memory
+    from .memory import Memory
 
     backend = device.backend
     cp = _cupy()
@@ -303,7 +303,7 @@ def _cuda_share(device, obj, dtype, copy):
 
 def _opencl_share(device, obj, dtype, copy):
     """A Memory sharing a pyopencl Array's or Buffer's memory, or None for anything else."""
-    from .device import Memory
+    from .memory import Memory
     from .opencl import _cl
 
     cl = _cl()

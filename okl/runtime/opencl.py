@@ -86,7 +86,7 @@ class OpenCLBackend:
         return None
 
     def malloc(self, device, shape, dtype):
-        from .device import Memory
+        from .memory import Memory
         cl = _cl()
         nbytes = max(int(np.prod(shape, dtype=np.int64)) * dtype.itemsize, 1)
         return Memory(device, cl.Buffer(self.context, cl.mem_flags.READ_WRITE, nbytes), shape,
