@@ -27,11 +27,14 @@ from ..errors import BackendUnavailableError, BuildError, OKLError
 from ..modes import MODES
 from ..parser.source import decode, read_source
 from ..version import __version__, translator_digest
+from . import interop
+from . import stream as streams
 from .cache import Cache
 from .cache import memo as process_memo
 from .checked import requested
 from .kernel import Kernel
 from .memory import Memory
+from .properties import device_properties
 from .spec import KernelSpec, from_json, specs_of, to_json
 
 log = logging.getLogger("okl")
@@ -151,8 +154,7 @@ class Device:
         a producer on another GPU is refused.  ``copy=True`` always copies; ``copy=False``
         raises where a copy is needed.  ``dtype`` converts (a copy), or says how to read an
         untyped pyopencl Buffer.  Details: okl/runtime/interop.py."""
-        from .interop import asarray
-        return asarray(self, array, dtype, copy)
+        return interop.asarray(self, array, dtype, copy)
 
     @property
     def properties(self) -> dict:
@@ -161,7 +163,6 @@ class Device:
         (None where unknown).  See okl/runtime/properties.py."""
         props = self.__dict__.get("_properties")
         if props is None:
-            from .properties import device_properties
             props = self.__dict__["_properties"] = device_properties(self)
         return dict(props)
 
@@ -169,33 +170,28 @@ class Device:
         """Wait for the work queued on every stream of the device."""
         self.backend.finish()
         if "_streams" in self.__dict__:
-            from .stream import finish_all
-            finish_all(self)
+            streams.finish_all(self)
 
     # -- streams and events (okl/runtime/stream.py) --------------------------------------------
     def stream(self):
         """A new okl.Stream of this device; ``with s:`` makes it current for the block."""
-        from .stream import new_stream
-        return new_stream(self)
+        return streams.new_stream(self)
 
     @property
     def current_stream(self):
         """The okl.Stream launches go to now (a default one until another is made current)."""
         stream = self.__dict__.get("_stream")
         if stream is None:
-            from .stream import streams_of
-            stream = streams_of(self)[0]
+            stream = streams.streams_of(self)[0]
         return stream
 
     def set_stream(self, stream) -> None:
         """Make ``stream`` (an okl.Stream of this device) current until set otherwise."""
-        from .stream import set_stream
-        set_stream(self, stream)
+        streams.set_stream(self, stream)
 
     def elapsed(self, start, end) -> float:
         """Seconds between two okl.Events of this device (``s.record()``); waits for both."""
-        from .stream import elapsed
-        return elapsed(self, start, end)
+        return streams.elapsed(self, start, end)
 
     def pinned(self, shape, dtype=np.float64) -> np.ndarray:
         """An uninitialised numpy array for fast (and truly asynchronous) copies: page-locked

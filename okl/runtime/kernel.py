@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .args import bind_args, make_converters
 from .checked import Checker
+from .properties import kernel_properties
 from .spec import KernelSpec
 
 
@@ -56,7 +57,6 @@ class Kernel:
     def properties(self) -> dict:
         """What the compiled binary uses where the backend reports it (registers, shared and
         local memory, work-group sizes); see okl/runtime/properties.py."""
-        from .properties import kernel_properties
         return kernel_properties(self)
 
     def __call__(self, *args, **kwargs):

@@ -20,6 +20,7 @@ from .buildlog import captured_stderr, map_log
 from .cache import Cache
 from .clcall import compile_cl_caller
 from .gpulaunch import gpu_launcher
+from .memory import Memory
 
 
 def _cl():
@@ -86,7 +87,6 @@ class OpenCLBackend:
         return None
 
     def malloc(self, device, shape, dtype):
-        from .memory import Memory
         cl = _cl()
         nbytes = max(int(np.prod(shape, dtype=np.int64)) * dtype.itemsize, 1)
         return Memory(device, cl.Buffer(self.context, cl.mem_flags.READ_WRITE, nbytes), shape,
