@@ -13,8 +13,8 @@ import copy
 
 from pycparser import c_ast
 
+from ..model.basetypes import integer_bits
 from ..model.consteval import evaluate
-from ..model.types import integer_bits
 from ..transforms.astutil import ids_in
 from .serial import SerialTarget
 

@@ -37,6 +37,7 @@ from .gpulaunch import (
     trivial_host,
 )
 from .launcher import compile_function
+from .memory import Memory
 
 HIP_INCLUDE = os.path.join(os.path.dirname(__file__), "include")
 #: (cache directory, mode, GPU, source, options) -> the loaded functions of one module
@@ -94,8 +95,7 @@ class CudaBackend:
         self.flags = tuple(flags.split() if isinstance(flags, str) else flags)
         self._ndarray = cp.ndarray
         self._described: dict[int, tuple] = {}
-        global _Memory, _NDARRAY
-        from .device import Memory as _Memory
+        global _NDARRAY
         _NDARRAY = cp.ndarray
 
     # -- memory --------------------------------------------------------------------------------
@@ -104,7 +104,7 @@ class CudaBackend:
         shape and device for their whole life) are described once and remembered by a weak
         reference; okl.Memory remembers its own."""
         kind = type(obj)
-        if kind is _Memory:
+        if kind is Memory:
             return obj.info()
         if kind is self._ndarray:
             hit = self._described.get(id(obj))
@@ -136,7 +136,6 @@ class CudaBackend:
                          f"{type(obj).__module__.split('.')[0]}.{type(obj).__name__}")
 
     def malloc(self, device, shape, dtype):
-        from .device import Memory
         cp = _cupy()
         with self.cp_device:
             if dtype.fields is not None:
@@ -503,8 +502,7 @@ def _c_strides(shape, itemsize: int):
     return tuple(reversed(strides))
 
 
-_Memory = None  # okl.runtime.device.Memory, bound when the first backend is made
-_NDARRAY = None  # cupy.ndarray, likewise (importing CuPy costs a second: only when needed)
+_NDARRAY = None  # cupy.ndarray, bound by the first backend (importing CuPy costs a second)
 
 
 def _pointer(value):
@@ -513,7 +511,7 @@ def _pointer(value):
     kind = type(value)
     if kind is _NDARRAY:
         return value
-    if kind is _Memory:
+    if kind is Memory:
         return value.handle
     handle = getattr(value, "handle", None)
     if handle is not None:
@@ -533,7 +531,7 @@ def _device_pointer(value) -> int:
     kind = type(value)
     if kind is _NDARRAY:
         return value.data.ptr
-    if kind is _Memory:
+    if kind is Memory:
         address = value.__dict__.get("_device_pointer")
         if address is None:
             address = value.__dict__["_device_pointer"] = value.handle.data.ptr

@@ -21,6 +21,7 @@ from .cache import Cache
 from .cache import memo as process_memo
 from .clcall import compile_cl_caller
 from .gpulaunch import gpu_launcher
+from .memory import Memory
 
 
 def _cl():
@@ -118,7 +119,6 @@ class OpenCLBackend:
         return None
 
     def malloc(self, device, shape, dtype):
-        from .device import Memory
         cl = _cl()
         nbytes = max(int(np.prod(shape, dtype=np.int64)) * dtype.itemsize, 1)
         return Memory(device, cl.Buffer(self.context, cl.mem_flags.READ_WRITE, nbytes), shape,
