@@ -39,9 +39,6 @@ import okl
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-sys.path.insert(0, str(DOCS / "_ext"))
-import okldocs  # noqa: E402  (docs/_ext: what the pages show of a translation)
-
 #: examples that are shown but not run, by the :name: of their block, and why
 NOT_RUN = {
     "install-cpu": "installs system and Python packages",
@@ -258,6 +255,9 @@ def _pre_blocks(page: Path) -> list[str]:
 
 def test_generated_blocks_are_the_translators_output(built):
     """What the pages show under each OKL example is okl.translate's output now."""
+    sys.path.insert(0, str(DOCS / "_ext"))
+    import okldocs  # what the pages show of a translation (imports sphinx: after `built`)
+
     html, manifest, _ = built
     for doc, example in _items(manifest, "okl"):
         shown = _pre_blocks(html / f"{doc}.html")
