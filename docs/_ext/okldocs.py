@@ -307,8 +307,8 @@ class BenchRatios(SphinxDirective):
         table = nodes.table(classes=["okl-bench"])
         group = nodes.tgroup(cols=len(columns) + 1)
         table += group
-        for _ in range(len(columns) + 1):
-            group += nodes.colspec(colwidth=1)
+        for width in [12] + [14] * len(columns):
+            group += nodes.colspec(colwidth=width)
         head, body = nodes.thead(), nodes.tbody()
         group += head
         group += body
@@ -321,7 +321,7 @@ class BenchRatios(SphinxDirective):
                 r += entry
             return r
 
-        head += row(["benchmark"] + [f"{mode} ({os.path.basename(rel)})"
+        head += row(["benchmark"] + [f"{mode} ({os.path.basename(rel).removesuffix('.md')})"
                                      for rel, mode, _ in columns])
         for bench in BENCH_ORDER:
             cells = [bench]
