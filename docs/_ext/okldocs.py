@@ -11,7 +11,6 @@
 - the ``okl`` Pygments lexer (C plus ``@attributes``).
 - ``.. okl-bench-ratios::``: the okl / peer ratios of committed benchmark reports, read from
   them while the docs are built.
-- docstrings the code does not have yet, for the API reference (:data:`SUPPLIED`).
 
 Every example (OKL files, Python and console blocks, stated outputs) is collected from the
 doctrees and written as JSON to ``okl_examples_manifest`` (a config value, empty by default:
@@ -395,44 +394,6 @@ def write_manifest(app, exception) -> None:
         json.dump({doc: data[doc] for doc in sorted(data)}, f, indent=1)
 
 
-# -- docstrings the code lacks ----------------------------------------------------------------
-
-#: the API reference's text for public members that have no docstring yet (used only while
-#: the member's own docstring is empty)
-SUPPLIED = {
-    "okl.Device.name": "The device's name as the backend reports it (a GPU's or CPU's "
-                       "model).",
-    "okl.Device.arch": "The architecture the backend compiles for (e.g. ``sm_90`` on an H100; "
-                       "the CPU's on serial and openmp).",
-    "okl.Device.zeros": "A buffer of ``count`` elements (or of a shape) set to zero.",
-    "okl.Device.build_kernel": (
-        "Translate the OKL file at ``path`` for this Device's mode, compile it and return the "
-        "okl.Kernel named ``name`` (an ``@kernel`` function of the file).\n\n"
-        "``defines``: macros, as ``-D`` would give them (``{'p_N': 8}``); ``include_dirs``: "
-        "folders searched by ``#include \"...\"`` (the file's own folder always is); "
-        "``flags``: extra options for the backend compiler.  Results are cached in memory and "
-        "on disk (see the troubleshooting guide).  Raises okl.TranslationError for invalid "
-        "OKL, okl.BuildError when the backend compiler fails."),
-    "okl.Device.build_kernel_from_string": (
-        "build_kernel for OKL source held in a string; ``filename`` is the name diagnostics "
-        "use (``<string>`` by default), and ``#include \"...\"`` is searched from the "
-        "working directory."),
-    "okl.Memory.set": "Replace the contents with ``array`` (same dtype and number of "
-                      "elements; an ArgumentError otherwise).",
-    "okl.Kernel.signature": "The kernel's C signature, e.g. ``saxpy(const int n, ...)``.",
-    "okl.Event.recorded": "Whether the event was recorded on a stream (``s.record()``).",
-    "okl.Translation.kernel": "The KernelInfo of the kernel called ``name``; KeyError "
-                              "naming the file's kernels if there is none.",
-    "okl.Translation.launcher": "The launch plan of every kernel as text (what ``oklc "
-                                "translate --launcher`` prints).",
-}
-
-
-def supply_docstring(app, what, name, obj, options, lines) -> None:
-    if not any(line.strip() for line in lines) and name in SUPPLIED:
-        lines[:] = SUPPLIED[name].split("\n")
-
-
 def escape_click_help(app, ctx, lines) -> None:
     """sphinx-click reads click's help texts as reStructuredText, where ``*.okl`` opens an
     emphasis that never closes: show such words literally."""
@@ -453,7 +414,6 @@ def setup(app):
     app.connect("env-purge-doc", purge)
     app.connect("env-merge-info", merge)
     app.connect("build-finished", write_manifest)
-    app.connect("autodoc-process-docstring", supply_docstring)
     app.setup_extension("sphinx_click")
     for event in ("sphinx-click-process-description", "sphinx-click-process-options",
                   "sphinx-click-process-arguments", "sphinx-click-process-epilog"):

@@ -124,10 +124,13 @@ class Device:
 
     @property
     def name(self) -> str:
+        """The device's name as the backend reports it (a GPU's or CPU's model)."""
         return self.backend.name
 
     @property
     def arch(self) -> str:
+        """The architecture the backend compiles for (``sm_90`` on an H100; the CPU's on
+        serial and openmp): part of every binary's cache key."""
         return self.backend.arch
 
     # -- memory --------------------------------------------------------------------------------
@@ -139,6 +142,7 @@ class Device:
     empty = malloc
 
     def zeros(self, count_or_shape, dtype=np.float64) -> Memory:
+        """A buffer of ``count`` elements (or of a shape) set to zero."""
         shape = _shape(count_or_shape)
         return self.asarray(np.zeros(shape, dtype))
 
@@ -202,6 +206,15 @@ class Device:
     # -- kernels -------------------------------------------------------------------------------
     def build_kernel(self, path, name: str, *, defines: dict | None = None, include_dirs=(),
                      flags=()) -> Kernel:
+        """Translate the OKL file at ``path`` for this Device's mode, compile it and return
+        the okl.Kernel named ``name`` (an ``@kernel`` function of the file).
+
+        ``defines``: macros, as ``-D`` would give them (``{'p_N': 8}``); ``include_dirs``:
+        folders searched by ``#include "..."`` (the file's own folder always is); ``flags``:
+        extra options for the backend compiler.  Results are kept in memory and on disk, so
+        a second build costs microseconds and a new process milliseconds.  Raises
+        okl.TranslationError for invalid OKL, okl.BuildError when the backend compiler
+        fails."""
         path = os.fspath(path)
         source, not_utf8 = decode(read_source(path), path)
         if not_utf8 is not None:
@@ -213,6 +226,9 @@ class Device:
     def build_kernel_from_string(self, source: str, name: str, *, defines: dict | None = None,
                                  include_dirs=(), flags=(), filename: str | None = None
                                  ) -> Kernel:
+        """build_kernel for OKL source held in a string; ``filename`` is the name diagnostics
+        use (``<string>`` by default), and ``#include "..."`` is searched from the working
+        directory."""
         filename = filename or "<string>"
         # cpp resolves #include "x.h" from the kernel's folder (the working directory for a
         # string), so that folder is part of what the text means.

@@ -51,6 +51,8 @@ class Kernel:
 
     @property
     def signature(self) -> str:
+        """The kernel's C signature, e.g. ``saxpy(const int n, ...)``: what argument errors
+        quote."""
         return f"{self.name}({', '.join(f'{p.c_type} {p.name}' for p in self.params)})"
 
     @property

@@ -96,6 +96,8 @@ class Memory:
         return self.device.backend.to_host(self)
 
     def set(self, array) -> None:
+        """Replace the contents with ``array`` (same dtype and number of elements; an
+        ArgumentError otherwise)."""
         self._live("set")
         host = np.ascontiguousarray(np.asarray(array))
         if host.dtype != self.dtype or host.size != self.size:
