@@ -20,34 +20,44 @@ start at scale.  Here one rank builds and the others receive the result in memor
 
 What happens in ``build_kernel(comm, dev, path, name, ...)`` (collective over ``comm``):
 
-1. rank 0 reads the file (the only rank that opens it) and broadcasts its text with a digest
-   of its arguments; every rank compares the digest with its own and one allreduce finds the
-   first rank that differs.  Every rank must pass the same file or source, name, defines,
-   include_dirs, flags and scope, to a Device of the same mode: a difference is a
-   RankMismatchError on every rank, raised before anything is built;
-2. the builder (rank 0 of the job, or of each node with ``scope="node"``, for node-local cache
-   directories) builds as usual (in-process memo, cache directory, compiler) while its Cache
-   records every entry the build read or wrote (``Cache.recording``: level, key, files);
-3. the builder broadcasts those entries (one broadcast of bytes: the translation and the
-   binary, or its error); each other rank builds with them overlaid on its Device's Cache
-   (``Cache.overlay``), so its own keys are computed as usual and found in memory: no
-   stat, open or read of the cache directory.  What the backend needs from the file
-   system anyway stays: serial/openmp load the shared library from a private temporary
-   file (cpu.py writes one under ``TMPDIR``, which is node-local on clusters; dlopen needs a
-   path), and a translation hit re-reads the files the kernel ``#include``\\s to check they
-   did not change (device.py);
-4. one allreduce agrees on the outcome: if any rank failed, every rank raises the first
-   failing rank's error (the same type and message; no rank is left waiting in a collective).
+1. the builder -- rank 0 of the job, or of each node with ``scope="node"`` (for node-local
+   cache directories) -- builds as usual (in-process memo, cache directory, compiler) while
+   its Cache records every entry the build read or wrote (``Cache.recording``: level, key,
+   files).  Rank 0 is the only rank that opens ``path``; with ``scope="node"`` it first
+   broadcasts the text to the node builders;
+2. the builder broadcasts those entries with rank 0's text and a digest of its arguments
+   (one broadcast of bytes: the translation and the binary, or the build's error).  Each
+   rank compares the digest with its own arguments; if they agree it builds with the entries
+   overlaid on its Device's Cache (``Cache.overlay``), so its own keys are computed as usual
+   and found in memory: no stat, open or read of the cache directory.  What the backend needs
+   from the file system anyway stays: serial/openmp load the shared library from a private
+   temporary file (cpu.py writes one under ``TMPDIR``, which is node-local on clusters;
+   dlopen needs a path), and a translation hit re-reads the files the kernel
+   ``#include``\\s to check they did not change (device.py);
+3. one allreduce agrees on the outcome.  Every rank must pass the same file or source, name,
+   defines, include_dirs, flags and scope, to a Device of the same mode: if a rank differs,
+   every rank raises RankMismatchError naming the first such rank and what differs (that
+   rank builds nothing; rank 0 may have built its own version).  Else, if any rank failed,
+   every rank raises the first failing rank's error (the same type and message); no rank is
+   left waiting in a collective.
+
+The cost per call: one broadcast (sent as two: a 1 KiB header, then the rest of a larger
+payload) and one allreduce (two in flight at once), plus one broadcast more with
+``scope="node"`` or on an error.
 
 A rank whose keys differ from the builder's (another compiler, CPU model under
 ``-march=native``, driver or okl version) does not find them in the broadcast: it falls back
 to the cache directory and may compile, as without okl.mpi, and rank 0 logs how many ranks
-did so.  Ranks wait for the builder by polling with short sleeps rather than spinning inside
-MPI, so that an oversubscribed node leaves its cores to the compiler.
+did so.  Ranks wait for the builder by polling with sleeps rather than spinning inside MPI,
+so that an oversubscribed node leaves its cores to the compiler.
 
-OpenMP threads: ranks of one node share its cores; ``threads_per_rank(comm)`` is the node's
-CPU count divided by its ranks, to put in ``OMP_NUM_THREADS`` before the first openmp kernel
-is loaded (libgomp reads it once, when the first kernel library pulls it in).
+OpenMP threads: ranks of one node share its cores, and libgomp starts as many threads as
+the CPUs a process may run on unless ``OMP_NUM_THREADS`` says otherwise, so 8 unbound ranks
+on a 64-core node would run 512 threads.  ``threads_per_rank(comm)`` is the rank's share of
+the node; put it in ``OMP_NUM_THREADS`` before the first openmp kernel is built (libgomp
+reads it once, when the first kernel library loads it)::
+
+    os.environ.setdefault("OMP_NUM_THREADS", str(okl.mpi.threads_per_rank(comm)))
 """
 
 from __future__ import annotations
@@ -135,14 +145,17 @@ def local_rank(comm: Any) -> int:
 
 
 def threads_per_rank(comm: Any) -> int:
-    """OpenMP threads for each rank so that the ranks of a node share its CPUs without
-    oversubscribing them: the CPUs this process may use (``os.sched_getaffinity``; all of the
-    node unless the launcher binds ranks) divided by the ranks of the node, at least 1."""
+    """OpenMP threads for each rank, so that the ranks of a node share its CPUs without
+    oversubscribing them (collective over ``comm``): the CPUs this process may run on
+    (``os.sched_getaffinity``), divided by the ranks of its node allowed the same CPUs.
+    Unbound ranks all see the whole node and divide it; ranks the launcher bound to their
+    own cores keep those.  At least 1."""
     try:
-        cpus = len(os.sched_getaffinity(0))
+        mine = sorted(os.sched_getaffinity(0))
     except (AttributeError, OSError):
-        cpus = os.cpu_count() or 1
-    return max(1, cpus // node_comm(comm).Get_size())
+        mine = list(range(os.cpu_count() or 1))
+    sharing = sum(cpus == mine for cpus in node_comm(comm).allgather(mine))
+    return max(1, len(mine) // sharing)
 
 
 def build_kernel(comm: Any, dev: Device, path: str | os.PathLike, name: str, *,
@@ -180,64 +193,73 @@ def _collective_build(comm, dev, path, source, name, defines, include_dirs, flag
     if path is not None:
         filename = path
     mine = _fields(dev, path, source, name, defines, include_dirs, flags, filename, scope)
-
-    # 1. rank 0's arguments (and the text of the file, read by rank 0 alone); first mismatch
-    start = unreadable = None
-    if rank == 0:
-        start = {"fields": mine, "source": source, "error": None}
-        if path is not None:
-            try:
-                start["source"] = _read(path)
-            except Exception as exc:
-                unreadable, start["error"] = exc, _pack(exc)
-    start = _bcast(MPI, comm, start, 0)
-    if unreadable is not None:
-        raise unreadable
-    if start["error"] is not None:
-        raise _unpack(start["error"]) from None
-    differs = sorted(k for k in set(mine) | set(start["fields"])
-                     if mine.get(k) != start["fields"].get(k))
-    first = _allreduce(MPI, comm, rank if differs else size, MPI.MIN)
-    if first < size:
-        differs = _bcast(MPI, comm, differs if rank == first else None, first)
-        raise RankMismatchError(
-            f"okl.mpi.build_kernel of '{name}': the {', '.join(differs)} of rank {first} "
-            f"differ from rank 0's (rank {first} is the first that differs); every rank must "
-            "pass the same file or source, kernel name, defines, include_dirs, flags and "
-            "scope, to a Device of the same mode")
-    source = start["source"]
-
-    # 2-3. the builder builds and records; the others build from what it broadcasts
     group = comm if scope == "job" else node_comm(comm)
     builder = group.Get_rank() == 0
+
+    # rank 0's arguments and the text of the file, read by rank 0 alone; node builders need
+    # them before they build, the job's builder is rank 0 and sends them with its result
+    reference = unreadable = None
+    if rank == 0:
+        reference = {"fields": mine, "source": source, "error": None}
+        if path is not None:
+            try:
+                reference["source"] = _read(path)
+            except Exception as exc:
+                unreadable, reference["error"] = exc, _pack(exc)
+    if scope == "node":
+        reference = _bcast(MPI, comm, reference, 0)
+
+    # the builder builds while its Cache records what the build read and wrote, unless its
+    # own arguments differ from rank 0's (then nobody of its group builds: see below)
     kernel = error = None
     payload = None
     if builder:
-        try:
-            with dev.cache.recording() as entries:
-                kernel = _build(dev, source, name, defines, include_dirs, flags, filename)
-            payload = {"entries": entries, "error": None}
-        except Exception as exc:
-            error = exc
-            payload = {"entries": [], "error": _pack(exc)}
+        payload = {"reference": reference if scope == "job" else None, "built": False,
+                   "entries": [], "error": None}
+        if reference["error"] is None and reference["fields"] == mine:
+            try:
+                with dev.cache.recording() as entries:
+                    kernel = _build(dev, reference["source"], name, defines, include_dirs,
+                                    flags, filename)
+                payload.update(built=True, entries=entries)
+            except Exception as exc:
+                error, payload["error"] = exc, _pack(exc)
     payload, nbytes = _bcast(MPI, group, payload, 0, with_size=True)
+    if scope == "job":
+        reference = payload["reference"]
+    differs = sorted(k for k in set(mine) | set(reference["fields"])
+                     if mine.get(k) != reference["fields"].get(k))
+
+    # the others build with the builder's entries overlaid on their Cache
     stats = {"hits": 0, "misses": 0, "puts": 0}
-    if not builder:
+    if reference["error"] is not None:
+        error = unreadable or _unpack(reference["error"])
+    elif not builder and not differs:
         if payload["error"] is not None:
             error = _unpack(payload["error"])
-        else:
+        elif payload["built"]:
             try:
                 with dev.cache.overlay(payload["entries"]) as stats:
-                    kernel = _build(dev, source, name, defines, include_dirs, flags, filename)
+                    kernel = _build(dev, reference["source"], name, defines, include_dirs,
+                                    flags, filename)
             except Exception as exc:
                 error = exc
     alone = int(not builder and (stats["misses"] > 0 or stats["puts"] > 0))
 
-    # 4. one outcome for every rank: the first failing rank's error, or everyone's kernel
-    first, on_their_own = _allreduce2(MPI, comm, rank if error is not None else size, alone)
-    if first < size:
-        shared = _bcast(MPI, comm, _pack(error) if rank == first else None, first)
-        if error is not None and rank == first:
+    # one outcome for every rank: a mismatch, else the first failing rank's error, else
+    # everyone's kernel
+    mismatch, failed, on_their_own = _agree(MPI, comm, rank if differs else size,
+                                            rank if error is not None else size, alone)
+    if mismatch < size:
+        differs = _bcast(MPI, comm, differs if rank == mismatch else None, mismatch)
+        raise RankMismatchError(
+            f"okl.mpi.build_kernel of '{name}': the {', '.join(differs)} of rank {mismatch} "
+            f"differ from rank 0's (rank {mismatch} is the first that differs); every rank "
+            "must pass the same file or source, kernel name, defines, include_dirs, flags "
+            "and scope, to a Device of the same mode")
+    if failed < size:
+        shared = _bcast(MPI, comm, _pack(error) if rank == failed else None, failed)
+        if error is not None and rank == failed:
             raise error
         raise _unpack(shared) from None
     if rank == 0 and on_their_own:
@@ -315,39 +337,51 @@ def _unpack(packed: dict) -> BaseException:
 
 
 # -- collectives that wait politely ----------------------------------------------------------
-# A rank blocked in MPI_Bcast spins on its core (MPICH, Open MPI); while the builder compiles,
-# the other ranks of an oversubscribed node would take the CPU from the compiler.  Nonblocking
-# collectives tested with short sleeps leave the cores free, at a cost of at most 1 ms.
+# A rank blocked in MPI_Bcast spins on its core (MPICH, Open MPI): while the builder compiles,
+# the other ranks of an oversubscribed node would take the CPU from the compiler.  So each
+# wait spins briefly (a collective whose ranks are all there completes within it), then
+# sleeps for 5 % of the time waited so far (at most 2 ms): a long wait for a compiler costs
+# at most ~5 % more, and the sleeping ranks leave their cores to it.  A broadcast first sends
+# a small header (binomial tree, one round) and then the rest, so that the multi-round
+# algorithms MPI uses for large messages run while every rank is awake.
+
+_SPIN_S = 100e-6
+_HEAD = 1024  # the header: the length, then the first bytes of the payload
 
 
 def _wait(MPI, requests) -> None:
-    delay = 20e-6
+    start = time.perf_counter()
     while not MPI.Request.Testall(requests):
-        time.sleep(delay)
-        delay = min(delay * 2, 1e-3)
+        waited = time.perf_counter() - start
+        if waited > _SPIN_S:
+            time.sleep(min(2e-3, max(20e-6, 0.05 * waited)))
 
 
 def _bcast(MPI, comm, obj, root: int, with_size: bool = False):
-    """``comm.bcast(obj, root)`` through two nonblocking broadcasts (the size, the pickle)."""
+    """``comm.bcast(obj, root)`` through nonblocking broadcasts of a pickle: a header (its
+    length and first bytes), then the rest if there is more."""
     mine = comm.Get_rank() == root
     data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL) if mine else b""
-    size = np.array([len(data)], np.int64)
-    _wait(MPI, [comm.Ibcast(size, root)])
-    buf = bytearray(data) if mine else bytearray(int(size[0]))
-    _wait(MPI, [comm.Ibcast([buf, MPI.BYTE], root)])
-    out = obj if mine else pickle.loads(buf)
-    return (out, len(buf)) if with_size else out
+    head = bytearray(_HEAD)
+    room = _HEAD - 8
+    if mine:
+        head[:8] = len(data).to_bytes(8, "little")
+        head[8:8 + min(len(data), room)] = data[:room]
+    _wait(MPI, [comm.Ibcast([head, MPI.BYTE], root)])
+    size = int.from_bytes(head[:8], "little")
+    rest = b""
+    if size > room:
+        rest = bytearray(data[room:]) if mine else bytearray(size - room)
+        _wait(MPI, [comm.Ibcast([rest, MPI.BYTE], root)])
+    out = obj if mine else pickle.loads(bytes(head[8:8 + min(size, room)]) + bytes(rest))
+    return (out, size) if with_size else out
 
 
-def _allreduce(MPI, comm, value: int, op) -> int:
-    send, recv = np.array([value], np.int64), np.zeros(1, np.int64)
-    _wait(MPI, [comm.Iallreduce(send, recv, op)])
-    return int(recv[0])
-
-
-def _allreduce2(MPI, comm, low: int, count: int) -> tuple[int, int]:
-    """(minimum of ``low``, sum of ``count``) over ``comm``, both in flight at once."""
-    a, b = np.array([low], np.int64), np.array([count], np.int64)
-    ra, rb = np.zeros(1, np.int64), np.zeros(1, np.int64)
-    _wait(MPI, [comm.Iallreduce(a, ra, MPI.MIN), comm.Iallreduce(b, rb, MPI.SUM)])
-    return int(ra[0]), int(rb[0])
+def _agree(MPI, comm, low1: int, low2: int, count: int) -> tuple[int, int, int]:
+    """(minimum of ``low1``, minimum of ``low2``, sum of ``count``) over ``comm``: two
+    allreduces in flight at once."""
+    lows, total = np.array([low1, low2], np.int64), np.array([count], np.int64)
+    out_lows, out_total = np.zeros(2, np.int64), np.zeros(1, np.int64)
+    _wait(MPI, [comm.Iallreduce(lows, out_lows, MPI.MIN),
+                comm.Iallreduce(total, out_total, MPI.SUM)])
+    return int(out_lows[0]), int(out_lows[1]), int(out_total[0])

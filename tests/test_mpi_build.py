@@ -55,6 +55,8 @@ import okl
 import okl.mpi
 
 mode, cache, out, case, kernel_file = sys.argv[1:6]
+if case == "missing":
+    kernel_file += ".absent"
 comm = MPI.COMM_WORLD
 rank = comm.Get_rank()
 result = {"rank": rank, "size": comm.Get_size(), "local_rank": okl.mpi.local_rank(comm)}
@@ -182,6 +184,14 @@ def test_build_error_same_on_every_rank(tmp_path):
     assert _entries(cache)["build"] == 0
 
 
+def test_unreadable_file_same_error_on_every_rank(tmp_path):
+    rc, log, results, _ = _job(tmp_path, 2, "serial", "missing")
+    assert rc == 1, log
+    assert [r["error"] for r in results] == ["SourceFileError"] * 2, log
+    assert len({r["message"] for r in results}) == 1
+    assert "cannot read" in results[0]["message"] and "kernels.okl.absent" in results[0]["message"]
+
+
 def test_rank_mismatch_reported(tmp_path):
     rc, log, results, cache = _job(tmp_path, 4, "serial", "mismatch")
     assert rc == 1, log
@@ -191,7 +201,9 @@ def test_rank_mismatch_reported(tmp_path):
     assert len(messages) == 1, messages
     message = messages.pop()
     assert "the defines of rank 3 differ from rank 0's" in message, message
-    assert _entries(cache) == {"translation": 0, "build": 0}  # found before anything built
+    # only rank 0 built (its own arguments, before the check's answer came): the rank that
+    # differs did not build its variant
+    assert _entries(cache) == {"translation": 1, "build": 1}
 
 
 # -- the Cache hooks, in one process ---------------------------------------------------------
