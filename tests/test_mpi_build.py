@@ -64,7 +64,10 @@ if mode == "openmp":
     threads = okl.mpi.threads_per_rank(comm)
     os.environ["OMP_NUM_THREADS"] = str(threads)   # before the first kernel loads libgomp
     result["threads_per_rank"] = threads
-dev = okl.Device(mode, cache_dir=cache)
+props = {}
+if case == "other-flags" and rank == comm.Get_size() - 1:
+    props["compiler_flags"] = "-O2"  # another build key: not in the broadcast
+dev = okl.Device(mode, cache_dir=cache, **props)
 defines = {"p_B": 64}
 if case == "mismatch" and rank == comm.Get_size() - 1:
     defines = {"p_B": 32}
@@ -169,6 +172,21 @@ def test_one_build_per_job(tmp_path, mode, ranks, case):
     if mode == "openmp":  # OMP_NUM_THREADS set in the process reaches libgomp
         for r in results:
             assert r["omp_max_threads"] == r["threads_per_rank"] >= 1
+
+
+def test_rank_with_other_keys_builds_itself(tmp_path):
+    rc, log, results, cache = _job(tmp_path, 2, "serial", "other-flags")
+    assert rc == 0, log
+    assert all(r["correct"] for r in results), results
+    first, other = results
+    assert (first["translation_hit"], first["build_hit"]) == (False, False)
+    # the translation came from the broadcast; the library (other flags) was compiled here
+    assert (other["translation_hit"], other["build_hit"]) == (True, False)
+    assert (other["report"]["overlay_hits"], other["report"]["overlay_misses"],
+            other["report"]["own_builds"]) == (1, 1, 1)
+    assert first["report"]["ranks_on_their_own"] == other["report"]["ranks_on_their_own"] == 1
+    assert "1 of 2 ranks did not find the builder's cache entries" in log, log
+    assert _entries(cache) == {"translation": 1, "build": 2}
 
 
 def test_build_error_same_on_every_rank(tmp_path):

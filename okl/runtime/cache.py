@@ -260,9 +260,10 @@ class Cache:
 
         Yields counters, updated as the block runs: ``hits`` (answered from memory),
         ``misses`` (fell through to the directory: this process's key differs, e.g. another
-        compiler or CPU) and ``puts`` (this process built something itself).  The entries are
-        trusted as given: they come from a process of the same job, whose cache this process
-        would have read anyway (see the trust model above).
+        compiler or CPU) and ``puts`` (this process built something itself).  The overlay is
+        memory, not the directory, so it answers under ``OKL_NO_CACHE`` too (the entries were
+        just built for this job).  The entries are trusted as given: they come from a process
+        of the same job, whose cache this process would have read anyway (trust model above).
         """
         table = {(level, key): files for level, key, files in entries}
         saved = self._overlaid, self._overlay_stats
