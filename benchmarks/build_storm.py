@@ -261,6 +261,26 @@ def _machine() -> dict:
             "cc": cc.splitlines()[0] if cc else "", "okl_commit": commit}
 
 
+def _traced(n: int, variant: str, state: str, mode: str, base: Path, tmp: str) -> dict:
+    """One job under strace: operations and bytes read per rank, by place."""
+    cache = base / f"cache-{n}-{variant}-{state}-strace"
+    if state == "warm":
+        _job(1, "every", mode, cache, base, None)
+    trace = base / f"trace-{n}-{variant}-{state}"
+    trace.mkdir()
+    records = _job(n, variant, mode, cache, base, trace)
+    places = {"cache": str(cache), "source": str(KERNEL_FILE), "tmp": tmp}
+    per_rank = []
+    for rank in range(n):
+        counted = count_trace((trace / f"rank{rank}.log").read_text(errors="replace"), places)
+        counted["rank"] = rank
+        per_rank.append(counted)
+    shutil.rmtree(trace, ignore_errors=True)
+    shutil.rmtree(cache, ignore_errors=True)
+    return {"ranks": n, "variant": variant, "cache": state, "summary": _summary(records),
+            "per_rank": per_rank}
+
+
 def drive(args) -> dict:
     ranks = [int(x) for x in args.ranks.split(",")]
     base = Path(tempfile.mkdtemp(prefix="okl-build-storm-", dir=args.work))
@@ -277,41 +297,32 @@ def drive(args) -> dict:
                "timing": [], "fs": []}
     try:
         for n in ranks:
-            for variant in ("every", "mpi"):
-                for state in ("cold", "warm"):
-                    rows = []
-                    for rep in range(args.repeats):
+            for state in ("cold", "warm"):
+                # the two variants alternate (in turns of order), so that both see the same
+                # load from whatever else runs on the machine
+                rows: dict[str, list] = {"every": [], "mpi": []}
+                loads: dict[str, list] = {"every": [], "mpi": []}
+                for rep in range(args.repeats):
+                    for variant in ("every", "mpi") if rep % 2 == 0 else ("mpi", "every"):
                         cache = base / f"cache-{n}-{variant}-{state}-{rep}"
                         if state == "warm":
                             _job(1, "every", args.mode, cache, base, None)  # fill it
-                        rows.append(_summary(_job(n, variant, args.mode, cache, base, None)))
+                        loads[variant].append(round(os.getloadavg()[0], 2))
+                        rows[variant].append(_summary(_job(n, variant, args.mode, cache, base,
+                                                           None)))
                         shutil.rmtree(cache, ignore_errors=True)
-                    walls = [r["wall_s"] for r in rows]
+                for variant in ("every", "mpi"):
+                    walls = [r["wall_s"] for r in rows[variant]]
                     entry = {"ranks": n, "variant": variant, "cache": state,
                              "wall_s_median": statistics.median(walls),
-                             "wall_s_min": min(walls), "runs": rows}
+                             "wall_s_min": min(walls), "runs": rows[variant],
+                             "load_average_1min": loads[variant]}
                     results["timing"].append(entry)
                     print(f"{n} ranks {variant:5} {state}: {entry['wall_s_median']:.3f} s "
-                          f"(compiler runs {[r['compiler_runs'] for r in rows]})", flush=True)
-                    if not args.strace:
-                        continue
-                    cache = base / f"cache-{n}-{variant}-{state}-strace"
-                    if state == "warm":
-                        _job(1, "every", args.mode, cache, base, None)
-                    trace = base / f"trace-{n}-{variant}-{state}"
-                    trace.mkdir()
-                    records = _job(n, variant, args.mode, cache, base, trace)
-                    places = {"cache": str(cache), "source": str(KERNEL_FILE), "tmp": tmp}
-                    per_rank = []
-                    for rank in range(n):
-                        counted = count_trace((trace / f"rank{rank}.log").read_text(
-                            errors="replace"), places)
-                        counted["rank"] = rank
-                        per_rank.append(counted)
-                    results["fs"].append({"ranks": n, "variant": variant, "cache": state,
-                                          "summary": _summary(records), "per_rank": per_rank})
-                    shutil.rmtree(trace, ignore_errors=True)
-                    shutil.rmtree(cache, ignore_errors=True)
+                          f"(min {entry['wall_s_min']:.3f}; compiler runs "
+                          f"{[r['compiler_runs'] for r in rows[variant]]})", flush=True)
+                    if args.strace:
+                        results["fs"].append(_traced(n, variant, state, args.mode, base, tmp))
     finally:
         shutil.rmtree(base, ignore_errors=True)
     return results

@@ -339,22 +339,26 @@ def _unpack(packed: dict) -> BaseException:
 # -- collectives that wait politely ----------------------------------------------------------
 # A rank blocked in MPI_Bcast spins on its core (MPICH, Open MPI): while the builder compiles,
 # the other ranks of an oversubscribed node would take the CPU from the compiler.  So each
-# wait spins briefly (a collective whose ranks are all there completes within it), then
-# sleeps for 5 % of the time waited so far (at most 2 ms): a long wait for a compiler costs
-# at most ~5 % more, and the sleeping ranks leave their cores to it.  A broadcast first sends
-# a small header (binomial tree, one round) and then the rest, so that the multi-round
-# algorithms MPI uses for large messages run while every rank is awake.
+# wait polls for 2 ms, yielding the core between polls (a collective whose ranks are all
+# there completes within it), then sleeps for 5 % of the time waited so far (at most 2 ms):
+# a long wait for a compiler costs at most ~5 % more, and the sleeping ranks leave their
+# cores to it.  A broadcast first sends a small header (binomial tree, one round) and then the
+# rest, so that the multi-round algorithms MPI uses for large messages run while every rank
+# is awake.
 
-_SPIN_S = 100e-6
+_SPIN_S = 2e-3
 _HEAD = 1024  # the header: the length, then the first bytes of the payload
+_yield = getattr(os, "sched_yield", None) or (lambda: time.sleep(0))
 
 
 def _wait(MPI, requests) -> None:
     start = time.perf_counter()
     while not MPI.Request.Testall(requests):
         waited = time.perf_counter() - start
-        if waited > _SPIN_S:
-            time.sleep(min(2e-3, max(20e-6, 0.05 * waited)))
+        if waited < _SPIN_S:
+            _yield()  # runs whoever else waits for this core, if anyone
+        else:
+            time.sleep(min(2e-3, 0.05 * waited))
 
 
 def _bcast(MPI, comm, obj, root: int, with_size: bool = False):
