@@ -92,7 +92,8 @@ class BuildReport:
     """What one rank's ``okl.mpi.build_kernel`` did (``kernel.mpi_build``).
 
     ``builder``: this rank built (rank 0 of the job or of its node); ``received_entries`` and
-    ``received_bytes``: the cache entries broadcast by the builder; ``overlay_hits`` /
+    ``received_bytes``: the cache entries the builder broadcast and the size of the broadcast
+    (on the builder: what it sent); ``overlay_hits`` /
     ``overlay_misses``: lookups this rank answered from them / had to take to the cache
     directory; ``own_builds``: entries this rank built itself (0 on a rank that only
     received); ``ranks_on_their_own``: job-wide count of non-builder ranks that missed the
