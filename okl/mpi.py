@@ -35,11 +35,12 @@ What happens in ``build_kernel(comm, dev, path, name, ...)`` (collective over ``
    dlopen needs a path), and a translation hit re-reads the files the kernel
    ``#include``\\s to check they did not change (device.py);
 3. one allreduce agrees on the outcome.  Every rank must pass the same file or source, name,
-   defines, include_dirs, flags and scope, to a Device of the same mode: if a rank differs,
+   defines, include_dirs and flags, to a Device of the same mode: if a rank differs,
    every rank raises RankMismatchError naming the first such rank and what differs (that
    rank builds nothing; rank 0 may have built its own version).  Else, if any rank failed,
    every rank raises the first failing rank's error (the same type and message); no rank is
-   left waiting in a collective.
+   left waiting in a collective.  ``scope`` must be the same everywhere too, but is not
+   checked: like the root of an MPI collective, it decides which collectives run.
 
 The cost per call: one broadcast (sent as two: a 1 KiB header, then the rest of a larger
 payload) and one allreduce (two in flight at once), plus one broadcast more with
@@ -166,7 +167,11 @@ def build_kernel(comm: Any, dev: Device, path: str | os.PathLike, name: str, *,
     job, or of each node with ``scope="node"``) translates and compiles, the others receive
     the result by broadcast instead of reading or writing the cache directory.  Only rank 0
     reads ``path``.  Every rank gets the kernel, or every rank raises the same error.  See
-    the module's documentation for what is broadcast and what each rank still reads."""
+    the module's documentation for what is broadcast and what each rank still reads.
+
+    ``scope`` must be the same on every rank, like the root of an MPI collective: it decides
+    which communicators the collectives run on, so a rank that differs would wait in another
+    collective than the others (the other arguments are checked)."""
     return _collective_build(comm, dev, os.fspath(path), None, name, defines, include_dirs,
                              flags, None, scope)
 
