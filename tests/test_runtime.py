@@ -1264,3 +1264,33 @@ def test_process_memo_serves_new_devices_without_the_disk(fresh_cache, tmp_path,
     Cache().clear()
     k = okl.Device("serial").build_kernel(path, "scale")
     assert not k.cache_hit and reads
+
+
+# -- CUDA cubins in okl's build cache ------------------------------------------------------------
+
+@pytest.mark.parametrize("mode", ["cuda", "hip"])
+def test_cuda_cubin_is_kept_in_okls_cache(mode, fresh_cache, tmp_path):
+    """On NVIDIA GPUs the cubin goes into okl's build cache: a new process (forget_memos)
+    loads it without NVRTC, a damaged one is a miss and is rebuilt, and every path runs."""
+    _skip_unless_available(mode)
+    if okl.Device(mode).backend.rocm:
+        pytest.skip("ROCm: binaries are cached by CuPy")
+    path = _kernel_dir(tmp_path / "k")
+    k = okl.Device(mode).build_kernel(path, "scale")
+    assert k.build_hit is False
+    entry = _only_build_entry(fresh_cache)
+    assert (entry / "module.cubin").stat().st_size > 0
+    forget_memos()  # as a new process
+    dev = okl.Device(mode)
+    k = dev.build_kernel(path, "scale")
+    assert k.build_hit is True and k.cache_hit
+    np.testing.assert_allclose(_run_scale(dev, k)[1:], 2.0)
+    assert k.properties["device_kernels"]
+    data = bytearray((entry / "module.cubin").read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    (entry / "module.cubin").write_bytes(bytes(data))
+    forget_memos()
+    dev = okl.Device(mode)
+    k = dev.build_kernel(path, "scale")
+    assert k.build_hit is False
+    np.testing.assert_allclose(_run_scale(dev, k)[1:], 2.0)

@@ -3,8 +3,9 @@
 HIP output runs on NVIDIA GPUs the way HIP itself does there: its ``hip/hip_runtime.h``
 resolves to a small header (``include/hip/hip_runtime.h`` next to this file) that maps HIP's
 names onto CUDA's, and NVRTC compiles it.  Memory is CuPy arrays; kernels accept okl Memory,
-CuPy arrays and any object exporting ``__cuda_array_interface__``.  Binary caching is CuPy's
-(keyed on source, options, architecture and NVRTC version).
+CuPy arrays and any object exporting ``__cuda_array_interface__``.  On NVIDIA GPUs the
+cubin NVRTC makes is kept in okl's build cache (keyed on source, options, architecture and
+NVRTC version: see CudaBackend.build); on ROCm binary caching is CuPy's.
 
 Launches on NVIDIA GPUs go straight to ``cuLaunchKernel`` through CuPy's own binding of it
 (``cupy.cuda.driver.launchKernel``, a Cython function of plain integers): a function generated
@@ -20,13 +21,16 @@ from __future__ import annotations
 import ctypes
 import os
 import struct
+import tempfile
 import weakref
 
 import numpy as np
 
 from ..errors import BackendUnavailableError, BuildError, LaunchError
+from ..version import __version__
 from .args import ArrayInfo
 from .buildlog import map_log
+from .cache import Cache
 from .cache import memo as process_memo
 from .gpulaunch import (
     array_address,
@@ -231,24 +235,77 @@ class CudaBackend:
 
     # -- kernels -------------------------------------------------------------------------------
     def build(self, device, source: str, specs, flags: list[str]):
+        """(functions by device-kernel name, binary cache hit).
+
+        On NVIDIA GPUs the cubin is kept in okl's build cache, keyed on the source, the
+        options, the GPU architecture and NVRTC's version: a new process (or another MPI rank,
+        through okl.mpi) loads it without reaching NVRTC.  ROCm builds, and any source NVRTC
+        will not turn into a cubin for this GPU here, go through CuPy's RawModule, whose own
+        cache keeps the binary (hit: None).
+        """
         cp = _cupy()
         options = ["-std=c++17", *self.flags, *flags]
         if self.mode == "hip" and not self.rocm:
             options.append(f"-I{HIP_INCLUDE}")
         memo = (str(device.cache.root), self.mode, self.device_id, source, tuple(options))
-        functions = _LOADED.get(memo)  # this process loaded it on this GPU already
-        if functions is not None:
-            return functions, None
-        functions = self._compile(cp, source, specs, options)
-        _LOADED[memo] = functions
-        return functions, None  # binaries are cached by CuPy
+        found = _LOADED.get(memo)  # this process loaded it on this GPU already
+        if found is not None:
+            return found[0], None if found[1] is None else True
+        names = [d.name for s in specs for d in s.device_kernels]
+        found = None if self.rocm else self._cubin_build(cp, device, source, names, options)
+        if found is None:
+            found = self._compile(cp, source, names, options), None
+        _LOADED[memo] = found
+        return found
 
-    def _compile(self, cp, source: str, specs, options: list[str]) -> dict:
+    def _cubin_build(self, cp, device, source: str, names: list[str], options: list[str]):
+        """(functions, hit) through okl's cache and NVRTC's cubin, or None: then CuPy
+        compiles (which also reports the errors of a source NVRTC refuses, as before)."""
+        try:
+            nvrtc = cp.cuda.nvrtc
+            document = {"okl": __version__, "mode": self.mode, "source": source,
+                        "options": options, "arch": self.arch,
+                        "nvrtc": list(nvrtc.getVersion())}
+        except Exception as e:  # a CuPy without its NVRTC binding
+            _say(f"cubin cache unavailable ({type(e).__name__}: {e})")
+            return None
+        key = Cache.key(document)
+        files = device.cache.get("build", key)
+        if files is not None and files.get("module.cubin"):
+            try:
+                return self._load_cubin(cp, files["module.cubin"], names), True
+            except Exception as e:
+                _say(f"cached cubin {key[:12]} did not load ({type(e).__name__}: {e}); "
+                     "compiling again")
+        try:
+            cubin = _nvrtc_cubin(nvrtc, source, [*options, f"--gpu-architecture={self.arch}"])
+            functions = self._load_cubin(cp, cubin, names)
+        except Exception as e:
+            _say(f"NVRTC cubin path failed ({type(e).__name__}: {str(e)[:200]}); "
+                 "compiling through CuPy")
+            return None
+        device.cache.put("build", key, {"module.cubin": cubin}, document)
+        return functions, False
+
+    def _load_cubin(self, cp, cubin: bytes, names: list[str]) -> dict:
+        """The device kernels of a cubin, as CuPy RawKernels (what launches and
+        Kernel.properties use).  CuPy loads a module from a file: a private copy of the
+        verified bytes, removed once loaded."""
+        fd, path = tempfile.mkstemp(prefix="okl-", suffix=".cubin")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(cubin)
+            with self.cp_device:
+                module = cp.RawModule(path=path)
+                return {name: module.get_function(name) for name in names}
+        finally:
+            os.unlink(path)
+
+    def _compile(self, cp, source: str, names: list[str], options: list[str]) -> dict:
         with self.cp_device:
             module = cp.RawModule(code=source, options=tuple(options))
             try:
-                functions = {d.name: module.get_function(d.name) for s in specs
-                             for d in s.device_kernels}
+                functions = {name: module.get_function(name) for name in names}
             except cp.cuda.compiler.CompileException as e:
                 log = e.get_message() if hasattr(e, "get_message") else str(e)
                 raise BuildError(f"{self.mode} build failed (NVRTC, {self.arch}):\n"
@@ -477,6 +534,16 @@ class _Direct:
                                 self.drv.stream(), params, 0)
             except Exception as e:
                 raise self.fail(outer, inner, e) from None
+
+
+def _nvrtc_cubin(nvrtc, source: str, options: list[str]) -> bytes:
+    """NVRTC's cubin of ``source`` (CuPy's binding of NVRTC; raises on any failure)."""
+    program = nvrtc.createProgram(source, "okl.cu", (), ())
+    try:
+        nvrtc.compileProgram(program, options)
+        return nvrtc.getCUBIN(program)
+    finally:
+        nvrtc.destroyProgram(program)
 
 
 def _keep(v: np.ndarray):
