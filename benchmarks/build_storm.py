@@ -391,7 +391,8 @@ def main(argv=None) -> None:
     parser.add_argument("--worker", nargs=4, metavar=("VARIANT", "MODE", "CACHE", "OUT"),
                         help=argparse.SUPPRESS)
     parser.add_argument("--ranks", default="1,2,4,8")
-    parser.add_argument("--mode", default="serial", choices=("serial", "openmp"))
+    parser.add_argument("--mode", default="serial",
+                        choices=("serial", "openmp", "opencl", "cuda", "hip"))
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--no-strace", dest="strace", action="store_false",
                         help="skip the file-system counts (strace)")
