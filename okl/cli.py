@@ -448,8 +448,10 @@ def translate(file: str, mode: str, defines: tuple[str, ...], includes: tuple[st
 @click.option("-v", "--verbose", is_flag=True,
               help="Print every device property the backend reports, not only the main ones.")
 def info(verbose: bool) -> None:
-    """Print which modes run here (and why not), every OpenCL device found, then the
-    properties of each available mode's device."""
+    """Print which modes run here (and why not), the C preprocessor translations use (cpp,
+    or pcpp where there is none), every OpenCL device found, then the properties of each
+    available mode's device."""
+    from .parser.pcpprun import describe
     from .runtime.device import backends
 
     available = []
@@ -457,6 +459,7 @@ def info(verbose: bool) -> None:
         click.echo(str(b))
         if b.available:
             available.append(b.name)
+    click.echo(f"\npreprocessor: {describe()}")
     _opencl_devices()
     _device_properties(available, verbose)
 

@@ -246,3 +246,109 @@ def test_launcher_and_launcher_only(kernel_dir: Path):
     assert alone.startswith("kernel k(float * x)") and "__global__" not in alone
     assert alone in both
     assert run(*args, "--launcher-only").stdout == alone
+
+
+# -- packaging: a preprocessor without cpp -----------------------------------------------------
+
+def test_pcpp_stands_in_when_cpp_is_missing(kernel_dir: Path, tmp_path: Path):
+    """No cpp on PATH: translation still works (pcpp) and ``oklc info`` says which is used."""
+    empty = tmp_path / "empty-path"
+    empty.mkdir()
+    env = {"PATH": str(empty), "OKL_CPP": ""}
+    r = oklc("translate", "-m", "cuda", "-D", "N=4", "-I", "inc", "k.okl", env=env,
+             cwd=kernel_dir)
+    assert r.returncode == 0, r.stderr
+    assert b"2 * i" in r.stdout.replace(b"(", b"").replace(b")", b"")
+    r = oklc("info", env=env)
+    assert r.returncode == 0, r.stderr
+    assert re.search(rb"preprocessor: pcpp [\d.]+ \(pure Python; no cpp on PATH\)", r.stdout)
+    r = oklc("check", "-m", "serial", "-", stdin=b"#error boom\n", env=env)
+    assert r.returncode == 1 and r.stderr.startswith(b"<stdin>:1:1: error: #error boom")
+
+
+def test_pcpp_translates_the_golden_kernels_as_cpp_does(monkeypatch):
+    """Every golden kernel gives the same tokens through pcpp as through cpp (line markers
+    aside; spacing inside lines is pcpp's)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from golden_support import cases, translate_case
+
+    def tokens(text: str | None):
+        if text is None:
+            return None
+        return re.findall(r"\w+|\S", re.sub(r"#line[^\n]*\n", "", text))
+
+    found = 0
+    for case in cases():
+        monkeypatch.delenv("OKL_CPP", raising=False)
+        cpp = translate_case(case, "cuda")
+        monkeypatch.setenv("OKL_CPP", "pcpp")
+        pcpp = translate_case(case, "cuda")
+        assert tokens(cpp.output) == tokens(pcpp.output), case
+        assert (cpp.errors is None) == (pcpp.errors is None), (case, pcpp.errors)
+        found += 1
+    assert found >= 100
+
+
+def test_no_preprocessor_at_all_is_said_everywhere(monkeypatch, tmp_path: Path):
+    import okl
+    from okl.parser import pcpprun
+
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.delenv("OKL_CPP", raising=False)
+    monkeypatch.setattr(pcpprun, "available", lambda: False)
+    for b in okl.backends():
+        assert not b.available and "no C preprocessor found" in b.reason
+    with pytest.raises(okl.OKLError, match="pip install pcpp"):
+        okl.translate(BAD, "serial")
+    assert pcpprun.describe().startswith("none (no C preprocessor found")
+    monkeypatch.setenv("OKL_CPP", str(tmp_path / "no-cpp"))
+    with pytest.raises(okl.OKLError, match="OKL_CPP=.*is not an executable"):
+        okl.translate(BAD, "serial")
+
+
+# -- packaging: metadata ------------------------------------------------------------------------
+
+def test_project_metadata():
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["license"] == "MIT" and project["license-files"] == ["LICENSE"]
+    assert "MIT License" in (ROOT / "LICENSE").read_text()
+    assert project["urls"] and project["classifiers"]
+    assert (ROOT / "okl" / "py.typed").exists()
+    extras = project["optional-dependencies"]
+    assert extras["cuda12"] == ["cupy-cuda12x>=13.0"] and extras["cuda13"][0].startswith(
+        "cupy-cuda13x") and extras["cuda"] == ["okl[cuda12]"]
+    assert extras["rocm"][0].startswith("cupy-rocm-")
+    assert any(r.startswith("pyopencl") for r in extras["pocl"])
+    assert not any("cuda-python" in r for rs in extras.values() for r in rs)
+    assert any(r.startswith("pcpp") for r in project["dependencies"])
+    # nothing is declared that nothing imports
+    assert not any(r.startswith("hypothesis") for rs in extras.values() for r in rs)
+    used = subprocess.run(["grep", "-rlE", r"^\s*(import|from) hypothesis", "okl", "tests",
+                           "benchmarks"], cwd=ROOT, capture_output=True, text=True).stdout
+    assert used == ""
+
+
+def test_wheel_metadata_and_no_licence_deprecation(tmp_path: Path):
+    import shutil
+    import zipfile
+
+    src = tmp_path / "src"
+    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(
+        ".git", "build", "*.egg-info", "__pycache__", ".pytest_cache", ".ruff_cache", "tests",
+        "benchmarks"))
+    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps",
+                        "--no-build-isolation", "-v", "-w", str(tmp_path), str(src)],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "SetuptoolsDeprecationWarning" not in r.stdout + r.stderr  # the licence table
+    (wheel,) = tmp_path.glob("okl-*.whl")
+    with zipfile.ZipFile(wheel) as z:
+        names = z.namelist()
+        meta = z.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
+    assert "okl/py.typed" in names and "okl/__main__.py" in names
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
+    assert "License-Expression: MIT" in meta
+    for extra in ("cuda", "cuda12", "cuda13", "rocm", "opencl", "pocl"):
+        assert f"Provides-Extra: {extra}\n" in meta

@@ -57,7 +57,8 @@ class CudaBackend:
         try:
             cp = _cupy()
         except ImportError:
-            return "CuPy not installed: pip install okl[cuda]"
+            how = "okl[rocm]" if mode == "hip" else "okl[cuda12] (CUDA 12) or okl[cuda13] (CUDA 13)"
+            return f"CuPy not installed: pip install {how}"
         except Exception as e:
             return f"CuPy failed to import ({e})"
         try:

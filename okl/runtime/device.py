@@ -78,11 +78,19 @@ def _backend_class(mode: str):
 
 
 def backends() -> list[BackendInfo]:
-    """One entry per mode: whether it can run here and, if not, why and how to fix it."""
+    """One entry per mode: whether it can run here and, if not, why and how to fix it.
+    Every mode translates first, so without a C preprocessor (cpp or pcpp) none can run."""
+    from ..parser.pcpprun import preprocessor_command
+
+    try:
+        preprocessor_command()
+        no_cpp = ""
+    except OKLError as e:
+        no_cpp = str(e)
     out = []
     for mode in MODES:
         try:
-            reason = _backend_class(mode).unavailable(mode)
+            reason = no_cpp or _backend_class(mode).unavailable(mode)
         except Exception as e:  # an import failing inside a probe is a reason, not a crash
             reason = f"{type(e).__name__}: {e}"
         out.append(BackendInfo(mode, not reason, reason or "available"))
