@@ -561,23 +561,38 @@ def build(file: str, kernel: str, mode: str, defines: tuple[str, ...],
 
 @main.group()
 def cache() -> None:
-    """Inspect or clear the on-disk cache (OKL_CACHE_DIR overrides its location)."""
+    """Inspect or clear the on-disk cache (OKL_CACHE_DIR overrides its location) and the
+    caches of the backends okl uses (CuPy's, PoCL's, pyopencl's, the NVIDIA driver's)."""
 
 
 @cache.command("info")
 def cache_info() -> None:
-    """Where the cache is and how much it holds."""
+    """Where okl's cache is and how much it holds; then each backend cache, its environment
+    variable and size."""
+    from .runtime.backend_caches import backend_caches
     from .runtime.cache import Cache
 
     data = Cache().info()
     click.echo(f"root: {data['root']}")
     for level, stats in data["levels"].items():
         click.echo(f"{level}: {stats['entries']} entries, {stats['bytes']} bytes")
+    click.echo("\nbackend caches (oklc cache clear --backends clears them too):")
+    for c in backend_caches():
+        files, size = c.usage()
+        state = f"{files} files, {size} bytes" if c.path.is_dir() else "absent"
+        click.echo(f"  {c.name:9} {c.path}  ({c.env}; {c.modes}): {state}")
 
 
 @cache.command("clear")
-def cache_clear() -> None:
-    """Remove every cache entry."""
+@click.option("--backends", is_flag=True,
+              help="Also empty the backend caches that 'oklc cache info' lists (some are "
+                   "shared with other programs: CuPy's, the NVIDIA driver's).")
+def cache_clear(backends: bool) -> None:
+    """Remove every entry of okl's cache (and with --backends, of the backend caches)."""
+    from .runtime.backend_caches import backend_caches
     from .runtime.cache import Cache
 
     click.echo(f"removed {Cache().clear()} entries")
+    if backends:
+        for c in backend_caches():
+            click.echo(f"{c.name}: removed {c.clear()} entries from {c.path}")
