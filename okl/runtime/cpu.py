@@ -34,6 +34,7 @@ from .gpulaunch import array_address, compile_caller, env_names
 from .launcher import compile_function
 from .memory import Memory
 from .properties import host_cpu, host_kernel_properties, host_properties
+from .verbose import say
 
 DEFAULT_FLAGS = ("-O3", "-march=native")
 
@@ -328,8 +329,7 @@ def _words(compiler: str) -> list[str]:
 
 
 def _say(message: str) -> None:
-    if os.environ.get("OKL_VERBOSE", "") not in ("", "0"):
-        print("[okl] " + message, flush=True)
+    say(message)  # OKL_VERBOSE: to stderr through logging (okl/runtime/verbose.py)
 
 
 def _say_command(cmd: list[str]) -> None:

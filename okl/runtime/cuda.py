@@ -26,7 +26,7 @@ import weakref
 
 import numpy as np
 
-from ..errors import BackendUnavailableError, BuildError, LaunchError
+from ..errors import ArgumentError, BackendUnavailableError, BuildError, LaunchError
 from ..version import __version__
 from .args import ArrayInfo
 from .buildlog import map_log
@@ -42,6 +42,7 @@ from .gpulaunch import (
 )
 from .launcher import compile_function
 from .memory import Memory
+from .verbose import say
 
 HIP_INCLUDE = os.path.join(os.path.dirname(__file__), "include")
 #: (cache directory, mode, GPU, source, options) -> the loaded functions of one module
@@ -61,7 +62,8 @@ class CudaBackend:
         try:
             cp = _cupy()
         except ImportError:
-            return "CuPy not installed: pip install okl[cuda]"
+            how = "okl[rocm]" if mode == "hip" else "okl[cuda12] (CUDA 12) or okl[cuda13] (CUDA 13)"
+            return f"CuPy not installed: pip install {how}"
         except Exception as e:
             return f"CuPy failed to import ({e})"
         try:
@@ -97,6 +99,11 @@ class CudaBackend:
                      f"sm_{prop['major']}{prop['minor']}")
         flags = props.get("compiler_flags", ())
         self.flags = tuple(flags.split() if isinstance(flags, str) else flags)
+        self.given_stream = _given_stream(cp, props.get("stream"), self.device_id)
+        if self.given_stream is not None:
+            # the Device's default stream, current on its GPU (as `with stream:` makes it), so
+            # okl's launches and the application's CuPy work on it stay in order
+            self.stream_use(self.given_stream)
         self._ndarray = cp.ndarray
         self._described: dict[int, tuple] = {}
         global _NDARRAY
@@ -193,10 +200,11 @@ class CudaBackend:
     # our device, which the launch paths read (_Driver.stream, the fast caller, RawKernel).
     # New streams are blocking ones (CuPy's default flags): they overlap with each other but
     # are ordered against the legacy null stream, the default stream's and CuPy's copies'.
-    def stream_default(self):
+    def stream_current(self):
         return _cupy().cuda.get_current_stream(self.device_id)
 
-    stream_current = stream_default
+    def stream_default(self):
+        return self.given_stream if self.given_stream is not None else self.stream_current()
 
     def stream_new(self):
         with self.cp_device:
@@ -546,13 +554,28 @@ def _nvrtc_cubin(nvrtc, source: str, options: list[str]) -> bytes:
         nvrtc.destroyProgram(program)
 
 
+def _given_stream(cp, stream, device_id: int):
+    """``stream=``: a cupy.cuda.Stream (or ExternalStream) of the Device's GPU, or None."""
+    if stream is None:
+        return None
+    kinds = tuple(k for k in (getattr(cp.cuda, "Stream", None),
+                              getattr(cp.cuda, "ExternalStream", None)) if k is not None)
+    if not isinstance(stream, kinds):
+        raise ArgumentError(f"okl.Device(stream=...) takes a cupy.cuda.Stream, got "
+                            f"{type(stream).__name__}")
+    where = getattr(stream, "device_id", -1)
+    if where not in (-1, device_id):
+        raise ArgumentError(f"okl.Device(stream=...): the stream is on GPU {where}, the "
+                            f"Device on GPU {device_id}; pass device_id={where}")
+    return stream
+
+
 def _keep(v: np.ndarray):
     return v
 
 
 def _say(message: str) -> None:
-    if os.environ.get("OKL_VERBOSE", "") not in ("", "0"):
-        print("[okl] " + message, flush=True)
+    say(message)  # OKL_VERBOSE: to stderr through logging (okl/runtime/verbose.py)
 
 
 def _scalar(v: np.ndarray):

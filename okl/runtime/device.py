@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import BackendUnavailableError, BuildError, OKLError
+from ..errors import ArgumentError, BackendUnavailableError, BuildError, OKLError
 from ..modes import MODES
 from ..parser.source import decode, read_source
 from ..version import __version__, translator_digest
@@ -36,6 +36,7 @@ from .kernel import Kernel
 from .memory import Memory
 from .properties import device_properties
 from .spec import KernelSpec, from_json, specs_of, to_json
+from .verbose import say
 
 log = logging.getLogger("okl")
 AUTO_ORDER = ("cuda", "hip", "opencl", "openmp", "serial")
@@ -46,14 +47,8 @@ AUTO_ORDER = ("cuda", "hip", "opencl", "openmp", "serial")
 translator_digest()
 
 
-def _verbose() -> bool:
-    return os.environ.get("OKL_VERBOSE", "") not in ("", "0")
-
-
 def _say(message: str) -> None:
-    if _verbose():
-        print(f"[okl] {message}", flush=True)
-    log.debug(message)
+    say(message)  # OKL_VERBOSE: to stderr through logging (okl/runtime/verbose.py)
 
 
 @dataclass
@@ -78,11 +73,19 @@ def _backend_class(mode: str):
 
 
 def backends() -> list[BackendInfo]:
-    """One entry per mode: whether it can run here and, if not, why and how to fix it."""
+    """One entry per mode: whether it can run here and, if not, why and how to fix it.
+    Every mode translates first, so without a C preprocessor (cpp or pcpp) none can run."""
+    from ..parser.pcpprun import preprocessor_command
+
+    try:
+        preprocessor_command()
+        no_cpp = ""
+    except OKLError as e:
+        no_cpp = str(e)
     out = []
     for mode in MODES:
         try:
-            reason = _backend_class(mode).unavailable(mode)
+            reason = no_cpp or _backend_class(mode).unavailable(mode)
         except Exception as e:  # an import failing inside a probe is a reason, not a crash
             reason = f"{type(e).__name__}: {e}"
         out.append(BackendInfo(mode, not reason, reason or "available"))
@@ -99,14 +102,48 @@ def normalize(mode: str) -> str:
     return key
 
 
+#: Device options each mode takes (README, "Device options and environment variables"):
+#: anything else is refused, so that a misspelt option is not silently ignored
+COMMON_OPTIONS = ("cache_dir", "check_bounds")
+OPTIONS = {
+    "serial": ("compiler", "compiler_flags"),
+    "openmp": ("compiler", "compiler_flags"),
+    "opencl": ("platform_id", "device_id", "compiler_flags", "context", "queue"),
+    "cuda": ("device_id", "compiler_flags", "stream"),
+    "hip": ("device_id", "compiler_flags", "stream"),
+}
+
+
+def check_options(mode: str, props: dict) -> None:
+    """Refuse options ``mode`` does not take, listing those it does (``auto``: options of
+    any mode are taken, each used only by the mode that takes it)."""
+    valid = set(COMMON_OPTIONS)
+    for m in (MODES if mode == "auto" else (mode,)):
+        valid.update(OPTIONS[m])
+    unknown = sorted(set(props) - valid)
+    if unknown:
+        names = ", ".join(repr(u) for u in unknown)
+        raise ArgumentError(f"okl.Device({mode!r}): unknown option{'s' * (len(unknown) > 1)} "
+                            f"{names}; {mode} takes {', '.join(sorted(valid))}")
+
+
 class Device:
     """A place kernels run: a mode plus, for GPUs, which device."""
 
     def __init__(self, mode: str = "auto", **props):
-        """``check_bounds=True`` (or OKL_CHECK_BOUNDS=1): kernels check every access through
-        a pointer argument and raise okl.LaunchError naming the first one out of bounds."""
-        self.check_bounds = requested(props)
+        """Options (unknown ones are an okl.ArgumentError): ``check_bounds=True`` (or
+        OKL_CHECK_BOUNDS=1): kernels check every access through a pointer argument and raise
+        okl.LaunchError naming the first one out of bounds; ``cache_dir``: the on-disk cache
+        (default OKL_CACHE_DIR or the user's cache folder); serial/openmp: ``compiler`` (default
+        CC or cc), ``compiler_flags``; opencl: ``platform_id``, ``device_id`` (or
+        OKL_OPENCL_DEVICE), ``context`` (a pyopencl.Context) or ``queue`` (a
+        pyopencl.CommandQueue: the Device's default stream), ``compiler_flags``; cuda/hip:
+        ``device_id``, ``stream`` (a cupy.cuda.Stream: the Device's default stream),
+        ``compiler_flags``."""
         mode = normalize(mode)
+        check_options(mode, props)
+        props = dict(props)
+        self.check_bounds = requested(props)
         if mode == "auto":
             for candidate in AUTO_ORDER:
                 if not _backend_class(candidate).unavailable(candidate):
@@ -137,7 +174,7 @@ class Device:
     def malloc(self, count_or_shape, dtype=np.float64) -> Memory:
         """An uninitialised buffer of ``count`` elements or of a shape."""
         shape = _shape(count_or_shape)
-        return self.backend.malloc(self, shape, np.dtype(dtype))
+        return self.backend.malloc(self, shape, interop.check_dtype(np.dtype(dtype)))
 
     empty = malloc
 

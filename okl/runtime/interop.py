@@ -60,11 +60,33 @@ def _what(obj) -> str:
     return f"{kind.__module__.split('.')[0]}.{kind.__name__}"
 
 
+def check_dtype(dtype: np.dtype, obj=None) -> np.dtype:
+    """Refuse element types no kernel can take: objects (Python pointers, whose memory a
+    kernel would read as numbers and, copied to a device and back, crash the interpreter),
+    strings, bytes, dates and times, and raw void.  Booleans, integers, floats, complex
+    numbers and structured dtypes of them (CUDA's vector types) are kept."""
+    if _numeric(dtype):
+        return dtype
+    what = f"a {_what(obj)} of " if obj is not None else ""
+    raise ArgumentError(f"asarray: {what}dtype {dtype} is not numeric; kernels take bool, "
+                        "integer, floating-point and complex elements (or structs of them)")
+
+
+def _numeric(dtype: np.dtype) -> bool:
+    if dtype.kind in "biufc":
+        return True
+    if dtype.kind == "V" and dtype.fields is not None:
+        return all(_numeric(f[0]) for f in dtype.fields.values())
+    if dtype.subdtype is not None:  # (float32, 3) inside a struct
+        return _numeric(dtype.subdtype[0])
+    return False
+
+
 def asarray(device, obj, dtype=None, copy: bool | None = None) -> Memory:
     """Device.asarray (see the module's docstring)."""
     if copy not in (None, True, False):
         raise TypeError(f"asarray: copy must be None, True or False, got {copy!r}")
-    dtype = None if dtype is None else np.dtype(dtype)
+    dtype = None if dtype is None else check_dtype(np.dtype(dtype))
     if isinstance(obj, Memory):
         return _from_memory(device, obj, dtype, copy)
     kind = device.backend.kind
@@ -112,8 +134,36 @@ def _from_memory(device, mem, dtype, copy):
 def _host_array(obj, dtype, copy=None) -> np.ndarray:
     """A host numpy array with obj's data: shared if obj is in host memory, else copied
     (``copy=False``: an ArgumentError where that takes a copy)."""
+    out = _host_array_of(obj, dtype, copy)
+    if dtype is None:
+        check_dtype(out.dtype, obj)
+    return out
+
+
+def _pyopencl_kind(obj) -> str | None:
+    """"array" for a pyopencl.array.Array, "buffer" for a pyopencl memory object, else None
+    (without importing pyopencl: a program that never made one need not load it)."""
+    module = type(obj).__module__ or ""
+    if not module.startswith("pyopencl"):
+        return None
+    import pyopencl as cl
+    import pyopencl.array as cla
+
+    if isinstance(obj, cla.Array):
+        return "array"
+    return "buffer" if isinstance(obj, cl.MemoryObjectHolder) else None
+
+
+def _host_array_of(obj, dtype, copy=None) -> np.ndarray:
     if isinstance(obj, np.ndarray):
         out = obj
+    elif _pyopencl_kind(obj) == "array":  # OpenCL memory: its own copy to the host
+        _no_copy(copy, obj, "it is in OpenCL memory")
+        out = obj.get()
+    elif _pyopencl_kind(obj) == "buffer":
+        raise ArgumentError("asarray: a pyopencl.Buffer is untyped and in OpenCL memory; "
+                            "use it on an opencl Device (dev.asarray(buf, dtype)), or wrap it "
+                            "in a pyopencl.array.Array (its .get() copies it to the host)")
     else:
         dl = dlpack_device(obj)
         if dl is not None and dl[0] not in HOST_TYPES:

@@ -22,6 +22,7 @@ from .cache import memo as process_memo
 from .clcall import compile_cl_caller
 from .gpulaunch import gpu_launcher
 from .memory import Memory
+from .verbose import say
 
 
 def _cl():
@@ -47,6 +48,39 @@ def _cl_kernel(program, name: str):
     if found is None:
         found = _KERNELS[key] = _cl().Kernel(program, name)
     return found
+
+
+def _given_context(props: dict):
+    """(context, device, queue or None) from ``context=`` / ``queue=``, or None when neither
+    is given.  ``device_id`` then picks among the context's devices; ``platform_id`` has no
+    meaning and is refused."""
+    context, queue = props.get("context"), props.get("queue")
+    if context is None and queue is None:
+        return None
+    cl = _cl()
+    if queue is not None and not isinstance(queue, cl.CommandQueue):
+        raise ArgumentError(f"okl.Device('opencl', queue=...) takes a pyopencl.CommandQueue, "
+                            f"got {type(queue).__name__}")
+    if context is not None and not isinstance(context, cl.Context):
+        raise ArgumentError(f"okl.Device('opencl', context=...) takes a pyopencl.Context, got "
+                            f"{type(context).__name__}")
+    if props.get("platform_id") is not None:
+        raise ArgumentError("okl.Device('opencl'): platform_id cannot be combined with "
+                            "context= or queue= (the context says the platform)")
+    if queue is not None:
+        if context is not None and queue.context != context:
+            raise ArgumentError("okl.Device('opencl'): the queue belongs to another context "
+                                "than the context= given")
+        if props.get("device_id") is not None:
+            raise ArgumentError("okl.Device('opencl'): device_id cannot be combined with "
+                                "queue= (the queue says the device)")
+        return queue.context, queue.device, queue
+    devices = context.devices
+    index = props.get("device_id") or 0
+    if not 0 <= int(index) < len(devices):
+        raise ArgumentError(f"okl.Device('opencl'): device_id {index} is not one of the "
+                            f"context's {len(devices)} device(s)")
+    return context, devices[int(index)], None
 
 
 def _context(cl_device):
@@ -79,21 +113,30 @@ class OpenCLBackend:
     def __init__(self, mode: str, props: dict):
         try:
             _cl()
-            chosen = clselect.choose(props.get("platform_id"), props.get("device_id"))
         except ImportError:
             raise BackendUnavailableError(self.unavailable()) from None
-        except clselect.SelectionError as e:
-            raise BackendUnavailableError(str(e)) from None
         cl = _cl()
-        self.cl_device = chosen.device
-        self.context = _context(self.cl_device)
+        given = _given_context(props)
+        if given is None:
+            try:
+                chosen = clselect.choose(props.get("platform_id"), props.get("device_id"))
+            except clselect.SelectionError as e:
+                raise BackendUnavailableError(str(e)) from None
+            self.cl_device, platform_text = chosen.device, chosen.platform_text
+            self.context, queue = _context(self.cl_device), None
+        else:  # the application's context (and queue): okl inside a PyOpenCL program
+            self.context, self.cl_device, queue = given
+            platform_text = self.cl_device.platform.name.strip()
         # one queue per okl stream, made with profiling where the device has it (events are
         # timed by it); launches read the current one from this one-element list
         self._profiling = bool(self.cl_device.queue_properties &
                                cl.command_queue_properties.PROFILING_ENABLE)
-        self._queue_now = [self.stream_new()]
+        if queue is not None:
+            self._profiling = bool(queue.properties &
+                                   cl.command_queue_properties.PROFILING_ENABLE)
+        self._queue_now = [queue if queue is not None else self.stream_new()]
         self.identity = self.context
-        self.name = f"{self.cl_device.name.strip()} on {chosen.platform_text}"
+        self.name = f"{self.cl_device.name.strip()} on {platform_text}"
         self.arch = self.cl_device.version
         self.max_threads = int(self.cl_device.max_work_group_size)
         flags = props.get("compiler_flags", "")
@@ -375,13 +418,8 @@ def _buffer(value):
     return data
 
 
-def _verbose() -> bool:
-    return os.environ.get("OKL_VERBOSE", "") not in ("", "0")
-
-
 def _say(message: str) -> None:
-    if _verbose():
-        print("[okl] " + message, flush=True)
+    say(message)  # OKL_VERBOSE: to stderr through logging (okl/runtime/verbose.py)
 
 
 def _save_source(source: str) -> str:
