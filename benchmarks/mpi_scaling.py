@@ -5,9 +5,10 @@
 runs ``mpiexec -n R python examples/distributed/poisson.py --mode M --iters I --check`` for
 every mode and rank count, twice over: *strong* scaling keeps the grid (``--strong-n``² points
 in all), *weak* scaling keeps the points per rank (``--weak-n``² per rank: the grid side grows
-as sqrt(R)).  Each configuration runs ``--repeat`` times and keeps the fastest run (the least
-disturbed by other work on the machine); the first repeat also checks the answer against the
-one-rank solve (the other repeats skip the check, which only costs time after the timed part).
+as sqrt(R)).  Each configuration runs ``--repeat`` times, in rounds, and keeps the fastest run
+(the least disturbed by other work on the machine); the first round also checks the answer
+against the one-rank solve (later rounds skip the check, which only costs time after the
+timed part).
 
 Writes one JSON document (``--out``, default ``benchmarks/results/mpi-cpu-<date>.json``) with
 one row per configuration -- ranks, gpus (0: CPU modes), mode, scaling, problem size, seconds
@@ -77,23 +78,25 @@ def run_once(mode: str, ranks: int, n: int, iters: int, check: bool, timeout: in
 
 def measure(modes: list[str], ranks_list: list[int], scalings: list[str], repeat: int,
             iters: int, strong_n: int, weak_n: int, timeout: int) -> list[dict]:
-    """Every configuration, best of ``repeat`` runs, as result rows."""
-    rows = []
-    for scaling in scalings:
-        for mode in modes:
-            for ranks in ranks_list:
-                n = grid_side(scaling, ranks, strong_n, weak_n)
-                runs = []
-                for i in range(repeat):
-                    runs.append(run_once(mode, ranks, n, iters, check=(i == 0),
-                                         timeout=timeout))
-                    print(f"{scaling:6} {mode:7} {ranks} rank(s) n={n}: "
-                          f"{runs[-1]['seconds_per_iteration'] * 1e3:.2f} ms/iteration "
-                          f"(exchange {runs[-1]['exchange_seconds_per_iteration'] * 1e3:.2f})"
-                          + (f", check {runs[-1]['check']}" if i == 0 else ""),
-                          file=sys.stderr, flush=True)
-                rows.append(row(scaling, runs))
-    return rows
+    """Every configuration, best of ``repeat`` runs, as result rows.  The runs go in rounds
+    (every configuration once per round), so that a burst of other work on the machine
+    slows one run of several configurations rather than every run of one."""
+    configs = [(scaling, mode, ranks) for scaling in scalings for mode in modes
+               for ranks in ranks_list]
+    runs: dict[tuple, list[dict]] = {c: [] for c in configs}
+    for i in range(repeat):
+        for scaling, mode, ranks in configs:
+            n = grid_side(scaling, ranks, strong_n, weak_n)
+            load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+            out = run_once(mode, ranks, n, iters, check=(i == 0), timeout=timeout)
+            out["load_average"] = load
+            runs[(scaling, mode, ranks)].append(out)
+            print(f"round {i + 1}: {scaling:6} {mode:7} {ranks} rank(s) n={n}: "
+                  f"{out['seconds_per_iteration'] * 1e3:.2f} ms/iteration "
+                  f"(exchange {out['exchange_seconds_per_iteration'] * 1e3:.2f}), load "
+                  f"{load:.1f}" + (f", check {out['check']}" if i == 0 else ""),
+                  file=sys.stderr, flush=True)
+    return [row(scaling, runs[(scaling, mode, ranks)]) for scaling, mode, ranks in configs]
 
 
 def row(scaling: str, runs: list[dict]) -> dict:
@@ -113,6 +116,8 @@ def row(scaling: str, runs: list[dict]) -> dict:
         "check_relative_difference": checked["check_relative_difference"],
         "check_tolerance": checked["check_tolerance"],
         "repeats_seconds_per_iteration": [r["seconds_per_iteration"] for r in runs],
+        # the machine's 1-minute load average before each run (other jobs share its cores)
+        "repeats_load_average": [r["load_average"] for r in runs],
     }
 
 
@@ -243,7 +248,8 @@ def main(argv: list[str] | None = None) -> int:
         "cores": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
         else os.cpu_count(),
         "command": "python -m benchmarks.mpi_scaling " + " ".join(argv or sys.argv[1:]),
-        "method": f"best of {args.repeat} runs per configuration, {args.iters} CG iterations "
+        "method": f"best of {args.repeat} runs per configuration (in rounds: every "
+                  f"configuration once per round), {args.iters} CG iterations "
                   "each after 2 untimed ones; seconds_per_iteration and exchange seconds: "
                   "the slowest rank's; GB/s per rank: 88 bytes per point and iteration over "
                   "the whole iteration's time; check: the first run against the one-rank "

@@ -97,7 +97,8 @@ def test_ranks_agree_with_one_rank(tmp_path, mode, ranks, extra):
 # One stale halo: on rank 1, the 5th exchange runs (so the ranks stay in step) but its
 # halo rows are then put back to the previous iteration's values, as if an old message had
 # been reused.  The one-rank reference has no neighbours and is untouched; the distributed
-# answer then differs from it by far more than CHECK_RTOL (6e-3 at this size), though CG's
+# answer then differs from it by far more than check_tolerance (6e-3 against 2.1e-11 at this
+# size), though CG's
 # recurrence residual still says it converged.
 STALE_ONCE = """
 import sys
@@ -146,22 +147,34 @@ def _poisson():
 def test_compare_rejects_a_perturbed_answer():
     poisson = _poisson()
     rng = np.random.default_rng(3)
-    ref = rng.random((40, 40))
-    assert poisson.compare(ref.copy(), ref) == (True, 0.0)
+    ref = rng.random((N, N))
+    tol = poisson.check_tolerance(N)
+    assert 1e-11 < tol < 1e-10  # 100 eps kappa(A), kappa = cot^2(pi / (2 (N + 1))) ~ 970
+    assert poisson.compare(ref.copy(), ref, tol) == (True, 0.0)
     # roundoff-level drift (what different rank counts give) passes ...
-    ok, rel = poisson.compare(ref * (1 + 1e-14), ref)
+    ok, rel = poisson.compare(ref * (1 + 1e-14), ref, tol)
     assert ok and rel < 1e-13
     # ... a change of one point, at any size the check is meant to see, does not
-    for delta in (1e-9, 1e-3, 1.0):
+    for delta in (10 * tol, 1e-6, 1e-3, 1.0):
         bad = ref.copy()
         bad[17, 3] += delta * np.linalg.norm(ref)
-        ok, rel = poisson.compare(bad, ref)
-        assert not ok and rel == pytest.approx(delta, rel=1e-6)
+        ok, rel = poisson.compare(bad, ref, tol)
+        assert not ok and rel == pytest.approx(delta, rel=1e-4)
     missing = ref.copy()
     missing[0, 0] = np.nan  # a point no rank wrote
-    assert poisson.compare(missing, ref)[0] is False
-    assert poisson.compare(ref[:, :-1], ref)[0] is False  # wrong shape
-    assert poisson.compare(ref.T, ref)[0] is False  # a transposed answer
+    assert poisson.compare(missing, ref, tol)[0] is False
+    assert poisson.compare(ref[:, :-1], ref, tol)[0] is False  # wrong shape
+    assert poisson.compare(ref.T, ref, tol)[0] is False  # a transposed answer
+
+
+def test_check_tolerance_follows_the_condition_number():
+    poisson = _poisson()
+    # kappa of the 5-point Laplacian grows as (2 (n + 1) / pi)^2
+    eps = np.finfo(np.float64).eps
+    for n in (48, 512, 2048):
+        kappa = (2 * (n + 1) / np.pi) ** 2
+        assert poisson.check_tolerance(n) == pytest.approx(100 * eps * kappa, rel=1e-3)
+    assert poisson.check_tolerance(512) == pytest.approx(2.4e-9, rel=0.05)
 
 
 def test_split_covers_the_grid():
