@@ -40,6 +40,7 @@ import numpy as np
 from mpi4py import MPI
 
 import okl
+import okl.mpi
 
 KERNELS = pathlib.Path(__file__).with_name("poisson.okl")
 NAMES = ("manufacture", "dot", "applyA", "update", "direction", "packColumns",
@@ -59,36 +60,6 @@ NORTHWARD, SOUTHWARD, EASTWARD, WESTWARD = range(4)
 
 
 # -- where this rank runs --------------------------------------------------------------------
-# TODO(okl.mpi): replace local_rank/local_size with okl.mpi.local_rank(comm) once okl/mpi.py
-# lands; they are kept tiny so that switching is a one-line change.
-def local_rank(comm: MPI.Comm) -> int:
-    """This rank's index among the ranks of its node (shared-memory domain): it picks the
-    GPU, so that ranks on one node spread over its GPUs and ranks of different nodes do not
-    all pile onto GPU 0."""
-    node = comm.Split_type(MPI.COMM_TYPE_SHARED, key=comm.rank)
-    try:
-        return node.rank
-    finally:
-        node.Free()
-
-
-def local_size(comm: MPI.Comm) -> int:
-    """How many ranks share this node (they share its cores: OpenMP threads per rank)."""
-    node = comm.Split_type(MPI.COMM_TYPE_SHARED, key=comm.rank)
-    try:
-        return node.size
-    finally:
-        node.Free()
-
-
-def cores_available() -> int:
-    """Cores this process may run on (the affinity mask, not the machine's count)."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        return os.cpu_count() or 1
-
-
 def gpu_count(mode: str) -> int:
     """GPUs the mode can choose between on this node (0 for CPU devices)."""
     if mode in ("cuda", "hip"):
@@ -113,46 +84,35 @@ def _opencl_gpus() -> list[tuple[int, int]]:
 def make_device(mode: str, comm: MPI.Comm,
                 device_id: int | None = None) -> tuple[okl.Device, bool]:
     """This rank's okl.Device, and whether it is a GPU.  On GPU modes: GPU
-    ``local_rank % GPUs`` (or ``device_id``), so one rank per GPU spreads out and more ranks
-    than GPUs share them round-robin.  On openmp: ``OMP_NUM_THREADS`` (unless set) divides
-    the node's cores between its ranks, since each rank's team would otherwise take every
-    core and oversubscribe them."""
+    ``okl.mpi.local_rank(comm) % GPUs`` (the rank's index among the ranks of its node; or
+    ``device_id``), so one rank per GPU spreads out and more ranks than GPUs share them
+    round-robin.  On openmp: ``OMP_NUM_THREADS`` (unless set) is the rank's share of the
+    node's cores (``okl.mpi.threads_per_rank``), since each rank's team would otherwise take
+    every core and oversubscribe them."""
     mode = mode.lower()
-    if mode == "openmp" and "OMP_NUM_THREADS" not in os.environ:
+    if mode == "openmp":
         # read by the OpenMP runtime when the first kernel library loads: set it before
-        os.environ["OMP_NUM_THREADS"] = str(max(1, cores_available() // local_size(comm)))
+        # (threads_per_rank is collective: every rank of an openmp run gets here)
+        os.environ.setdefault("OMP_NUM_THREADS", str(okl.mpi.threads_per_rank(comm)))
     if mode in ("cuda", "hip"):
         gpus = gpu_count(mode)
-        index = device_id if device_id is not None else local_rank(comm) % gpus
+        index = device_id if device_id is not None else okl.mpi.local_rank(comm) % gpus
         return okl.Device(mode, device_id=index), True
     if mode == "opencl":
         gpus = _opencl_gpus()
         if gpus:
             platform, device = gpus[device_id if device_id is not None
-                                    else local_rank(comm) % len(gpus)]
+                                    else okl.mpi.local_rank(comm) % len(gpus)]
             return okl.Device(mode, platform_id=platform, device_id=device), True
     return okl.Device(mode), False
 
 
 def build_kernels(comm: MPI.Comm, dev: okl.Device, block: int) -> dict[str, okl.Kernel]:
-    """Every kernel of poisson.okl, built once per node: the first rank of each node builds
-    (a miss compiles), the others wait and then load the binary from okl's cache, instead of
-    every rank compiling the same file at once.
-
-    TODO(okl.mpi): okl.mpi.build_kernel(comm, dev, KERNELS, name, defines=...) does this
-    (one build per job); switch to it when okl/mpi.py lands."""
+    """Every kernel of poisson.okl, built once per job (okl.mpi.build_kernel: rank 0
+    translates and compiles, the other ranks get the result by broadcast), instead of every
+    rank compiling the same file and reading the same cache entries at once."""
     defines = {"BLOCK": block}
-    node = comm.Split_type(MPI.COMM_TYPE_SHARED, key=comm.rank)
-    try:
-        kernels = {}
-        if node.rank == 0:
-            kernels = {n: dev.build_kernel(KERNELS, n, defines=defines) for n in NAMES}
-        node.Barrier()
-        if node.rank != 0:
-            kernels = {n: dev.build_kernel(KERNELS, n, defines=defines) for n in NAMES}
-        return kernels
-    finally:
-        node.Free()
+    return {n: okl.mpi.build_kernel(comm, dev, KERNELS, n, defines=defines) for n in NAMES}
 
 
 # -- the decomposition ------------------------------------------------------------------------
