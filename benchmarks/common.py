@@ -198,7 +198,7 @@ def gpu_name(cp) -> str:
 
 
 def cpu_name() -> str:
-    from okl.runtime.cpu import host_cpu
+    from okl.runtime.properties import host_cpu
 
     return host_cpu()
 

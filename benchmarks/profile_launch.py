@@ -2,7 +2,10 @@
 
 Launches addVectors on 1024 floats many times, prints µs per launch for okl and for the raw
 peer call (CuPy RawKernel on GPUs, ctypes on CPUs), then the top functions of a cProfile of
-the okl launches (profiling inflates the absolute numbers; compare the shares).
+the okl launches (profiling inflates the absolute numbers; compare the shares).  On cuda it
+also times the driver call alone (the same kernel, kernelParams packed once) through the two
+Python bindings of ``cuLaunchKernel`` okl could use: CuPy's ``cupy.cuda.driver.launchKernel``
+(what okl calls) and cuda-python's ``cuda.bindings.driver.cuLaunchKernel``.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import argparse
 import cProfile
 import io
 import pstats
+import statistics
 import time
 
 import numpy as np
@@ -21,6 +25,7 @@ def main(argv=None) -> None:
     p.add_argument("--mode", default="cuda")
     p.add_argument("--count", type=int, default=20000)
     p.add_argument("--top", type=int, default=15)
+    p.add_argument("--rounds", type=int, default=10)
     args = p.parse_args(argv)
     import okl
 
@@ -63,9 +68,19 @@ def main(argv=None) -> None:
         dev.finish()
         return (time.perf_counter() - t0) / count * 1e6
 
-    print(f"okl {args.mode}: {timed(lambda: k(n, a, b, c), args.count):.2f} us/launch (async)")
-    if raw is not None:
-        print(f"raw peer call: {timed(raw, args.count):.2f} us/launch (async)")
+    # okl and the peer in alternating rounds, so that the machine's drifts hit both alike
+    calls = {f"okl {args.mode}": lambda: k(n, a, b, c), "raw peer call": raw}
+    calls = {who: call for who, call in calls.items() if call is not None}
+    times: dict[str, list[float]] = {who: [] for who in calls}
+    for _ in range(args.rounds):
+        for who, call in calls.items():
+            times[who].append(timed(call, args.count // args.rounds))
+    for who, ts in times.items():
+        print(f"{who}: {min(ts):.2f} us/launch (async; best of {args.rounds} rounds, median "
+              f"{statistics.median(ts):.2f})")
+    if args.mode == "cuda":
+        for name, call in _driver_calls(f.kernel.ptr, (N, a, b, c)):
+            print(f"driver call alone, {name}: {timed(call, args.count):.2f} us/launch (async)")
     pr = cProfile.Profile()
     pr.enable()
     for _ in range(args.count):
@@ -75,6 +90,31 @@ def main(argv=None) -> None:
     s = io.StringIO()
     pstats.Stats(pr, stream=s).sort_stats("tottime").print_stats(args.top)
     print(s.getvalue())
+
+
+def _driver_calls(function: int, args) -> list:
+    """``(binding, call)``: one launch of ``function`` (grid 4, block 256) on CuPy's current
+    stream with ``args`` packed once into kernelParams."""
+    import ctypes
+
+    import cupy as cp
+    n, *arrays = args
+    values = (ctypes.c_int32(int(n)), *(ctypes.c_uint64(x.data.ptr) for x in arrays))
+    params = (ctypes.c_void_p * len(values))(*(ctypes.addressof(v) for v in values))
+    address = ctypes.addressof(params)
+    stream = cp.cuda.get_current_stream().ptr
+    launch = cp.cuda.driver.launchKernel
+    keep = (values, params)  # alive as long as the calls
+    calls = [("cupy.cuda.driver.launchKernel",
+              lambda _k=keep: launch(function, 4, 1, 1, 256, 1, 1, 0, stream, address, 0))]
+    try:
+        from cuda.bindings import driver
+    except ImportError:
+        return calls
+    f, s, go = driver.CUfunction(function), driver.CUstream(stream), driver.cuLaunchKernel
+    calls.append(("cuda.bindings cuLaunchKernel",
+                  lambda _k=keep: go(f, 4, 1, 1, 256, 1, 1, 0, s, address, 0)))
+    return calls
 
 
 if __name__ == "__main__":

@@ -1,13 +1,260 @@
-"""``oklc``: check and translate OKL files from the command line."""
+"""``oklc``: check, translate and build OKL files from the command line.
+
+Conventions are those of C compilers and of click-based tools, so that scripts and editors
+that drive them drive ``oklc`` too:
+
+* ``-`` names standard input (a FILE) or standard output (``-o -``);
+* ``check``, ``translate`` and ``build`` share ``-m/--mode`` (case-insensitive, as OCCA's mode
+  names: ``CUDA``, ``OpenMP``), ``-D``, ``-I`` and ``-o``;
+* every problem is one line ``oklc: error: ...`` (or a located ``file:line:col: error: ...``)
+  on stderr, exit status 1; a bad command line is exit status 2; no Python traceback for an
+  operating-system error (an unreadable input, a missing output folder, a full disk);
+* ``--color=auto|always|never`` (auto: only when stderr is a terminal and ``NO_COLOR`` is
+  unset) and ``--diagnostics-format=text|json|sarif``, on every command or before it.
+
+``python -m okl`` is the same program.
+"""
 
 from __future__ import annotations
 
+import errno
+import json
+import os
 import sys
+from collections.abc import Callable
+from typing import Any, NoReturn
 
 import click
 
-from .errors import OKLError
+from .errors import Diagnostic, OKLError
 from .modes import MODES
+
+PROG = "oklc"
+COLORS = ("auto", "always", "never")
+FORMATS = ("text", "json", "sarif")
+STDIN_NAME = "<stdin>"
+
+
+class Reporter:
+    """Where diagnostics and errors go and how they look: text (coloured or not) as they
+    come, or, for ``json`` and ``sarif``, one document on stderr when the command ends (as
+    GCC's ``-fdiagnostics-format=json`` does), so that stdout keeps only the command's
+    output."""
+
+    def __init__(self) -> None:
+        self.color = "auto"
+        self.format = "text"
+        self.collected: list[Diagnostic] = []
+
+    def colored(self) -> bool:
+        """Colour on stderr: ``always``; ``auto`` only on a terminal and without NO_COLOR
+        (https://no-color.org: any non-empty value)."""
+        if self.color == "always":
+            return True
+        if self.color == "never" or os.environ.get("NO_COLOR", ""):
+            return False
+        return bool(getattr(sys.stderr, "isatty", lambda: False)())
+
+    def diagnostic(self, d: Diagnostic) -> None:
+        if self.format == "text":
+            color = self.colored()
+            click.echo(d.render(color), err=True, color=color)
+        else:
+            self.collected.append(d)
+
+    def diagnostics(self, items: list[Diagnostic], count: bool = False) -> None:
+        for d in items:
+            self.diagnostic(d)
+        if count and self.format == "text":
+            n = sum(1 for d in items if d.severity == "error")
+            click.echo(f"{n} error(s)", err=True)
+
+    def error(self, message: str) -> None:
+        """An error with no place in a source file: ``oklc: error: message``."""
+        if self.format == "text":
+            color = self.colored()
+            tag = click.style("error:", fg="red", bold=True) if color else "error:"
+            click.echo(f"{PROG}: {tag} {message}", err=True, color=color)
+        else:
+            self.collected.append(Diagnostic("error", message))
+
+    def flush(self) -> None:
+        """Print the collected document (json, sarif); nothing for text."""
+        if self.format == "text":
+            return
+        items, self.collected = self.collected, []
+        if self.format == "json":
+            text = json.dumps([d.to_json() for d in items], indent=1)
+        else:
+            text = json.dumps(sarif(items), indent=1)
+        click.echo(text, err=True)
+
+
+def sarif(items: list[Diagnostic]) -> dict:
+    """A SARIF 2.1.0 log of ``items`` (what GitHub code scanning and editors read); a hint
+    goes to the result's ``properties``."""
+    from .version import __version__
+
+    results = []
+    for d in items:
+        result: dict[str, Any] = {"level": d.severity if d.severity in ("error", "warning",
+                                                                      "note") else "error",
+                                  "message": {"text": d.message}}
+        if d.loc is not None:
+            result["locations"] = [{"physicalLocation": {
+                "artifactLocation": {"uri": d.loc.file},
+                "region": {"startLine": max(d.loc.line, 1),
+                           "startColumn": max(d.loc.col, 1)}}}]
+        if d.hint:
+            result["properties"] = {"hint": d.hint}
+        results.append(result)
+    return {"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0",
+            "runs": [{"tool": {"driver": {"name": PROG, "version": __version__,
+                                          "informationUri": "https://libocca.org"}},
+                      "results": results}]}
+
+
+#: the reporter of the command that runs now (one per ``main`` call)
+REPORT = Reporter()
+
+
+class Failure(Exception):
+    """A command failed for a reason already worded for the user (``oklc: error: ...``)."""
+
+
+class OklcGroup(click.Group):
+    """click's group, with okl's one error style: click reports its own errors (a bad
+    option) as ``Error: ...`` after a usage line, and Python errors as tracebacks; here
+    every failure is ``oklc: error: ...`` on stderr (or a JSON/SARIF record), exit status
+    1 (2 for a bad command line, as click and compilers use)."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True,
+             **extra) -> NoReturn:
+        global REPORT
+        REPORT = Reporter()
+        code: Any = 0
+        try:
+            # one name, however it was started (oklc, python -m okl, a test runner)
+            rv = super().main(args, PROG, complete_var, standalone_mode=False,
+                              **extra)
+            code = rv if isinstance(rv, int) else 0
+            _flush_stdout()
+        except SystemExit as e:
+            code = e.code
+        except click.UsageError as e:
+            where = e.ctx.command_path if e.ctx is not None else PROG
+            message = " ".join(e.format_message().split()).rstrip(".")  # one line
+            REPORT.error(f"{message} (see '{where} --help')")
+            code = e.exit_code
+        except click.ClickException as e:
+            REPORT.error(e.format_message())
+            code = e.exit_code
+        except click.Abort:
+            REPORT.error("interrupted")
+            code = 130
+        except Failure as e:
+            REPORT.error(str(e))
+            code = 1
+        except OKLError as e:
+            _report_okl_error(e)
+            code = 1
+        except OSError as e:
+            code = _os_error(e)
+        try:
+            REPORT.flush()
+        except OSError:
+            pass
+        sys.exit(code)
+
+
+def _flush_stdout() -> None:
+    """Flush stdout now, inside the error handling: a full disk or closed pipe shows up at
+    the flush, and Python's own flush at exit would print a traceback-like message."""
+    try:
+        sys.stdout.flush()
+    except OSError as e:
+        raise _StdoutError(e) from None
+
+
+class _StdoutError(OSError):
+    def __init__(self, cause: OSError) -> None:
+        super().__init__(cause.errno, cause.strerror)
+
+
+def _os_error(e: OSError) -> int:
+    """Report an operating-system error in one line; a reader that went away (``oklc ... |
+    head``) is not an error of ours: exit quietly, as cat does."""
+    if isinstance(e, _StdoutError) or e.errno == errno.EPIPE:
+        _silence_stdout()
+    if e.errno == errno.EPIPE:
+        return 1
+    if isinstance(e, _StdoutError):
+        REPORT.error(f"cannot write to standard output: {e.strerror}")
+    else:
+        what = f"{e.filename}: " if e.filename else ""
+        REPORT.error(f"{what}{e.strerror or e}")
+    return 1
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush of what could not be
+    written fails no more (Python's documented remedy for SIGPIPE)."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return  # not a real file (click's test runner)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
+
+
+def _report_okl_error(e: OKLError) -> None:
+    if e.diagnostics:
+        REPORT.diagnostics(e.diagnostics, count=True)
+    else:
+        REPORT.error(str(e))
+
+
+# -- options every command shares ----------------------------------------------------------
+
+def _set_color(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    if value is not None:
+        REPORT.color = value.lower()
+
+
+def _set_format(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    if value is not None:
+        REPORT.format = value.lower()
+
+
+def report_options(f: Callable) -> Callable:
+    """``--color`` and ``--diagnostics-format``, on the group and on every command."""
+    f = click.option("--diagnostics-format", type=click.Choice(FORMATS, case_sensitive=False),
+                     default=None, expose_value=False, is_eager=True, callback=_set_format,
+                     help="Diagnostics on stderr as text (default), one JSON array of "
+                          "{file, line, column, severity, message, hint}, or SARIF 2.1.0.")(f)
+    return click.option("--color", "--colour", type=click.Choice(COLORS, case_sensitive=False),
+                        default=None, expose_value=False, is_eager=True, callback=_set_color,
+                        help="Colour diagnostics: auto (default: on a terminal, unless "
+                             "NO_COLOR is set), always or never.")(f)
+
+
+def mode_option(required: bool, help: str) -> Callable:
+    """``-m/--mode``: case-insensitive, as OCCA's mode names (``CUDA``, ``OpenMP``)."""
+    return click.option("-m", "--mode", type=click.Choice(MODES, case_sensitive=False),
+                        required=required, help=help)
+
+
+def compile_options(f: Callable) -> Callable:
+    """``-D``, ``-I`` and ``-o``, the same on check, translate and build."""
+    f = click.option("-o", "--output", default=None, metavar="FILE",
+                     help="Write what the command prints here instead of stdout ('-': "
+                          "stdout).")(f)
+    f = click.option("-I", "--include", "includes", multiple=True, metavar="DIR",
+                     help="Add an include directory (repeatable).")(f)
+    f = click.option("-D", "--define", "defines", multiple=True, metavar="N[=V]",
+                     help="Define a macro (repeatable).")(f)
+    return report_options(f)
 
 
 def _defines(items: tuple[str, ...]) -> dict[str, str]:
@@ -18,59 +265,97 @@ def _defines(items: tuple[str, ...]) -> dict[str, str]:
     return out
 
 
-def _read(path: str) -> bytes:
+def read_input(path: str) -> tuple[bytes, str]:
+    """The bytes of FILE and the name diagnostics give it: ``-`` is standard input, named
+    ``<stdin>`` as GCC names it."""
+    from . import limits
     from .parser.source import read_source
 
-    try:
-        return read_source(path)
-    except OKLError as e:
-        _print_diagnostics(e)
-        sys.exit(1)
+    if path != "-":
+        return read_source(path), path
+    cap = int(limits.SOURCE_BYTES)
+    data = sys.stdin.buffer.read(cap + 1)
+    if len(data) > cap:
+        raise Failure(f"cannot read standard input: larger than {cap} "
+                      f"{limits.SOURCE_BYTES.what} (set {limits.SOURCE_BYTES.env} to raise "
+                      "the limit)")
+    return data, STDIN_NAME
 
 
-@click.group()
-@click.version_option(package_name="okl")
+class Output:
+    """What a command prints: to stdout, or with ``-o FILE`` to that file (``-`` is stdout).
+    Errors opening or writing it (a missing folder, a full disk) are one-line errors naming
+    the file."""
+
+    def __init__(self, path: str | None) -> None:
+        self.path = None if path in (None, "-") else path
+        self.parts: list[str] = []
+
+    def echo(self, text: str = "", nl: bool = True) -> None:
+        if self.path is None:
+            try:
+                click.echo(text, nl=nl)
+            except OSError as e:
+                if e.errno == errno.EPIPE:
+                    raise
+                raise _StdoutError(e) from None
+        else:
+            self.parts.append(text + ("\n" if nl else ""))
+
+    def close(self) -> None:
+        if self.path is None:
+            return
+        try:
+            with open(self.path, "w", encoding="utf-8") as f:
+                f.write("".join(self.parts))
+        except OSError as e:
+            raise Failure(f"cannot write {self.path}: {e.strerror or e}") from None
+
+
+@click.group(cls=OklcGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="okl", prog_name=PROG)
+@report_options
 def main() -> None:
     """okl: compile OKL kernels to serial C, OpenMP, OpenCL, CUDA and HIP."""
 
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True, metavar="FILE|DIR...")
-@click.option("-D", "--define", "defines", multiple=True, metavar="N=V",
-              help="Define a macro (repeatable).")
-@click.option("-I", "--include", "includes", multiple=True, metavar="DIR",
-              help="Add an include directory (repeatable).")
-@click.option("-m", "--mode", type=click.Choice(MODES, case_sensitive=False), default=None,
-              help="Check this mode only (default: every mode).")
+@mode_option(False, "Check this mode only (default: every mode).")
+@compile_options
 @click.option("-r", "--recursive", is_flag=True, help="Check every *.okl file under DIR.")
 @click.option("-j", "--jobs", type=click.IntRange(1), default=1, show_default=True,
               help="Files checked in parallel.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print one JSON document (files, diagnostics, summary) instead of text.")
-def check(paths, defines, includes, mode, recursive: bool, jobs: int, as_json: bool) -> None:
+def check(paths: tuple[str, ...], mode: str | None, defines: tuple[str, ...],
+          includes: tuple[str, ...], output: str | None, recursive: bool, jobs: int,
+          as_json: bool) -> None:
     """Report every error and warning that translating FILE for each mode would give; exit 1
-    on any error.  With -r, check whole trees and end with a summary by kind of error."""
+    on any error.  With -r, check whole trees and end with a summary by kind of error.
+    FILE '-' is standard input."""
     from .check import okl_files
 
     files = okl_files(paths, recursive)
-    modes = [mode.lower()] if mode else list(MODES)
+    modes = [mode] if mode else list(MODES)
+    out = Output(output)
     results = _check_all(files, modes, _defines(defines), includes, jobs,
                          progress=len(files) > 1 and not as_json and sys.stderr.isatty())
     if as_json:
-        import json
-        click.echo(json.dumps({"files": [r.to_json() for r in results],
-                               "summary": _summary(results)}, indent=1))
+        out.echo(json.dumps({"files": [r.to_json() for r in results],
+                             "summary": _summary(results)}, indent=1))
     else:
         for r in results:
-            for d in r.diagnostics:
-                click.echo(d.render(), err=True)
+            REPORT.diagnostics(r.diagnostics)
             if r.errors:
-                click.echo(f"{r.file}: {len(r.errors)} error(s)", err=True)
+                if REPORT.format == "text":
+                    click.echo(f"{r.file}: {len(r.errors)} error(s)", err=True)
             else:
                 names = ", ".join(r.kernels) or "none"
-                click.echo(f"{r.file}: ok ({len(r.kernels)} kernel(s): {names})")
+                out.echo(f"{r.file}: ok ({len(r.kernels)} kernel(s): {names})")
         if len(results) > 1:
-            _print_summary(_summary(results))
+            _print_summary(_summary(results), out)
+    out.close()
     sys.exit(1 if any(r.errors for r in results) else 0)
 
 
@@ -78,9 +363,17 @@ def _check_all(files: list[str], modes: list[str], defines: dict, includes, jobs
                progress: bool) -> list:
     from functools import partial
 
-    from .check import check_file
+    from .check import check_file, check_source
 
-    work = partial(check_file, modes=modes, defines=defines, include_dirs=includes)
+    kw = {"modes": modes, "defines": defines, "include_dirs": includes}
+    if "-" in files:  # standard input is read here, once, whatever the number of jobs
+        data, name = read_input("-")
+        stdin_result = check_source(data, name, **kw)
+        files = [f for f in files if f != "-"]
+        before = [stdin_result]
+    else:
+        before = []
+    work = partial(check_file, **kw)
     if jobs > 1 and len(files) > 1:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
@@ -94,8 +387,8 @@ def _check_all(files: list[str], modes: list[str], defines: dict, includes, jobs
         if progress:
             with click.progressbar(results, length=len(files), label="checking",
                                    file=sys.stderr) as bar:
-                return list(bar)
-        return list(results)
+                return before + list(bar)
+        return before + list(results)
     finally:
         if pool is not None:
             pool.shutdown()
@@ -112,67 +405,53 @@ def _summary(results) -> dict:
             "errors_by_kind": dict(kinds.most_common())}
 
 
-def _print_summary(s: dict) -> None:
-    click.echo(f"\n{s['files']} files: {s['ok']} ok ({s['with_warnings']} with warnings), "
-               f"{s['with_errors']} with errors")
+def _print_summary(s: dict, out: Output) -> None:
+    out.echo(f"\n{s['files']} files: {s['ok']} ok ({s['with_warnings']} with warnings), "
+             f"{s['with_errors']} with errors")
     for kind, n in s["errors_by_kind"].items():
-        click.echo(f"  {n:5}  {kind}")
-
-
-def _print_diagnostics(e: OKLError) -> None:
-    if e.diagnostics:
-        for d in e.diagnostics:
-            click.echo(d.render(), err=True)
-        n = sum(1 for d in e.diagnostics if d.severity == "error")
-        click.echo(f"{n} error(s)", err=True)
-    else:
-        click.echo(f"oklc: error: {e}", err=True)
+        out.echo(f"  {n:5}  {kind}")
 
 
 @main.command()
-@click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--mode", "-m", type=click.Choice(MODES, case_sensitive=False), required=True,
-              help="Backend to translate for.")
-@click.option("-D", "--define", "defines", multiple=True, metavar="N=V",
-              help="Define a macro (repeatable).")
-@click.option("-I", "--include", "includes", multiple=True, metavar="DIR",
-              help="Add an include directory (repeatable).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
-              help="Write the translation here instead of stdout.")
+@click.argument("file", metavar="FILE")
+@mode_option(True, "Backend to translate for.")
+@compile_options
 @click.option("--launcher", is_flag=True,
-              help="Also print the launch plan of every kernel (device kernels, their outer "
-                   "and inner sizes per axis, arguments, host code).")
+              help="Also print the launch plan of every kernel, after the source (device "
+                   "kernels, their outer and inner sizes per axis, arguments, host code).")
+@click.option("-l", "--launcher-only", is_flag=True,
+              help="Print the launch plan alone, instead of the source (OCCA's "
+                   "'occa translate -l').")
 @click.option("--no-line", is_flag=True, help="Leave out #line directives.")
-def translate(file: str, mode: str, defines, includes, output, launcher: bool,
-              no_line: bool) -> None:
-    """Translate FILE to MODE's source code; exit 1 with diagnostics on bad input."""
+def translate(file: str, mode: str, defines: tuple[str, ...], includes: tuple[str, ...],
+              output: str | None, launcher: bool, launcher_only: bool, no_line: bool) -> None:
+    """Translate FILE ('-': standard input) to MODE's source code; exit 1 with diagnostics
+    on bad input."""
     from .translation import translate as run_translate
 
-    source = _read(file)
-    try:
-        result = run_translate(source, mode, defines=_defines(defines), include_dirs=includes,
-                               filename=file, line_directives=not no_line)
-    except OKLError as e:
-        _print_diagnostics(e)
-        sys.exit(1)
-    for w in result.diagnostics:
-        click.echo(w.render(), err=True)
-    text = result.source
-    if launcher:
-        text += "\n/* launch plan\n" + result.launcher() + "*/\n"
-    if output:
-        with open(output, "w", encoding="utf-8") as f:
-            f.write(text)
+    source, name = read_input(file)
+    result = run_translate(source, mode, defines=_defines(defines), include_dirs=includes,
+                           filename=name, line_directives=not no_line)
+    REPORT.diagnostics(result.diagnostics)
+    if launcher_only:
+        text = result.launcher()
     else:
-        click.echo(text, nl=False)
+        text = result.source
+        if launcher:
+            text += "\n/* launch plan\n" + result.launcher() + "*/\n"
+    out = Output(output)
+    out.echo(text, nl=False)
+    out.close()
 
 
 @main.command()
 @click.option("-v", "--verbose", is_flag=True,
               help="Print every device property the backend reports, not only the main ones.")
 def info(verbose: bool) -> None:
-    """Print which modes run here (and why not), every OpenCL device found, then the
-    properties of each available mode's device."""
+    """Print which modes run here (and why not), the C preprocessor translations use (cpp,
+    or pcpp where there is none), every OpenCL device found, then the properties of each
+    available mode's device."""
+    from .parser.pcpprun import describe
     from .runtime.device import backends
 
     available = []
@@ -180,6 +459,7 @@ def info(verbose: bool) -> None:
         click.echo(str(b))
         if b.available:
             available.append(b.name)
+    click.echo(f"\npreprocessor: {describe()}")
     _opencl_devices()
     _device_properties(available, verbose)
 
@@ -206,19 +486,20 @@ def _device_properties(modes: list[str], verbose: bool) -> None:
         _print_properties(props, keys, "  ")
 
 
-def _print_properties(props: dict, keys, indent: str) -> None:
+def _print_properties(props: dict, keys, indent: str,
+                      echo: Callable[[str], None] = click.echo) -> None:
     for key in keys:
         value = props.get(key)
         if isinstance(value, dict):
-            click.echo(f"{indent}{key}:")
-            _print_properties(value, list(value), indent + "  ")
+            echo(f"{indent}{key}:")
+            _print_properties(value, list(value), indent + "  ", echo)
             continue
         if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
-            click.echo(f"{indent}{key}:")  # e.g. loops: one line per @outer loop nest
+            echo(f"{indent}{key}:")  # e.g. loops: one line per @outer loop nest
             for item in value:
-                click.echo(f"{indent}  " + ", ".join(f"{k}={_text(v)}" for k, v in item.items()))
+                echo(f"{indent}  " + ", ".join(f"{k}={_text(v)}" for k, v in item.items()))
             continue
-        click.echo(f"{indent}{key + ':':24} {_text(value)}")
+        echo(f"{indent}{key + ':':24} {_text(value)}")
 
 
 def _text(value) -> str:
@@ -242,52 +523,76 @@ def _opencl_devices() -> None:
 
 
 @main.command()
-@click.argument("file", type=click.Path(dir_okay=False, exists=True))
+@click.argument("file", metavar="FILE")
 @click.argument("kernel")
-@click.option("--mode", "-m", type=click.Choice(MODES, case_sensitive=False), required=True)
-@click.option("-D", "--define", "defines", multiple=True, metavar="N=V")
-@click.option("-I", "--include", "includes", multiple=True, metavar="DIR")
+@mode_option(True, "Backend to build for.")
+@compile_options
 @click.option("-v", "--verbose", is_flag=True,
               help="Also print what the compiled kernel uses (registers, shared and local "
                    "memory, work-group sizes: Kernel.properties).")
-def build(file: str, kernel: str, mode: str, defines, includes, verbose: bool) -> None:
-    """Build KERNEL of FILE for MODE into the cache; report the time and cache hit/miss."""
+def build(file: str, kernel: str, mode: str, defines: tuple[str, ...],
+          includes: tuple[str, ...], output: str | None, verbose: bool) -> None:
+    """Build KERNEL of FILE ('-': standard input) for MODE into the cache; report the time
+    and cache hit/miss."""
+    from .parser.source import decode
     from .runtime.device import Device
 
-    try:
-        dev = Device(mode)
+    dev = Device(mode)
+    if file == "-":
+        data, name = read_input(file)
+        text, not_utf8 = decode(data, name)
+        if not_utf8 is not None:
+            REPORT.diagnostic(not_utf8)
+        k = dev.build_kernel_from_string(text, kernel, defines=_defines(defines),
+                                         include_dirs=includes, filename=name)
+    else:
         k = dev.build_kernel(file, kernel, defines=_defines(defines), include_dirs=includes)
-    except OKLError as e:
-        _print_diagnostics(e)
-        sys.exit(1)
     state = "hit" if k.cache_hit else "miss"
     binary = {True: "hit", False: "miss", None: "cached by the backend"}[k.build_hit]
-    click.echo(f"{kernel} ({dev.mode}, {dev.name}): {k.build_seconds * 1e3:.1f} ms, cache "
-               f"{state} (translation {'hit' if k.translation_hit else 'miss'}, binary {binary})")
+    out = Output(output)
+    out.echo(f"{kernel} ({dev.mode}, {dev.name}): {k.build_seconds * 1e3:.1f} ms, cache "
+             f"{state} (translation {'hit' if k.translation_hit else 'miss'}, binary {binary})")
     if verbose:
         props = k.properties
-        _print_properties(props, [key for key in props if key not in ("mode", "name")], "  ")
+        _print_properties(props, [key for key in props if key not in ("mode", "name")], "  ",
+                          out.echo)
+    out.close()
 
 
 @main.group()
 def cache() -> None:
-    """Inspect or clear the on-disk cache (OKL_CACHE_DIR overrides its location)."""
+    """Inspect or clear the on-disk cache (OKL_CACHE_DIR overrides its location) and the
+    caches of the backends okl uses (CuPy's, PoCL's, pyopencl's, the NVIDIA driver's)."""
 
 
 @cache.command("info")
 def cache_info() -> None:
-    """Where the cache is and how much it holds."""
+    """Where okl's cache is and how much it holds; then each backend cache, its environment
+    variable and size."""
+    from .runtime.backend_caches import backend_caches
     from .runtime.cache import Cache
 
     data = Cache().info()
     click.echo(f"root: {data['root']}")
     for level, stats in data["levels"].items():
         click.echo(f"{level}: {stats['entries']} entries, {stats['bytes']} bytes")
+    click.echo("\nbackend caches (oklc cache clear --backends clears them too):")
+    for c in backend_caches():
+        files, size = c.usage()
+        state = f"{files} files, {size} bytes" if c.path.is_dir() else "absent"
+        click.echo(f"  {c.name:9} {c.path}  ({c.env}; {c.modes}): {state}")
 
 
 @cache.command("clear")
-def cache_clear() -> None:
-    """Remove every cache entry."""
+@click.option("--backends", is_flag=True,
+              help="Also empty the backend caches that 'oklc cache info' lists (some are "
+                   "shared with other programs: CuPy's, the NVIDIA driver's).")
+def cache_clear(backends: bool) -> None:
+    """Remove every entry of okl's cache (and with --backends, of the backend caches)."""
+    from .runtime.backend_caches import backend_caches
     from .runtime.cache import Cache
 
     click.echo(f"removed {Cache().clear()} entries")
+    if backends:
+        for c in backend_caches():
+            click.echo(f"{c.name}: removed {c.clear()} entries from {c.path}")

@@ -39,28 +39,60 @@ class Diagnostic:
     notes: list[Diagnostic] = field(default_factory=list)
     hint: str = ""  # what to do about it, printed after the caret
 
-    def render(self) -> str:
-        head = f"{self.loc}: " if self.loc else ""
-        out = [f"{head}{self.severity}: {self.message}"]
+    def render(self, color: bool = False) -> str:
+        """The message as a C compiler prints it; ``color`` adds the ANSI colours GCC and
+        Clang use (bold place, red error, magenta warning, cyan note, green caret), which
+        ``oklc`` asks for on a terminal only (``--color``, ``NO_COLOR``)."""
+        paint = _paint if color else _plain
+        head = paint(BOLD, f"{self.loc}: ") if self.loc else ""
+        out = [f"{head}{paint(SEVERITY_STYLES.get(self.severity, BOLD), self.severity + ':')} "
+               f"{self.message}"]
         if self.loc and self.loc.text:
             line = self.loc.text.rstrip("\n").expandtabs(1)
             out.append(f"  {line}")
-            out.append("  " + " " * max(self.loc.col - 1, 0) + "^")
+            out.append("  " + " " * max(self.loc.col - 1, 0) + paint(CARET, "^"))
         if self.hint:
             out.append(f"  hint: {self.hint}")
         if self.loc and self.loc.expansion:
             name, where = self.loc.expansion
+            tag = paint(SEVERITY_STYLES["note"], "note:")
             if where is None:
-                out.append(f"note: in expansion of macro '{name}' (predefined)")
+                out.append(f"{tag} in expansion of macro '{name}' (predefined)")
             elif where.line == 0:  # given on the command line: where.text is the option
-                out.append(f"note: in expansion of macro '{name}' ({where.text})")
+                out.append(f"{tag} in expansion of macro '{name}' ({where.text})")
             else:
-                out.append(Diagnostic("note", f"in expansion of macro '{name}'", where).render())
-        out.extend(n.render() for n in self.notes)
+                out.append(Diagnostic("note", f"in expansion of macro '{name}'",
+                                      where).render(color))
+        out.extend(n.render(color) for n in self.notes)
         return "\n".join(out)
+
+    def to_json(self) -> dict:
+        """The fields tools read (``oklc --diagnostics-format=json``, ``oklc check --json``):
+        file, line, column (1-based; None when the diagnostic has no place), severity,
+        message, hint (None when there is none), and the notes in the same form."""
+        loc = self.loc
+        out = {"file": loc.file if loc else None, "line": loc.line if loc else None,
+               "column": loc.col if loc else None, "severity": self.severity,
+               "message": self.message, "hint": self.hint or None}
+        if self.notes:
+            out["notes"] = [n.to_json() for n in self.notes]
+        return out
 
     def __str__(self) -> str:
         return self.render()
+
+
+#: ANSI styles of rendered diagnostics (GCC's defaults)
+BOLD, CARET = "1", "1;32"
+SEVERITY_STYLES = {"error": "1;31", "fatal error": "1;31", "warning": "1;35", "note": "1;36"}
+
+
+def _paint(style: str, text: str) -> str:
+    return f"\033[{style}m{text}\033[0m"
+
+
+def _plain(style: str, text: str) -> str:
+    return text
 
 
 class OKLError(Exception):

@@ -62,6 +62,8 @@ class Translation:
     program: Program | None = None
 
     def kernel(self, name: str) -> KernelInfo:
+        """The KernelInfo of the kernel called ``name``; KeyError naming the file's kernels
+        if there is none."""
         for k in self.kernels:
             if k.name == name:
                 return k
@@ -69,6 +71,8 @@ class Translation:
         raise KeyError(f"no @kernel named '{name}' (kernels: {known})")
 
     def launcher(self) -> str:
+        """The launch plan of every kernel as text (what ``oklc translate --launcher``
+        prints)."""
         return "".join(launcher_text(k.plan) for k in self.kernels)
 
 

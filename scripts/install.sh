@@ -14,7 +14,7 @@ if [ ${#packages[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${packages[@]}" >/dev/null
 fi
-python -m pip install -q -e ".[test,opencl,pocl]"
+python -m pip install -q -e ".[test,opencl,pocl,docs]"
 oklc info
 python - <<'PY'
 import sys

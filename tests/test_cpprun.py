@@ -31,9 +31,9 @@ def run(head, tail, data):
                     reason="needs GCC's cpp")
 @pytest.mark.parametrize("name", SOURCES)
 def test_cc1_prints_what_the_driver_prints(name):
-    assert cpprun.cpp_command(CPP)[0][0].endswith("cc1")
+    assert cpprun.cpp_command([CPP])[0][0].endswith("cc1")
     driver = run([CPP, *cpprun.CPP_OPTIONS], ["-"], SOURCES[name])
-    assert run(*cpprun.cpp_command(CPP), SOURCES[name]) == driver
+    assert run(*cpprun.cpp_command([CPP]), SOURCES[name]) == driver
 
 
 @pytest.mark.skipif(CPP is None, reason="needs cpp")
@@ -41,5 +41,5 @@ def test_a_wrapper_script_is_run_as_it_is(tmp_path):
     script = tmp_path / "my-cpp"
     script.write_text(f'#!/bin/sh\nexec {CPP} "$@"\n')
     os.chmod(script, 0o755)
-    head, tail = cpprun.cpp_command(str(script))
+    head, tail = cpprun.cpp_command([str(script)])
     assert head[0] == str(script) and tail == ["-"]

@@ -113,6 +113,12 @@ def test_misuse_is_a_clean_error(mode, case):
         body = ("other = okl.Device('opencl')\n"  # a buffer of another mode's context
                 "k(10, 2.0, other.asarray(np.ones(10, np.float32)), y)")
         skip_unless_available("opencl")
+    if case == "memory of another device" and mode == "opencl":
+        # Devices on one OpenCL device share a context (and so their buffers, as CUDA
+        # Devices of one GPU do): a buffer of a context the program made itself is foreign
+        body = ("import pyopencl as cl\n"
+                "ctx = cl.Context([dev.backend.cl_device])\n"
+                "k(10, 2.0, cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 40), y)")
     if case == "non-contiguous numpy" and mode not in ("serial", "openmp"):
         fragment = "cannot read host memory"
     r = _run(mode, body)

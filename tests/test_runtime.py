@@ -96,9 +96,10 @@ def test_backends_lists_the_five_modes_with_reasons():
 def test_gpu_modes_without_cupy_say_how_to_fix():
     for mode in GPU_MODES:
         info = BACKENDS[mode]
+        extra = "pip install okl[rocm]" if mode == "hip" else "pip install okl[cuda12]"
         assert not info.available
-        assert "pip install okl[cuda]" in info.reason
-        with pytest.raises(okl.BackendUnavailableError, match=re.escape("pip install okl[cuda]")):
+        assert extra in info.reason
+        with pytest.raises(okl.BackendUnavailableError, match=re.escape(extra)):
             okl.Device(mode)
 
 
@@ -336,11 +337,30 @@ def test_memory_of_another_device_kind_is_refused(mode, other):
 
 
 def test_memory_of_another_opencl_context_is_refused():
+    import pyopencl as cl
     dev = device("opencl")
-    other = okl.Device("opencl")  # a second context, even on the same device
+    foreign = cl.Context([dev.backend.cl_device])  # a second context, even on the same device
     k = _axpy("opencl")
     with pytest.raises(okl.ArgumentError, match="argument 4 'y' .*on device"):
-        k(4, 1.0, dev.zeros(4, np.float32), other.zeros(4, np.float32), okl.NULL)
+        k(4, 1.0, dev.zeros(4, np.float32), cl.Buffer(foreign, cl.mem_flags.READ_WRITE, 16),
+          okl.NULL)
+
+
+def test_opencl_devices_of_one_device_share_context_programs_and_buffers():
+    """A second Device on the same OpenCL device shares the first one's context: its build
+    of the same kernel reuses the program (no binary load), and buffers pass between them."""
+    _skip_unless_available("opencl")
+    first = okl.Device("opencl")
+    second = okl.Device("opencl")
+    assert first.backend.context is second.backend.context
+    assert first.backend.queue is not second.backend.queue
+    k1 = first.build_kernel_from_string(AXPY, "axpy")
+    k2 = second.build_kernel_from_string(AXPY, "axpy")
+    assert k2.build_hit is True and k2._module is k1._module
+    y = first.zeros(4, np.float32)
+    k2(4, 1.0, second.asarray(np.ones(4, np.float32)), y, okl.NULL)
+    second.finish()
+    np.testing.assert_array_equal(y.get(), 1.0)
 
 
 def test_opencl_takes_pyopencl_arrays_buffers_and_views():
@@ -833,20 +853,20 @@ def test_verbose_logs_commands_and_hits(fresh_cache, tmp_path, monkeypatch, caps
     path = _kernel_dir(tmp_path / "k")
     monkeypatch.setenv("OKL_VERBOSE", "1")
     okl.Device("serial").build_kernel(path, "scale")
-    first = capsys.readouterr().out
+    first = capsys.readouterr().err  # stderr, through logging: stdout stays the program's
     assert re.search(r"\[okl\] \S*cc .*-shared .*kernel\.c", first), first
     assert "translation cache miss" in first
     assert re.search(r"built scale for serial in [\d.]+ ms \(translation miss, binary miss\)",
                      first), first
     forget_memos()  # as a new process
     okl.Device("serial").build_kernel(path, "scale")
-    second = capsys.readouterr().out
+    second = capsys.readouterr().err
     assert "translation cache hit" in second
     assert "(translation hit, binary hit)" in second
     assert "-shared" not in second  # nothing compiled
     monkeypatch.setenv("OKL_VERBOSE", "0")
     okl.Device("serial").build_kernel(path, "scale")
-    assert capsys.readouterr().out == ""
+    assert capsys.readouterr().err == ""
 
 
 def test_oklc_info_build_and_cache(fresh_cache, tmp_path):
@@ -982,10 +1002,12 @@ def test_opencl_cached_binary_that_is_bad_is_a_miss_and_rebuilt(fresh_cache, tmp
         binary = next(p for p in (fresh_cache / "v1" / "build").glob("*/*/program.bin")
                       if p.parent != entry).read_bytes()
         Cache().put("build", entry.name, {"program.bin": binary}, document)
+    forget_memos()  # as a new process
     dev = okl.Device("opencl")
     k = dev.build_kernel(path, "scale")
     assert k.translation_hit and k.build_hit is False and not k.cache_hit
     np.testing.assert_allclose(_run_scale(dev, k)[1:], 2.0)
+    forget_memos()
     dev3 = okl.Device("opencl")
     k3 = dev3.build_kernel(path, "scale")
     assert k3.build_hit is True
@@ -1243,3 +1265,33 @@ def test_process_memo_serves_new_devices_without_the_disk(fresh_cache, tmp_path,
     Cache().clear()
     k = okl.Device("serial").build_kernel(path, "scale")
     assert not k.cache_hit and reads
+
+
+# -- CUDA cubins in okl's build cache ------------------------------------------------------------
+
+@pytest.mark.parametrize("mode", ["cuda", "hip"])
+def test_cuda_cubin_is_kept_in_okls_cache(mode, fresh_cache, tmp_path):
+    """On NVIDIA GPUs the cubin goes into okl's build cache: a new process (forget_memos)
+    loads it without NVRTC, a damaged one is a miss and is rebuilt, and every path runs."""
+    _skip_unless_available(mode)
+    if okl.Device(mode).backend.rocm:
+        pytest.skip("ROCm: binaries are cached by CuPy")
+    path = _kernel_dir(tmp_path / "k")
+    k = okl.Device(mode).build_kernel(path, "scale")
+    assert k.build_hit is False
+    entry = _only_build_entry(fresh_cache)
+    assert (entry / "module.cubin").stat().st_size > 0
+    forget_memos()  # as a new process
+    dev = okl.Device(mode)
+    k = dev.build_kernel(path, "scale")
+    assert k.build_hit is True and k.cache_hit
+    np.testing.assert_allclose(_run_scale(dev, k)[1:], 2.0)
+    assert k.properties["device_kernels"]
+    data = bytearray((entry / "module.cubin").read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    (entry / "module.cubin").write_bytes(bytes(data))
+    forget_memos()
+    dev = okl.Device(mode)
+    k = dev.build_kernel(path, "scale")
+    assert k.build_hit is False
+    np.testing.assert_allclose(_run_scale(dev, k)[1:], 2.0)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from ..model.basetypes import integer_bits
 from ..model.consteval import evaluate
-from ..model.types import integer_bits
 from ..transforms.astutil import clone, ids_in
 from .serial import SerialTarget
 

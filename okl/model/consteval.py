@@ -11,7 +11,7 @@ import re
 
 from pycparser import c_ast
 
-from .types import INTEGER_TYPES, canonical_base, integer_bits
+from .basetypes import INTEGER_TYPES, canonical_base, integer_bits
 
 _INT = re.compile(r"^(0[xX][0-9a-fA-F]+|0[bB][01]+|0[0-7]*|[1-9]\d*)([uUlL]*)$")
 

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 from pycparser import c_ast
 
+from .basetypes import INTEGER_TYPES, integer_bits
 from .consteval import common, convert, evaluate, integer_type, promote
-from .types import INTEGER_TYPES, TypeTable, integer_bits
+from .types import TypeTable
 
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 

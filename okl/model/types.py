@@ -16,32 +16,8 @@ from pycparser import c_ast, c_generator
 
 from ..parser.cparse import PRELUDE_TYPES
 from ..parser.vectors import VECTOR_TYPES, VectorType
-
-_BASE = {
-    "char": np.int8, "signed char": np.int8, "unsigned char": np.uint8,
-    "short": np.int16, "unsigned short": np.uint16, "int": np.int32, "unsigned int": np.uint32,
-    "long": np.int64, "unsigned long": np.uint64, "long long": np.int64,
-    "unsigned long long": np.uint64, "float": np.float32, "double": np.float64,
-    "_Bool": np.bool_, "void": None,
-}
-INTEGER_TYPES = {k for k, v in _BASE.items() if v is not None and np.issubdtype(v, np.integer)}
-
-
-def integer_bits(base: str) -> tuple[int, bool]:
-    """(bits, signed) of an integer type named by its canonical base (see INTEGER_TYPES)."""
-    info = np.iinfo(_BASE[base]) if base != "_Bool" else np.iinfo(np.uint8)
-    return info.bits, info.min < 0
-
-
-def canonical_base(names: list[str]) -> str:
-    """`['long', 'int']` -> 'long', `['unsigned']` -> 'unsigned int', ...; else the joined names."""
-    words = [w for w in names if w != "int"] if len(names) > 1 else list(names)
-    if words and words[0] == "signed" and words != ["signed", "char"]:
-        words = words[1:] or ["int"]
-    if words == ["unsigned"]:
-        words = ["unsigned", "int"]
-    text = " ".join(words)
-    return text
+from .basetypes import BASE_DTYPES, canonical_base
+from .consteval import evaluate
 
 
 @dataclass
@@ -115,8 +91,8 @@ class TypeTable:
             t = t.type
         if isinstance(t, c_ast.IdentifierType):
             name = canonical_base(t.names)
-            if name in _BASE:
-                dt = _BASE[name]
+            if name in BASE_DTYPES:
+                dt = BASE_DTYPES[name]
                 return name, (np.dtype(dt) if dt is not None else None), None
             if name in self.typedefs:
                 target = self.typedefs[name]
@@ -164,7 +140,7 @@ def vector_dtype(v: VectorType) -> np.dtype:
     """CUDA's layout of a vector type as a numpy struct: fields x, y(, z, w) of the component
     type, no padding (``double4`` is 32 bytes, ``float3`` 12).  numpy cannot express the
     16-byte alignment CUDA gives ``double4``; it only matters to where an array starts."""
-    return np.dtype([(f, _BASE[v.base]) for f in v.fields], align=True)
+    return np.dtype([(f, BASE_DTYPES[v.base]) for f in v.fields], align=True)
 
 
 def type_text(t: c_ast.Node) -> str:
@@ -174,6 +150,5 @@ def type_text(t: c_ast.Node) -> str:
 
 
 def _const_int(node) -> int | None:
-    from .consteval import evaluate
     value = evaluate(node)
     return int(value) if isinstance(value, int) else None

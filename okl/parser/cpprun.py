@@ -30,18 +30,19 @@ _CHUNK = 1 << 16
 CPP_OPTIONS = ("-dD", "-undef", "-nostdinc", "-std=c99", "-H")
 
 
-def cpp_command(cpp: str) -> tuple[list[str], list[str]]:
-    """The command line of a cpp run as (head, tail): the caller's options go between.
+def cpp_command(command: list[str]) -> tuple[list[str], list[str]]:
+    """The command line of a run of the preprocessor ``command`` (a cpp executable, or
+    pcpp's runner, okl.parser.pcpprun) as (head, tail): the caller's options go between.
 
     GCC's ``cpp`` is a driver that starts the compiler proper, ``cc1 -E``, with the options
     translated, and does nothing else for preprocessing: starting cc1 directly saves the
     driver's exec and setup, about 1 of the 4 ms of a cpp run (a quarter of okl's
     translate time on the benchmark kernels).  The driver itself says how it would start
     cc1 (``-###``), once per process and cpp executable.  Any other preprocessor (clang's
-    cpp, a wrapper script: only an executable binary is asked) is run as it is."""
-    proper = _compiler_proper(cpp)
+    cpp, a wrapper script: only an executable binary is asked; pcpp) is run as it is."""
+    proper = _compiler_proper(command[0]) if len(command) == 1 else None
     if proper is None:
-        return [cpp, *CPP_OPTIONS], ["-"]
+        return [*command, *CPP_OPTIONS], ["-"]
     return list(proper), []
 
 

@@ -14,6 +14,8 @@ shows where every macro is defined, which the "in expansion of macro" notes use.
 line markers, so line mapping is equally exact; columns inside a line are recovered here by
 aligning the tokens of each expanded line with its original line.  Every machine that runs
 serial/OpenMP kernels has cpp anyway.
+Where there is no cpp (and ``OKL_CPP`` names none, or says ``pcpp``), pcpp runs in its place
+behind cpp's command line and output (okl/parser/pcpprun.py); ``oklc info`` says which.
 
 What this stage does beyond plain ``cpp``:
 
@@ -37,14 +39,14 @@ from __future__ import annotations
 import difflib
 import os
 import re
-import shutil
 from dataclasses import dataclass, field
 
 from .. import limits
-from ..errors import Diagnostic, Diagnostics, OKLError, SourceLoc, TranslationError, note
+from ..errors import Diagnostic, Diagnostics, SourceLoc, TranslationError, note
 from .cpp_repairs import CppRepairs
 from .cpprun import cpp_command, run_cpp
 from .linemarker import line_directive, unescape
+from .pcpprun import preprocessor_command
 from .source import decode, not_utf8_warning
 
 #: Spelling of OKL_MODE per backend (OCCA's spelling, so existing ``#if`` code keeps working).
@@ -147,11 +149,9 @@ class Expanded:
 def preprocess(source: str, filename: str = "<input>", *, mode: str = "serial",
                defines: dict | None = None, include_dirs=()) -> Expanded:
     """Preprocess OKL ``source`` for backend ``mode``; raise TranslationError on cpp errors."""
-    cpp = shutil.which(os.environ.get("OKL_CPP", "cpp"))
-    if cpp is None:
-        raise OKLError("no C preprocessor found: install gcc (apt-get install cpp) or set "
-                       "OKL_CPP to a cpp executable")
-    head, tail = cpp_command(cpp)
+    # cpp, or pcpp behind cpp's conventions where there is none (okl/parser/pcpprun.py);
+    # GCC's cpp is started as the cc1 it runs (okl/parser/cpprun.cpp_command)
+    head, tail = cpp_command(preprocessor_command())
     args = [*head, "-D__OKL__=1", f'-DOKL_MODE="{MODE_NAMES.get(mode, mode)}"']
     if mode in GPU_MODES:
         args += ["-DOKL_USING_GPU=1", "-DOCCA_USING_GPU=1"]

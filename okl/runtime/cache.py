@@ -36,6 +36,13 @@ Within that model okl still guards what it controls:
 - ``OKL_CACHE_READONLY=1`` for shared installations (a cache prepared by an administrator):
   lookups only, never a write, a discard or a clear; builds that miss run in private
   temporary directories and stay uncached.
+
+Sharing one build between processes (okl.mpi): ``recording()`` collects the entries a build
+read or wrote through ``get`` and ``put`` -- whatever the level or backend, so a backend that
+starts storing its binaries here is covered without changes -- and ``overlay(entries)`` makes
+``get`` answer those entries from memory first.  N MPI ranks building one kernel then cost
+one build, one broadcast and no file-system access for the cache, instead of N builders (or
+N readers of one entry) on a parallel file system's metadata server.
 """
 
 from __future__ import annotations
@@ -49,7 +56,8 @@ import secrets
 import shutil
 import stat
 import time
-from contextlib import suppress
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import platformdirs
@@ -86,8 +94,17 @@ def forget_memos() -> None:
         table.clear()
 
 
+#: one cache entry as ``recording`` collects it and ``overlay`` takes it: (level, key, files)
+Entry = tuple[str, str, dict[str, bytes]]
+
+
 class Cache:
-    """One cache root. Cheap to create; holds no open files and no state besides the root."""
+    """One cache root. Cheap to create; holds no open files and no state besides the root
+    (and, only inside ``recording`` or ``overlay`` blocks, what those collect or serve)."""
+
+    _recorded: list[Entry] | None = None
+    _overlaid: dict[tuple[str, str], dict[str, bytes]] | None = None
+    _overlay_stats: dict[str, int] | None = None
 
     def __init__(self, root: str | os.PathLike | None = None):
         if root is None:
@@ -126,6 +143,12 @@ class Cache:
     def get(self, level: str, key: str) -> dict[str, bytes] | None:
         """All files of a complete, intact entry, or None. Never raises for damage or I/O."""
         path = self.entry_path(level, key)
+        if self._overlaid is not None:
+            files = self._overlaid.get((level, key))
+            self._overlay_stats["hits" if files is not None else "misses"] += 1
+            if files is not None:
+                log.debug("cache hit %s/%s (overlay)", level, key)
+                return dict(files)
         if _env_flag("OKL_NO_CACHE"):
             return None
         try:
@@ -141,6 +164,8 @@ class Cache:
             self._discard(path)
             return None
         log.debug("cache hit %s/%s", level, key)
+        if self._recorded is not None:
+            self._recorded.append((level, key, files))
         return files
 
     def _discard(self, path: Path) -> None:
@@ -180,6 +205,10 @@ class Cache:
             if not isinstance(data, (bytes, bytearray, memoryview)):
                 raise TypeError(f"cache file {name!r} must be bytes, got {type(data).__name__}")
         files = {name: bytes(data) for name, data in files.items()}  # len() is then the size
+        if self._recorded is not None:  # what was built, even where it cannot be written
+            self._recorded.append((level, key, files))
+        if self._overlay_stats is not None:
+            self._overlay_stats["puts"] += 1
         if _env_flag("OKL_NO_CACHE") or _env_flag("OKL_CACHE_READONLY"):
             return None
         meta = {
@@ -203,6 +232,47 @@ class Cache:
             return None
         log.debug("cache put %s/%s (%d files)", level, key, len(files))
         return path
+
+    # -- sharing a build between processes (okl.mpi) -----------------------------------------
+
+    @contextmanager
+    def recording(self) -> Iterator[list[Entry]]:
+        """Collect ``(level, key, files)`` of every entry ``get`` returns and every entry
+        ``put`` is given while the block runs, in that order: everything a build used, to be
+        handed to processes that will build the same thing (``overlay``).
+
+        A put is recorded before the cache decides whether to write it, so a read-only or
+        full cache directory (or ``OKL_NO_CACHE``) still yields the fresh build.  What the
+        process already holds in its in-process memos is not looked up, hence not recorded.
+        """
+        outer, self._recorded = self._recorded, []
+        try:
+            yield self._recorded
+        finally:
+            if outer is not None:
+                outer.extend(self._recorded)
+            self._recorded = outer
+
+    @contextmanager
+    def overlay(self, entries: Iterable[Entry]) -> Iterator[dict[str, int]]:
+        """While the block runs, ``get`` answers from ``entries`` (as ``recording`` gave
+        them) before the directory is touched; the last entry of a (level, key) wins.
+
+        Yields counters, updated as the block runs: ``hits`` (answered from memory),
+        ``misses`` (fell through to the directory: this process's key differs, e.g. another
+        compiler or CPU) and ``puts`` (this process built something itself).  The overlay is
+        memory, not the directory, so it answers under ``OKL_NO_CACHE`` too (the entries were
+        just built for this job).  The entries are trusted as given: they come from a process
+        of the same job, whose cache this process would have read anyway (trust model above).
+        """
+        table = {(level, key): files for level, key, files in entries}
+        saved = self._overlaid, self._overlay_stats
+        self._overlaid = {**(saved[0] or {}), **table}
+        self._overlay_stats = stats = {"hits": 0, "misses": 0, "puts": 0}
+        try:
+            yield stats
+        finally:
+            self._overlaid, self._overlay_stats = saved
 
     # -- maintenance -----------------------------------------------------------------------
 

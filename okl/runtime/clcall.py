@@ -26,6 +26,7 @@ from .gpulaunch import (
     trivial_host,
 )
 from .launcher import compile_function, compiled
+from .memory import Memory
 
 MEMO_KEY = "_cl_buffer"  # where an okl.Memory keeps its cl.Buffer for this path
 
@@ -88,7 +89,6 @@ def _argument_lines(kernel, buffer_of) -> tuple[list[str], dict]:
     cl.Buffer, None for okl.NULL, or a Python number), ``_env``/``_ek`` (the scalar values by
     name, and as a memo key) and the launch's bounds check."""
     from .args import NULL
-    from .device import Memory
 
     params = kernel.spec.params
     ns = {"_Mem": Memory, "_NULL": NULL, "_mk": MEMO_KEY}

@@ -82,12 +82,10 @@ def _slice_text(key: slice) -> str:
 
 
 def _make_view(mem, start: int, count: int):
-    from .device import Memory
-
     root = mem.base if mem.base is not None else mem
     offset = mem.offset + start
     handle, refusal = _view_handle(root, offset, count)
-    out = Memory(mem.device, handle, (count,), mem.dtype)
+    out = type(mem)(mem.device, handle, (count,), mem.dtype)
     out.base = root  # keeps the allocation alive
     out.offset = offset
     if refusal:
@@ -140,36 +138,36 @@ def release_view(mem) -> None:
 
 def view_get(mem) -> np.ndarray:
     out = np.empty(mem.shape, mem.dtype)
-    copy(out, mem, None, 0, 0, True, "Memory.get", ("out", "self"))
+    copy(type(mem), out, mem, None, 0, 0, True, "Memory.get", ("out", "self"))
     return out
 
 
 def view_set(mem, host: np.ndarray) -> None:
-    copy(mem, host.reshape(-1), None, 0, 0, True, "Memory.set", ("self", "array"))
+    copy(type(mem), mem, host.reshape(-1), None, 0, 0, True, "Memory.set", ("self", "array"))
 
 
 # -- copies -----------------------------------------------------------------------------------
 
 def copy_from(dst, src, count, offset, src_offset, blocking) -> None:
-    copy(dst, src, count, offset, src_offset, blocking, "Memory.copy_from",
+    copy(type(dst), dst, src, count, offset, src_offset, blocking, "Memory.copy_from",
          ("self", "src"), ("offset", "src_offset"))
 
 
 def copy_to(src, dst, count, offset, dst_offset, blocking) -> None:
-    copy(dst, src, count, dst_offset, offset, blocking, "Memory.copy_to",
+    copy(type(src), dst, src, count, dst_offset, offset, blocking, "Memory.copy_to",
          ("dst", "self"), ("dst_offset", "offset"))
 
 
-def copy(dst, src, count, dst_offset, src_offset, blocking, who: str,
+def copy(memory: type, dst, src, count, dst_offset, src_offset, blocking, who: str,
          names=("dst", "src"), offset_names=("dst_offset", "src_offset")) -> None:
     """Copy ``count`` elements from ``src`` (from ``src_offset``) to ``dst`` (from
-    ``dst_offset``); one of them is an okl.Memory, the other a Memory or a numpy array."""
-    from .device import Memory
-
+    ``dst_offset``); one of them is an okl.Memory, the other a Memory or a numpy array.
+    ``memory`` is the Memory class, from the caller's ``type(self)``: memory.py imports
+    this module, so this one cannot import it back."""
     dst_name, src_name = names
     ends = []
     for obj, name, writes in ((dst, dst_name, True), (src, src_name, False)):
-        if isinstance(obj, Memory):
+        if isinstance(obj, memory):
             if obj.freed:
                 raise ArgumentError(f"{who}: {name} {obj!r} was freed (Memory.free()); "
                                     "allocate a new buffer")
@@ -183,7 +181,7 @@ def copy(dst, src, count, dst_offset, src_offset, blocking, who: str,
             raise ArgumentError(f"{who}: {name} must be an okl.Memory or a numpy.ndarray, got "
                                 f"{type(obj).__module__}.{type(obj).__qualname__}")
         ends.append(obj)
-    mems = [m for m in ends if isinstance(m, Memory)]
+    mems = [m for m in ends if isinstance(m, memory)]
     if len(mems) == 2:
         a, b = (m.device.backend for m in mems)
         if a.kind != b.kind or a.identity != b.identity:
@@ -264,9 +262,9 @@ def _current(device):
 
 
 def _overlap(dst, src, count: int, dst_offset: int, src_offset: int) -> bool:
-    from .device import Memory
-
-    if not (isinstance(dst, Memory) and isinstance(src, Memory)):
+    """Whether two ends of a copy share elements (a numpy array never does: ``copy`` has
+    checked that each end is an okl.Memory or a numpy array)."""
+    if isinstance(dst, np.ndarray) or isinstance(src, np.ndarray):
         return False
     if _root(dst) is not _root(src):
         return False

@@ -32,6 +32,9 @@ from .cache import Cache
 from .cache import memo as process_memo
 from .gpulaunch import array_address, compile_caller, env_names
 from .launcher import compile_function
+from .memory import Memory
+from .properties import host_cpu, host_kernel_properties, host_properties
+from .verbose import say
 
 DEFAULT_FLAGS = ("-O3", "-march=native")
 
@@ -50,19 +53,6 @@ def compiler_identity(compiler: str) -> str:
         return ""
     first = (out.stdout or out.stderr).splitlines()
     return f"{shlex.join([os.path.realpath(path), *words[1:]])} {first[0] if first else ''}"
-
-
-@functools.cache
-def host_cpu() -> str:
-    """For -march=native the CPU model is part of the binary's identity."""
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 @functools.cache
@@ -123,11 +113,9 @@ class CPUBackend:
         return info() if callable(info) and hasattr(obj, "handle") else None
 
     def malloc(self, device, shape, dtype):
-        from .device import Memory
         return Memory(device, np.empty(shape, dtype), shape, dtype)
 
     def to_device(self, device, host: np.ndarray):
-        from .device import Memory
         return Memory(device, host.copy(), host.shape, host.dtype)
 
     def to_host(self, mem) -> np.ndarray:
@@ -172,11 +160,9 @@ class CPUBackend:
 
     # -- properties (okl.runtime.properties) ---------------------------------------------------
     def properties(self) -> dict:
-        from .properties import host_properties
         return host_properties(self)
 
     def kernel_properties(self, kernel, module) -> dict:
-        from .properties import host_kernel_properties
         return host_kernel_properties(self, kernel)
 
     # -- kernels -------------------------------------------------------------------------------
@@ -343,8 +329,7 @@ def _words(compiler: str) -> list[str]:
 
 
 def _say(message: str) -> None:
-    if os.environ.get("OKL_VERBOSE", "") not in ("", "0"):
-        print("[okl] " + message, flush=True)
+    say(message)  # OKL_VERBOSE: to stderr through logging (okl/runtime/verbose.py)
 
 
 def _say_command(cmd: list[str]) -> None:

@@ -3,16 +3,17 @@
 HIP output runs on NVIDIA GPUs the way HIP itself does there: its ``hip/hip_runtime.h``
 resolves to a small header (``include/hip/hip_runtime.h`` next to this file) that maps HIP's
 names onto CUDA's, and NVRTC compiles it.  Memory is CuPy arrays; kernels accept okl Memory,
-CuPy arrays and any object exporting ``__cuda_array_interface__``.  Binary caching is CuPy's
-(keyed on source, options, architecture and NVRTC version).
+CuPy arrays and any object exporting ``__cuda_array_interface__``.  On NVIDIA GPUs the
+cubin NVRTC makes is kept in okl's build cache (keyed on source, options, architecture and
+NVRTC version: see CudaBackend.build); on ROCm binary caching is CuPy's.
 
-Launches on NVIDIA GPUs go straight to ``cuLaunchKernel`` through cuda-python's
-``cuda.bindings.driver`` when it is installed: a function generated per kernel checks the
-arguments and writes ``kernelParams`` into one ctypes buffer (see
+Launches on NVIDIA GPUs go straight to ``cuLaunchKernel`` through CuPy's own binding of it
+(``cupy.cuda.driver.launchKernel``, a Cython function of plain integers): a function generated
+per kernel checks the arguments and writes ``kernelParams`` into one ctypes buffer (see
 ``okl.runtime.gpulaunch.compile_caller``), on CuPy's current stream, with the CUfunction of
-CuPy's module.  Without cuda.bindings, on ROCm, if that setup fails, or with the environment
-variable ``OKL_LAUNCH=cupy`` (read when a kernel is built), launches go through CuPy's
-``RawKernel`` call as before.
+CuPy's module.  On ROCm, if that setup fails, or with the environment variable
+``OKL_LAUNCH=cupy`` (read when a kernel is built), launches go through CuPy's ``RawKernel``
+call instead.
 """
 
 from __future__ import annotations
@@ -20,13 +21,16 @@ from __future__ import annotations
 import ctypes
 import os
 import struct
+import tempfile
 import weakref
 
 import numpy as np
 
-from ..errors import BackendUnavailableError, BuildError, LaunchError
+from ..errors import ArgumentError, BackendUnavailableError, BuildError, LaunchError
+from ..version import __version__
 from .args import ArrayInfo
 from .buildlog import map_log
+from .cache import Cache
 from .cache import memo as process_memo
 from .gpulaunch import (
     array_address,
@@ -37,6 +41,8 @@ from .gpulaunch import (
     trivial_host,
 )
 from .launcher import compile_function
+from .memory import Memory
+from .verbose import say
 
 HIP_INCLUDE = os.path.join(os.path.dirname(__file__), "include")
 #: (cache directory, mode, GPU, source, options) -> the loaded functions of one module
@@ -56,7 +62,8 @@ class CudaBackend:
         try:
             cp = _cupy()
         except ImportError:
-            return "CuPy not installed: pip install okl[cuda]"
+            how = "okl[rocm]" if mode == "hip" else "okl[cuda12] (CUDA 12) or okl[cuda13] (CUDA 13)"
+            return f"CuPy not installed: pip install {how}"
         except Exception as e:
             return f"CuPy failed to import ({e})"
         try:
@@ -92,10 +99,14 @@ class CudaBackend:
                      f"sm_{prop['major']}{prop['minor']}")
         flags = props.get("compiler_flags", ())
         self.flags = tuple(flags.split() if isinstance(flags, str) else flags)
+        self.given_stream = _given_stream(cp, props.get("stream"), self.device_id)
+        if self.given_stream is not None:
+            # the Device's default stream, current on its GPU (as `with stream:` makes it), so
+            # okl's launches and the application's CuPy work on it stay in order
+            self.stream_use(self.given_stream)
         self._ndarray = cp.ndarray
         self._described: dict[int, tuple] = {}
-        global _Memory, _NDARRAY
-        from .device import Memory as _Memory
+        global _NDARRAY
         _NDARRAY = cp.ndarray
 
     # -- memory --------------------------------------------------------------------------------
@@ -104,7 +115,7 @@ class CudaBackend:
         shape and device for their whole life) are described once and remembered by a weak
         reference; okl.Memory remembers its own."""
         kind = type(obj)
-        if kind is _Memory:
+        if kind is Memory:
             return obj.info()
         if kind is self._ndarray:
             hit = self._described.get(id(obj))
@@ -136,7 +147,6 @@ class CudaBackend:
                          f"{type(obj).__module__.split('.')[0]}.{type(obj).__name__}")
 
     def malloc(self, device, shape, dtype):
-        from .device import Memory
         cp = _cupy()
         with self.cp_device:
             if dtype.fields is not None:
@@ -178,18 +188,23 @@ class CudaBackend:
         self.finish()
 
     def finish(self) -> None:
-        with self.cp_device:
-            _cupy().cuda.get_current_stream().synchronize()
+        cuda = _cupy().cuda
+        if cuda.runtime.getDevice() == self.device_id:  # entering cp_device costs ~0.5 us
+            cuda.get_current_stream(self.device_id).synchronize()
+        else:
+            with self.cp_device:
+                cuda.get_current_stream(self.device_id).synchronize()
 
     # -- streams and events (okl/runtime/stream.py) --------------------------------------------
     # An okl stream is a cupy.cuda.Stream; making it current makes it CuPy's current stream on
     # our device, which the launch paths read (_Driver.stream, the fast caller, RawKernel).
     # New streams are blocking ones (CuPy's default flags): they overlap with each other but
     # are ordered against the legacy null stream, the default stream's and CuPy's copies'.
-    def stream_default(self):
+    def stream_current(self):
         return _cupy().cuda.get_current_stream(self.device_id)
 
-    stream_current = stream_default
+    def stream_default(self):
+        return self.given_stream if self.given_stream is not None else self.stream_current()
 
     def stream_new(self):
         with self.cp_device:
@@ -228,24 +243,77 @@ class CudaBackend:
 
     # -- kernels -------------------------------------------------------------------------------
     def build(self, device, source: str, specs, flags: list[str]):
+        """(functions by device-kernel name, binary cache hit).
+
+        On NVIDIA GPUs the cubin is kept in okl's build cache, keyed on the source, the
+        options, the GPU architecture and NVRTC's version: a new process (or another MPI rank,
+        through okl.mpi) loads it without reaching NVRTC.  ROCm builds, and any source NVRTC
+        will not turn into a cubin for this GPU here, go through CuPy's RawModule, whose own
+        cache keeps the binary (hit: None).
+        """
         cp = _cupy()
         options = ["-std=c++17", *self.flags, *flags]
         if self.mode == "hip" and not self.rocm:
             options.append(f"-I{HIP_INCLUDE}")
         memo = (str(device.cache.root), self.mode, self.device_id, source, tuple(options))
-        functions = _LOADED.get(memo)  # this process loaded it on this GPU already
-        if functions is not None:
-            return functions, None
-        functions = self._compile(cp, source, specs, options)
-        _LOADED[memo] = functions
-        return functions, None  # binaries are cached by CuPy
+        found = _LOADED.get(memo)  # this process loaded it on this GPU already
+        if found is not None:
+            return found[0], None if found[1] is None else True
+        names = [d.name for s in specs for d in s.device_kernels]
+        found = None if self.rocm else self._cubin_build(cp, device, source, names, options)
+        if found is None:
+            found = self._compile(cp, source, names, options), None
+        _LOADED[memo] = found
+        return found
 
-    def _compile(self, cp, source: str, specs, options: list[str]) -> dict:
+    def _cubin_build(self, cp, device, source: str, names: list[str], options: list[str]):
+        """(functions, hit) through okl's cache and NVRTC's cubin, or None: then CuPy
+        compiles (which also reports the errors of a source NVRTC refuses, as before)."""
+        try:
+            nvrtc = cp.cuda.nvrtc
+            document = {"okl": __version__, "mode": self.mode, "source": source,
+                        "options": options, "arch": self.arch,
+                        "nvrtc": list(nvrtc.getVersion())}
+        except Exception as e:  # a CuPy without its NVRTC binding
+            _say(f"cubin cache unavailable ({type(e).__name__}: {e})")
+            return None
+        key = Cache.key(document)
+        files = device.cache.get("build", key)
+        if files is not None and files.get("module.cubin"):
+            try:
+                return self._load_cubin(cp, files["module.cubin"], names), True
+            except Exception as e:
+                _say(f"cached cubin {key[:12]} did not load ({type(e).__name__}: {e}); "
+                     "compiling again")
+        try:
+            cubin = _nvrtc_cubin(nvrtc, source, [*options, f"--gpu-architecture={self.arch}"])
+            functions = self._load_cubin(cp, cubin, names)
+        except Exception as e:
+            _say(f"NVRTC cubin path failed ({type(e).__name__}: {str(e)[:200]}); "
+                 "compiling through CuPy")
+            return None
+        device.cache.put("build", key, {"module.cubin": cubin}, document)
+        return functions, False
+
+    def _load_cubin(self, cp, cubin: bytes, names: list[str]) -> dict:
+        """The device kernels of a cubin, as CuPy RawKernels (what launches and
+        Kernel.properties use).  CuPy loads a module from a file: a private copy of the
+        verified bytes, removed once loaded."""
+        fd, path = tempfile.mkstemp(prefix="okl-", suffix=".cubin")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(cubin)
+            with self.cp_device:
+                module = cp.RawModule(path=path)
+                return {name: module.get_function(name) for name in names}
+        finally:
+            os.unlink(path)
+
+    def _compile(self, cp, source: str, names: list[str], options: list[str]) -> dict:
         with self.cp_device:
             module = cp.RawModule(code=source, options=tuple(options))
             try:
-                functions = {d.name: module.get_function(d.name) for s in specs
-                             for d in s.device_kernels}
+                functions = {name: module.get_function(name) for name in names}
             except cp.cuda.compiler.CompileException as e:
                 log = e.get_message() if hasattr(e, "get_message") else str(e)
                 raise BuildError(f"{self.mode} build failed (NVRTC, {self.arch}):\n"
@@ -294,24 +362,19 @@ class CudaBackend:
             d = spec.device_kernels[0]
             dims = compile_function(d.dims_src, "_dims", f"<okl grid of {d.name}>")
             # The launch itself is written out here (one Python call less than go()); go()
-            # takes every case but the common one: another device current, an error.
-            # The launch itself is written out here; the grid comes from a memo keyed by the
-            # scalar values it depends on (a launch loop repeats them), as a flat tuple
-            # (grid x, y, z, block x, y, z), empty when a dimension is 0.
+            # takes every case but the common one: another device current, an error.  The
+            # grid comes from a memo keyed by the scalar values it depends on (a launch loop
+            # repeats them), as a flat tuple (grid x, y, z, block x, y, z), empty when a
+            # dimension is 0.
             tail = ["    _gb = _grids.get(_ek)",
                     "    if _gb is None:",
                     "        _gb = _grid(_ek, _env)",
                     "    if _gb:",
                     "        if _getdev() == _devid:",
-                    "            _st = _streams.get(_gcs(_devid).ptr)",
-                    "            if _st is None:",
-                    "                _st = _stream()",
                     "            try:",
-                    "                _r = _cul(_f, *_gb, 0, _st, _base, 0)[0]",
+                    "                _cul(_f, *_gb, 0, _gcs(_devid).ptr, _base, 0)",
                     "            except Exception as _e:",
-                    "                raise _fail(_gb[:3], _gb[3:], _e) from None",
-                    "            if _r is not _OK:",
-                    "                _check(_gb[:3], _gb[3:], _base, _r)",
+                    "                _check(_gb[:3], _gb[3:], _base, _e)",
                     "        else:",
                     "            _go(_gb[:3], _gb[3:], _base)"]
             def flat_grid(env: dict) -> tuple:
@@ -337,11 +400,11 @@ class CudaBackend:
             return None
         if "_driver_setup" not in self.__dict__:
             setup = None
-            if not self.rocm:  # cuda.bindings drives NVIDIA GPUs only
+            if not self.rocm:  # tried on NVIDIA GPUs only
                 try:
                     setup = _Driver(_cupy(), self.device_id)
                 except Exception as e:
-                    _say(f"cuda.bindings unavailable ({type(e).__name__}: {e}); launching "
+                    _say(f"cuLaunchKernel unavailable ({type(e).__name__}: {e}); launching "
                          "through CuPy")
             self._driver_setup = setup
         return self._driver_setup
@@ -354,15 +417,18 @@ class CudaBackend:
         d = kernel.spec.device_kernels[k]
         try:
             with self.cp_device:
-                f = drv.CUfunction(int(functions[d.name].kernel.ptr))
-                # A launch of no blocks checks that this cuda.bindings takes our arguments:
-                # the driver refuses it (CUDA_ERROR_INVALID_VALUE) and nothing runs.
+                f = int(functions[d.name].kernel.ptr)
+                # A launch of no blocks checks that the binding takes our arguments: the
+                # driver refuses it (CUDA_ERROR_INVALID_VALUE) and nothing runs.
                 n = len(kernel.spec.params) + len(d.captured)
                 probe = (ctypes.c_uint64 * (3 * max(n, 1)))()
                 base = ctypes.addressof(probe)
                 for j in range(n):
                     probe[j] = base + 8 * n + 16 * j
-                int(drv.launch(f, 0, 0, 0, 0, 0, 0, 0, drv.stream(), base, 0)[0])
+                try:
+                    drv.launch(f, 0, 0, 0, 0, 0, 0, 0, drv.stream(), base, 0)
+                except drv.Error:
+                    pass
         except Exception as e:
             _say(f"direct launch of {d.name} unavailable ({type(e).__name__}: {e}); "
                  "launching through CuPy")
@@ -402,56 +468,39 @@ class CudaBackend:
 
 
 class _Driver:
-    """cuda.bindings' driver, as direct launches on one device use it (raises on setup if
-    anything is missing)."""
+    """cuLaunchKernel as direct launches on one device call it.
+
+    CuPy's binding (``cupy.cuda.driver.launchKernel``) is a Cython function of plain integers
+    -- function, grid, block, shared bytes, stream, kernelParams, extra -- that raises
+    ``CUDADriverError`` on failure: about a microsecond less per launch than cuda-python's
+    ``cuLaunchKernel``, which wraps its handles in objects and returns a ``CUresult`` enum
+    member built per call (measured on an H100: benchmarks/results/)."""
 
     def __init__(self, cp, device_id: int):
-        try:
-            from cuda.bindings import driver
-        except ImportError:
-            from cuda import cuda as driver  # cuda-python before 12.6 names it so
-        self.driver = driver
-        self.launch = driver.cuLaunchKernel
-        self.CUfunction = driver.CUfunction
-        self.success = driver.CUresult.CUDA_SUCCESS
-        self.CUstream = driver.CUstream
+        driver = cp.cuda.driver
+        self.launch = driver.launchKernel
+        self.Error = driver.CUDADriverError
         self.device_id = device_id
         self.current_stream = cp.cuda.get_current_stream  # (device id) -> cupy Stream
-        self.streams: dict[int, object] = {}  # stream pointer -> CUstream
 
-    def stream(self):
-        """The CUstream of CuPy's current stream on our device (which must be current)."""
-        ptr = self.current_stream(self.device_id).ptr
-        s = self.streams.get(ptr)
-        if s is None:
-            if len(self.streams) > 256:
-                self.streams.clear()
-            s = self.streams[ptr] = self.CUstream(ptr)
-        return s
-
-    def error_name(self, err) -> str:
-        try:
-            text = self.driver.cuGetErrorName(err)[1]
-            text = text.decode() if isinstance(text, bytes) else str(text)
-        except Exception:
-            text = str(err)
-        return f"{text} ({int(err)})"
+    def stream(self) -> int:
+        """CuPy's current stream on our device (which must be current), as a CUstream."""
+        return self.current_stream(self.device_id).ptr
 
 
 class _Direct:
     """cuLaunchKernel of one device kernel: ``go(outer, inner, params)`` takes every case;
     ``names`` is what the generated fast path needs to write the common case out."""
 
-    def __init__(self, drv: _Driver, f, name: str, device_id: int, cp_device):
+    def __init__(self, drv: _Driver, f: int, name: str, device_id: int, cp_device):
         self.drv, self.f, self.name = drv, f, name
         self.device_id, self.cp_device = device_id, cp_device
         cp = _cupy()
         self.get_device = cp.cuda.runtime.getDevice
         self.free = cp.cuda.runtime.free
         self.names = {"_cul": drv.launch, "_f": f, "_getdev": self.get_device,
-                      "_devid": device_id, "_streams": drv.streams,
-                      "_gcs": drv.current_stream, "_stream": drv.stream, "_OK": drv.success,
-                      "_fail": self.fail, "_check": self.check, "_go": self.go}
+                      "_devid": device_id, "_gcs": drv.current_stream, "_check": self.check,
+                      "_go": self.go}
 
     def fail(self, outer, inner, why) -> LaunchError:
         if isinstance(why, BaseException):
@@ -463,39 +512,62 @@ class _Direct:
 
     def go(self, outer, inner, params) -> None:
         if self.get_device() != self.device_id:
-            self.retry(outer, inner, params, None)
+            self.retry(outer, inner, params)
             return
         g, b = (*outer, 1, 1), (*inner, 1, 1)
         try:
-            r = self.drv.launch(self.f, g[0], g[1], g[2], b[0], b[1], b[2], 0,
-                                self.drv.stream(), params, 0)[0]
-        except Exception as e:  # e.g. a grid beyond 2**32 (OverflowError)
-            raise self.fail(outer, inner, e) from None
-        if r is not self.drv.success:
-            self.check(outer, inner, params, r)
+            self.drv.launch(self.f, g[0], g[1], g[2], b[0], b[1], b[2], 0, self.drv.stream(),
+                            params, 0)
+        except Exception as e:
+            self.check(outer, inner, params, e)
 
-    def check(self, outer, inner, params, r) -> None:
-        """A result other than the CUDA_SUCCESS member: nothing ran unless it is 0."""
-        code = int(r)
-        if code == 201:  # CUDA_ERROR_INVALID_CONTEXT: this thread has no context yet
-            self.retry(outer, inner, params, code)
-        elif code:
-            raise self.fail(outer, inner, self.drv.error_name(r))
+    def check(self, outer, inner, params, error: Exception) -> None:
+        """A launch raised ``error``: nothing ran.  CUDA_ERROR_INVALID_CONTEXT (this thread
+        has no context yet) is retried with our device's primary context bound; anything
+        else (an error of the driver, a grid beyond 2**32) is a LaunchError."""
+        if isinstance(error, self.drv.Error) and getattr(error, "status", None) == 201:
+            self.retry(outer, inner, params, bind=True)
+        else:
+            raise self.fail(outer, inner, error) from None
 
-    def retry(self, outer, inner, params, err) -> None:
-        """Launch with our device made current (and, after CUDA_ERROR_INVALID_CONTEXT, its
-        primary context bound to this thread)."""
+    def retry(self, outer, inner, params, bind: bool = False) -> None:
+        """Launch with our device made current (``bind``: and its primary context bound to
+        this thread, which any runtime call does)."""
         g, b = (*outer, 1, 1), (*inner, 1, 1)
         with self.cp_device:
-            if err == 201:
+            if bind:
                 self.free(0)
             try:
-                r = self.drv.launch(self.f, g[0], g[1], g[2], b[0], b[1], b[2], 0,
-                                    self.drv.stream(), params, 0)[0]
+                self.drv.launch(self.f, g[0], g[1], g[2], b[0], b[1], b[2], 0,
+                                self.drv.stream(), params, 0)
             except Exception as e:
                 raise self.fail(outer, inner, e) from None
-        if r is not self.drv.success and int(r) != 0:
-            raise self.fail(outer, inner, self.drv.error_name(r))
+
+
+def _nvrtc_cubin(nvrtc, source: str, options: list[str]) -> bytes:
+    """NVRTC's cubin of ``source`` (CuPy's binding of NVRTC; raises on any failure)."""
+    program = nvrtc.createProgram(source, "okl.cu", (), ())
+    try:
+        nvrtc.compileProgram(program, options)
+        return nvrtc.getCUBIN(program)
+    finally:
+        nvrtc.destroyProgram(program)
+
+
+def _given_stream(cp, stream, device_id: int):
+    """``stream=``: a cupy.cuda.Stream (or ExternalStream) of the Device's GPU, or None."""
+    if stream is None:
+        return None
+    kinds = tuple(k for k in (getattr(cp.cuda, "Stream", None),
+                              getattr(cp.cuda, "ExternalStream", None)) if k is not None)
+    if not isinstance(stream, kinds):
+        raise ArgumentError(f"okl.Device(stream=...) takes a cupy.cuda.Stream, got "
+                            f"{type(stream).__name__}")
+    where = getattr(stream, "device_id", -1)
+    if where not in (-1, device_id):
+        raise ArgumentError(f"okl.Device(stream=...): the stream is on GPU {where}, the "
+                            f"Device on GPU {device_id}; pass device_id={where}")
+    return stream
 
 
 def _keep(v: np.ndarray):
@@ -503,8 +575,7 @@ def _keep(v: np.ndarray):
 
 
 def _say(message: str) -> None:
-    if os.environ.get("OKL_VERBOSE", "") not in ("", "0"):
-        print("[okl] " + message, flush=True)
+    say(message)  # OKL_VERBOSE: to stderr through logging (okl/runtime/verbose.py)
 
 
 def _scalar(v: np.ndarray):
@@ -521,8 +592,7 @@ def _c_strides(shape, itemsize: int):
     return tuple(reversed(strides))
 
 
-_Memory = None  # okl.runtime.device.Memory, bound when the first backend is made
-_NDARRAY = None  # cupy.ndarray, likewise (importing CuPy costs a second: only when needed)
+_NDARRAY = None  # cupy.ndarray, bound by the first backend (importing CuPy costs a second)
 
 
 def _pointer(value):
@@ -531,7 +601,7 @@ def _pointer(value):
     kind = type(value)
     if kind is _NDARRAY:
         return value
-    if kind is _Memory:
+    if kind is Memory:
         return value.handle
     handle = getattr(value, "handle", None)
     if handle is not None:
@@ -551,7 +621,7 @@ def _device_pointer(value) -> int:
     kind = type(value)
     if kind is _NDARRAY:
         return value.data.ptr
-    if kind is _Memory:
+    if kind is Memory:
         address = value.__dict__.get("_device_pointer")
         if address is None:
             address = value.__dict__["_device_pointer"] = value.handle.data.ptr

@@ -1,8 +1,10 @@
-"""Device, Memory and Kernel: the API users judge okl by.
+"""okl.Device: a place kernels run (a mode plus, for GPUs, which device), and okl.backends().
 
 ``dev = okl.Device("cuda")``; ``a = dev.asarray(x)``; ``k = dev.build_kernel("k.okl", "name")``;
 ``k(n, a, b)`` launches with outer/inner sizes computed from the kernel's own loops
 (asynchronously on GPUs; ``dev.finish()`` waits); ``a.get()`` copies back to numpy.
+Memory is okl.runtime.memory, Kernel okl.runtime.kernel; the Device picks the backend
+(okl.runtime.cpu, opencl, cuda) for its mode.
 
 Building goes through an in-process memo (repeated ``build_kernel`` calls cost microseconds),
 the on-disk translation cache (OKL + included files + defines + mode + okl version -> source
@@ -25,11 +27,16 @@ from ..errors import ArgumentError, BackendUnavailableError, BuildError, OKLErro
 from ..modes import MODES
 from ..parser.source import decode, read_source
 from ..version import __version__, translator_digest
-from .args import ArrayInfo, bind_args, make_converters
+from . import interop
+from . import stream as streams
 from .cache import Cache
 from .cache import memo as process_memo
-from .checked import Checker, requested
+from .checked import requested
+from .kernel import Kernel
+from .memory import Memory
+from .properties import device_properties
 from .spec import KernelSpec, from_json, specs_of, to_json
+from .verbose import say
 
 log = logging.getLogger("okl")
 AUTO_ORDER = ("cuda", "hip", "opencl", "openmp", "serial")
@@ -40,14 +47,8 @@ AUTO_ORDER = ("cuda", "hip", "opencl", "openmp", "serial")
 translator_digest()
 
 
-def _verbose() -> bool:
-    return os.environ.get("OKL_VERBOSE", "") not in ("", "0")
-
-
 def _say(message: str) -> None:
-    if _verbose():
-        print(f"[okl] {message}", flush=True)
-    log.debug(message)
+    say(message)  # OKL_VERBOSE: to stderr through logging (okl/runtime/verbose.py)
 
 
 @dataclass
@@ -72,11 +73,19 @@ def _backend_class(mode: str):
 
 
 def backends() -> list[BackendInfo]:
-    """One entry per mode: whether it can run here and, if not, why and how to fix it."""
+    """One entry per mode: whether it can run here and, if not, why and how to fix it.
+    Every mode translates first, so without a C preprocessor (cpp or pcpp) none can run."""
+    from ..parser.pcpprun import preprocessor_command
+
+    try:
+        preprocessor_command()
+        no_cpp = ""
+    except OKLError as e:
+        no_cpp = str(e)
     out = []
     for mode in MODES:
         try:
-            reason = _backend_class(mode).unavailable(mode)
+            reason = no_cpp or _backend_class(mode).unavailable(mode)
         except Exception as e:  # an import failing inside a probe is a reason, not a crash
             reason = f"{type(e).__name__}: {e}"
         out.append(BackendInfo(mode, not reason, reason or "available"))
@@ -93,14 +102,48 @@ def normalize(mode: str) -> str:
     return key
 
 
+#: Device options each mode takes (README, "Device options and environment variables"):
+#: anything else is refused, so that a misspelt option is not silently ignored
+COMMON_OPTIONS = ("cache_dir", "check_bounds")
+OPTIONS = {
+    "serial": ("compiler", "compiler_flags"),
+    "openmp": ("compiler", "compiler_flags"),
+    "opencl": ("platform_id", "device_id", "compiler_flags", "context", "queue"),
+    "cuda": ("device_id", "compiler_flags", "stream"),
+    "hip": ("device_id", "compiler_flags", "stream"),
+}
+
+
+def check_options(mode: str, props: dict) -> None:
+    """Refuse options ``mode`` does not take, listing those it does (``auto``: options of
+    any mode are taken, each used only by the mode that takes it)."""
+    valid = set(COMMON_OPTIONS)
+    for m in (MODES if mode == "auto" else (mode,)):
+        valid.update(OPTIONS[m])
+    unknown = sorted(set(props) - valid)
+    if unknown:
+        names = ", ".join(repr(u) for u in unknown)
+        raise ArgumentError(f"okl.Device({mode!r}): unknown option{'s' * (len(unknown) > 1)} "
+                            f"{names}; {mode} takes {', '.join(sorted(valid))}")
+
+
 class Device:
     """A place kernels run: a mode plus, for GPUs, which device."""
 
     def __init__(self, mode: str = "auto", **props):
-        """``check_bounds=True`` (or OKL_CHECK_BOUNDS=1): kernels check every access through
-        a pointer argument and raise okl.LaunchError naming the first one out of bounds."""
-        self.check_bounds = requested(props)
+        """Options (unknown ones are an okl.ArgumentError): ``check_bounds=True`` (or
+        OKL_CHECK_BOUNDS=1): kernels check every access through a pointer argument and raise
+        okl.LaunchError naming the first one out of bounds; ``cache_dir``: the on-disk cache
+        (default OKL_CACHE_DIR or the user's cache folder); serial/openmp: ``compiler`` (default
+        CC or cc), ``compiler_flags``; opencl: ``platform_id``, ``device_id`` (or
+        OKL_OPENCL_DEVICE), ``context`` (a pyopencl.Context) or ``queue`` (a
+        pyopencl.CommandQueue: the Device's default stream), ``compiler_flags``; cuda/hip:
+        ``device_id``, ``stream`` (a cupy.cuda.Stream: the Device's default stream),
+        ``compiler_flags``."""
         mode = normalize(mode)
+        check_options(mode, props)
+        props = dict(props)
+        self.check_bounds = requested(props)
         if mode == "auto":
             for candidate in AUTO_ORDER:
                 if not _backend_class(candidate).unavailable(candidate):
@@ -118,21 +161,25 @@ class Device:
 
     @property
     def name(self) -> str:
+        """The device's name as the backend reports it (a GPU's or CPU's model)."""
         return self.backend.name
 
     @property
     def arch(self) -> str:
+        """The architecture the backend compiles for (``sm_90`` on an H100; the CPU's on
+        serial and openmp): part of every binary's cache key."""
         return self.backend.arch
 
     # -- memory --------------------------------------------------------------------------------
     def malloc(self, count_or_shape, dtype=np.float64) -> Memory:
         """An uninitialised buffer of ``count`` elements or of a shape."""
         shape = _shape(count_or_shape)
-        return self.backend.malloc(self, shape, np.dtype(dtype))
+        return self.backend.malloc(self, shape, interop.check_dtype(np.dtype(dtype)))
 
     empty = malloc
 
     def zeros(self, count_or_shape, dtype=np.float64) -> Memory:
+        """A buffer of ``count`` elements (or of a shape) set to zero."""
         shape = _shape(count_or_shape)
         return self.asarray(np.zeros(shape, dtype))
 
@@ -148,8 +195,7 @@ class Device:
         a producer on another GPU is refused.  ``copy=True`` always copies; ``copy=False``
         raises where a copy is needed.  ``dtype`` converts (a copy), or says how to read an
         untyped pyopencl Buffer.  Details: okl/runtime/interop.py."""
-        from .interop import asarray
-        return asarray(self, array, dtype, copy)
+        return interop.asarray(self, array, dtype, copy)
 
     @property
     def properties(self) -> dict:
@@ -158,7 +204,6 @@ class Device:
         (None where unknown).  See okl/runtime/properties.py."""
         props = self.__dict__.get("_properties")
         if props is None:
-            from .properties import device_properties
             props = self.__dict__["_properties"] = device_properties(self)
         return dict(props)
 
@@ -166,33 +211,28 @@ class Device:
         """Wait for the work queued on every stream of the device."""
         self.backend.finish()
         if "_streams" in self.__dict__:
-            from .stream import finish_all
-            finish_all(self)
+            streams.finish_all(self)
 
     # -- streams and events (okl/runtime/stream.py) --------------------------------------------
     def stream(self):
         """A new okl.Stream of this device; ``with s:`` makes it current for the block."""
-        from .stream import new_stream
-        return new_stream(self)
+        return streams.new_stream(self)
 
     @property
     def current_stream(self):
         """The okl.Stream launches go to now (a default one until another is made current)."""
         stream = self.__dict__.get("_stream")
         if stream is None:
-            from .stream import streams_of
-            stream = streams_of(self)[0]
+            stream = streams.streams_of(self)[0]
         return stream
 
     def set_stream(self, stream) -> None:
         """Make ``stream`` (an okl.Stream of this device) current until set otherwise."""
-        from .stream import set_stream
-        set_stream(self, stream)
+        streams.set_stream(self, stream)
 
     def elapsed(self, start, end) -> float:
         """Seconds between two okl.Events of this device (``s.record()``); waits for both."""
-        from .stream import elapsed
-        return elapsed(self, start, end)
+        return streams.elapsed(self, start, end)
 
     def pinned(self, shape, dtype=np.float64) -> np.ndarray:
         """An uninitialised numpy array for fast (and truly asynchronous) copies: page-locked
@@ -203,6 +243,15 @@ class Device:
     # -- kernels -------------------------------------------------------------------------------
     def build_kernel(self, path, name: str, *, defines: dict | None = None, include_dirs=(),
                      flags=()) -> Kernel:
+        """Translate the OKL file at ``path`` for this Device's mode, compile it and return
+        the okl.Kernel named ``name`` (an ``@kernel`` function of the file).
+
+        ``defines``: macros, as ``-D`` would give them (``{'p_N': 8}``); ``include_dirs``:
+        folders searched by ``#include "..."`` (the file's own folder always is); ``flags``:
+        extra options for the backend compiler.  Results are kept in memory and on disk, so
+        a second build costs microseconds and a new process milliseconds.  Raises
+        okl.TranslationError for invalid OKL, okl.BuildError when the backend compiler
+        fails."""
         path = os.fspath(path)
         source, not_utf8 = decode(read_source(path), path)
         if not_utf8 is not None:
@@ -214,6 +263,9 @@ class Device:
     def build_kernel_from_string(self, source: str, name: str, *, defines: dict | None = None,
                                  include_dirs=(), flags=(), filename: str | None = None
                                  ) -> Kernel:
+        """build_kernel for OKL source held in a string; ``filename`` is the name diagnostics
+        use (``<string>`` by default), and ``#include "..."`` is searched from the working
+        directory."""
         filename = filename or "<string>"
         # cpp resolves #include "x.h" from the kernel's folder (the working directory for a
         # string), so that folder is part of what the text means.
@@ -367,228 +419,3 @@ def _define_text(value) -> str:
     if isinstance(value, bool):
         return "1" if value else "0"
     return str(value)
-
-
-class Memory:
-    """A buffer on a device, with a dtype and a shape."""
-
-    freed = False
-    #: a view (``mem[a:b]``, okl.runtime.copies): the allocation it aliases, and the index of
-    #: its first element there; None and 0 for an allocation
-    base: Memory | None = None
-    offset = 0
-
-    def __init__(self, device: Device, handle, shape: tuple[int, ...], dtype: np.dtype):
-        self.device = device
-        self.handle = handle
-        self.shape = tuple(shape)
-        self.dtype = np.dtype(dtype)
-        # fixed for the buffer's life; plain attributes, since every launch's bounds check
-        # reads them (np.prod per call cost 5 us a pointer)
-        self.size = int(np.prod(self.shape, dtype=np.int64))
-        self.nbytes = self.size * self.dtype.itemsize
-
-    def __repr__(self) -> str:
-        state = ", freed" if self.freed else ""
-        return (f"okl.Memory(shape={self.shape}, dtype={self.dtype}, "
-                f"mode={self.device.mode!r}{state})")
-
-    def free(self) -> None:
-        """Release the buffer now instead of when the object is collected (idempotent).
-
-        Afterwards every use (a launch argument, get, set, a copy) is an ArgumentError naming
-        it as freed, never a read of released memory.  Queued work that uses it finishes
-        first.  Freeing an allocation frees its views too; freeing a view (``mem[a:b]``)
-        only ends that view: the allocation and its other views stay usable."""
-        if self.freed:
-            return
-        for view in list(self.__dict__.get("_views", ())):
-            view.free()
-        if self.base is None:
-            self.device.backend.release(self)
-        else:
-            from .copies import release_view
-            release_view(self)
-        self.freed = True
-        self.handle = None
-        # what launches remembered
-        for memo in ("_info", "_address", "_device_pointer", "_cl_buffer"):
-            self.__dict__.pop(memo, None)
-
-    def _live(self, what: str) -> None:
-        if self.freed:
-            raise ArgumentError(f"Memory.{what}: {self!r} was freed (Memory.free()); "
-                                "allocate a new buffer")
-
-    def __len__(self) -> int:
-        return self.shape[0] if self.shape else 1
-
-    def get(self) -> np.ndarray:
-        """A numpy copy of the contents (waits for queued work that writes it)."""
-        self._live("get")
-        if self.base is not None:
-            from .copies import view_get
-            return view_get(self)
-        return self.device.backend.to_host(self)
-
-    def set(self, array) -> None:
-        self._live("set")
-        host = np.ascontiguousarray(np.asarray(array))
-        if host.dtype != self.dtype or host.size != self.size:
-            raise ArgumentError(f"Memory.set: got {host.dtype} x {host.size}, the buffer holds "
-                                f"{self.dtype} x {self.size}")
-        if self.base is not None:
-            from .copies import view_set
-            view_set(self, host)
-            return
-        self.device.backend.write(self, host)
-
-    # -- copies and views (okl.runtime.copies) -------------------------------------------------
-    def copy_from(self, src, count=None, offset=0, src_offset=0, blocking=True) -> None:
-        """Copy ``count`` elements of ``src`` (a C-contiguous numpy array or an okl.Memory of
-        this device, same dtype), starting at its element ``src_offset``, into this buffer
-        from element ``offset``.  ``count=None``: all of ``src`` from ``src_offset``, which
-        must fit here.  ``blocking=False``: enqueued on the current stream (GPU modes); wait
-        with ``dev.finish()``.  Bad counts, offsets, dtypes or devices: okl.ArgumentError."""
-        from .copies import copy_from
-        copy_from(self, src, count, offset, src_offset, blocking)
-
-    def copy_to(self, dst, count=None, offset=0, dst_offset=0, blocking=True) -> None:
-        """Copy ``count`` elements of this buffer, from element ``offset``, into ``dst`` (a
-        writable C-contiguous numpy array or an okl.Memory of this device, same dtype) from
-        its element ``dst_offset``.  ``count=None``: all of this buffer from ``offset``,
-        which must fit in ``dst``.  ``blocking`` as in copy_from."""
-        from .copies import copy_to
-        copy_to(self, dst, count, offset, dst_offset, blocking)
-
-    def __getitem__(self, key) -> Memory:
-        """``mem[a:b]``: a Memory aliasing elements a..b-1 of the flattened buffer (see
-        okl.runtime.copies); it keeps this one alive.  Steps, out-of-range slices and
-        integer indices are ArgumentErrors."""
-        from .copies import view
-        return view(self, key)
-
-    __iter__ = None  # __getitem__ takes slices only: not an iterable (iter() is a TypeError)
-
-    def info(self) -> ArrayInfo:
-        """How argument checks see this buffer (computed once: it never changes)."""
-        info = self.__dict__.get("_info")
-        if info is None:
-            info = ArrayInfo(self.dtype, True, False, self.device.backend.kind,
-                             self.device.backend.identity, "okl.Memory", self.freed)
-            if not self.freed:  # a fresh object each time: never the one a launch remembers
-                self.__dict__["_info"] = info
-        return info
-
-    @property
-    def __cuda_array_interface__(self) -> dict:
-        iface = getattr(self.handle, "__cuda_array_interface__", None)
-        if iface is None:
-            raise AttributeError("__cuda_array_interface__ exists on CUDA memory only")
-        if self.dtype.fields is not None:  # the handle holds the bytes: describe the structs
-            from .interop import struct_interface
-            iface = struct_interface(iface, self.shape, self.dtype)
-        return iface
-
-    # -- interop (okl/runtime/interop.py) -------------------------------------------------------
-    def __dlpack__(self, stream=None, *, max_version=None, dl_device=None, copy=None):
-        """DLPack export: the same memory (serial, openmp: host; cuda, hip: the GPU).
-        opencl raises BufferError (DLPack has no OpenCL device): use get() or to_pyopencl()."""
-        from .interop import export_dlpack
-        return export_dlpack(self, stream, {"max_version": max_version,
-                                            "dl_device": dl_device, "copy": copy})
-
-    def __dlpack_device__(self) -> tuple[int, int]:
-        from .interop import export_device
-        return export_device(self)
-
-    @property
-    def __array_interface__(self) -> dict:
-        from .interop import array_interface
-        return array_interface(self)
-
-    def to_pyopencl(self):
-        """opencl mode: a pyopencl.array.Array over this buffer (no copy)."""
-        from .interop import to_pyopencl
-        return to_pyopencl(self)
-
-    def __array__(self, *args, **kw):
-        self._live("__array__")
-        if self.device.backend.kind == "host":
-            return np.asarray(self.handle, *args, **kw)
-        raise TypeError("okl.Memory lives on the device; call .get() to copy it to numpy")
-
-
-class Kernel:
-    """A built kernel. Calling it checks every argument, then launches.
-
-    ``translation_hit``: the backend source came from the cache; ``build_hit``: the binary
-    did (None where the backend keeps its own binary cache: CUDA, HIP);
-    ``cache_hit``: both, as far as okl's cache goes.
-    """
-
-    cache_hit = False
-    translation_hit = False
-    build_hit: bool | None = False
-    build_seconds = 0.0
-
-    def __init__(self, device: Device, spec: KernelSpec, module, source: str):
-        self.device = device
-        self.spec = spec
-        self.name = spec.name
-        self.source = source
-        self._module = module  # the backend's built code, for ``properties``
-        # checked mode: the params past the user's are hidden, filled by the Checker
-        self._checker = Checker(device, spec) if spec.check_ints else None
-        self.params = spec.params[:spec.user_params] if self._checker else spec.params
-        backend = device.backend
-        self._convert = make_converters(spec.params, spec.name, expected_kind=backend.kind,
-                                        expected_device=backend.identity,
-                                        describe=backend.describe)
-        self._launch = backend.launcher(self, module)
-        # A backend may check, convert and launch in one generated function (its ``caller``,
-        # None where that cannot be set up); messages are those of the converters above.
-        caller = getattr(backend, "caller", None)
-        self._call = (caller(self, module) if caller is not None else None) or \
-            self._checked_launch
-
-    def __repr__(self) -> str:
-        sig = ", ".join(f"{p.c_type} {p.name}" for p in self.params)
-        return f"okl.Kernel({self.name}({sig}), mode={self.device.mode!r})"
-
-    @property
-    def signature(self) -> str:
-        return f"{self.name}({', '.join(f'{p.c_type} {p.name}' for p in self.params)})"
-
-    @property
-    def properties(self) -> dict:
-        """What the compiled binary uses where the backend reports it (registers, shared and
-        local memory, work-group sizes); see okl/runtime/properties.py."""
-        from .properties import kernel_properties
-        return kernel_properties(self)
-
-    def __call__(self, *args, **kwargs):
-        if kwargs or len(args) != len(self.params):
-            args = bind_args(args, kwargs, self.params, self.name)
-        if self._checker is None:
-            self._call(args)
-            return
-        self._call(list(args) + self._checker.hidden(args))
-        self._checker.raise_if_failed()
-
-    #: (outer, inner) as given to set_run_dims, or None
-    run_dims: tuple | None = None
-
-    def set_run_dims(self, outer=None, inner=None) -> None:
-        """OCCA's setRunDims, checked: ``outer``/``inner`` (1 to 3 sizes each) must equal the
-        launch sizes okl computes from the kernel's loops (on GPU modes; an ArgumentError
-        otherwise, now for constant sizes, else at each launch).  Every kernel that builds
-        has computable sizes in okl, so this states them rather than replacing them; see
-        okl.runtime.rundims.  ``set_run_dims(None, None)`` clears them."""
-        from .rundims import set_run_dims
-        set_run_dims(self, outer, inner)
-
-    def _checked_launch(self, args) -> None:
-        values = [c(a) for c, a in zip(self._convert, args, strict=True)]
-        self._launch(args, values)
-

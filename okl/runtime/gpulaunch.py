@@ -31,6 +31,7 @@ import numpy as np
 from .args import NULL
 from .bounds import MEMO_LIMIT, bounds_check
 from .launcher import RUNTIME_NAMES, compile_function, compiled
+from .memory import Memory
 
 _TRIVIAL_HOST = re.compile(r"def _host\([^)]*\):\n    _launch\(0, \{[^\n]*\}\)\n")
 
@@ -193,8 +194,6 @@ def compile_caller(kernel, *, device_pointers: bool, pointer_value, memo_key: st
     (cupy.ndarray); each pointer parameter remembers, by weak reference, the last one that
     passed the checks, with its pointer.
     """
-    from .device import Memory
-
     params = kernel.spec.params  # the hidden ones of checked mode too
     converters = kernel._convert
     n = len(params)
@@ -394,8 +393,6 @@ def _pointer_slow(convert, pointer_value, memo_key: str, ok: list, array_type, l
     becomes the parameter's remembered Memory (``ok[0]`` holds its ArrayInfo); an object of
     ``array_type`` becomes the remembered array (``last[0]``: a weak reference and its
     pointer, replaced as one tuple so that threads never see a mixed pair)."""
-    from .device import Memory
-
     def slow(value):
         convert(value)  # raises ArgumentError with the general path's message
         kind = type(value)

@@ -1,20 +1,10 @@
-"""Zero-copy interop: okl.Memory as a DLPack producer, ``Device.asarray`` of any producer.
+"""``Device.asarray``: okl.Memory from any producer, shared without a copy where possible.
 
-Export (methods of :class:`okl.Memory`, which call the functions here):
+Export (okl.Memory as a DLPack producer, its array interfaces, ``to_pyopencl``) is in
+Memory's own methods, okl.runtime.memory: that module sits below this one, which makes
+Memory objects.
 
-- serial, openmp: the buffer is a numpy array, so ``__dlpack__``, ``__dlpack_device__`` and
-  ``__array_interface__`` are its own: ``np.from_dlpack(mem)``, ``np.asarray(mem)`` and
-  ``torch.from_dlpack(mem)`` see the same memory.
-- cuda, hip: the buffer is a CuPy array: ``__dlpack__`` (on our GPU, with CuPy's stream
-  handling), ``__dlpack_device__`` and ``__cuda_array_interface__`` are its own, so
-  ``cupy.from_dlpack(mem)`` and ``torch.from_dlpack(mem)`` see the same memory.
-- opencl: DLPack has no device type for OpenCL buffers, so ``__dlpack__`` raises BufferError
-  saying so; ``mem.to_pyopencl()`` is a ``pyopencl.array.Array`` over the same buffer, and
-  ``mem.get()`` a numpy copy.
-
-A structured dtype has no DLPack type: exporting one raises BufferError.
-
-Import, ``dev.asarray(x, dtype=None, *, copy=None)`` (``copy`` as in the array API: None
+``dev.asarray(x, dtype=None, *, copy=None)`` (``copy`` as in the array API: None
 shares where possible, True always copies, False raises where a copy is needed):
 
 - serial, openmp: anything in host memory is shared, not copied -- numpy arrays and every
@@ -37,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import ArgumentError
+from .memory import Memory
 
 #: DLPack's DLDeviceType values (dlpack.h)
 CPU, CUDA, CUDA_HOST, OPENCL, VULKAN, METAL, VPI, ROCM, ROCM_HOST, CUDA_MANAGED, ONEAPI = \
@@ -45,10 +36,6 @@ DEVICE_TYPES = {CPU: "cpu", CUDA: "cuda", CUDA_HOST: "cuda_host", OPENCL: "openc
                 VULKAN: "vulkan", METAL: "metal", VPI: "vpi", ROCM: "rocm",
                 ROCM_HOST: "rocm_host", CUDA_MANAGED: "cuda_managed", ONEAPI: "oneapi"}
 HOST_TYPES = (CPU, CUDA_HOST, ROCM_HOST)
-
-NO_OPENCL_DLPACK = ("okl.Memory of mode 'opencl' cannot be exported through DLPack (DLPack "
-                    "has no device type for OpenCL buffers): use mem.get() for a numpy copy, "
-                    "or mem.to_pyopencl() for a pyopencl.array.Array over the same buffer")
 
 
 def dlpack_device(obj) -> tuple[int, int] | None:
@@ -73,74 +60,33 @@ def _what(obj) -> str:
     return f"{kind.__module__.split('.')[0]}.{kind.__name__}"
 
 
-# -- export -------------------------------------------------------------------------------------
-def _exportable(mem, what: str) -> None:
-    mem._live(what)
-    kind = mem.device.backend.kind
-    if kind == "opencl":
-        raise BufferError(NO_OPENCL_DLPACK)
-    if mem.dtype.fields is not None:
-        raise BufferError(f"okl.Memory.{what}: DLPack has no type for the structured dtype "
-                          f"{mem.dtype}; use mem.get()")
+def check_dtype(dtype: np.dtype, obj=None) -> np.dtype:
+    """Refuse element types no kernel can take: objects (Python pointers, whose memory a
+    kernel would read as numbers and, copied to a device and back, crash the interpreter),
+    strings, bytes, dates and times, and raw void.  Booleans, integers, floats, complex
+    numbers and structured dtypes of them (CUDA's vector types) are kept."""
+    if _numeric(dtype):
+        return dtype
+    what = f"a {_what(obj)} of " if obj is not None else ""
+    raise ArgumentError(f"asarray: {what}dtype {dtype} is not numeric; kernels take bool, "
+                        "integer, floating-point and complex elements (or structs of them)")
 
 
-def export_dlpack(mem, stream, options: dict):
-    """Memory.__dlpack__: the handle's own capsule (options: only those the consumer gave,
-    so an older producer is asked nothing it does not know)."""
-    _exportable(mem, "__dlpack__")
-    kwargs = {k: v for k, v in options.items() if v is not None}
-    handle = mem.handle
-    if mem.device.backend.kind == "host":
-        if stream is not None and stream != -1:  # the array API: CPU consumers pass None
-            raise BufferError(f"okl.Memory.__dlpack__: stream {stream!r} on a CPU device")
-        return handle.__dlpack__(**kwargs)
-    with mem.device.backend.cp_device:  # CuPy orders its current stream of our GPU
-        return handle.__dlpack__(stream=stream, **kwargs)
+def _numeric(dtype: np.dtype) -> bool:
+    if dtype.kind in "biufc":
+        return True
+    if dtype.kind == "V" and dtype.fields is not None:
+        return all(_numeric(f[0]) for f in dtype.fields.values())
+    if dtype.subdtype is not None:  # (float32, 3) inside a struct
+        return _numeric(dtype.subdtype[0])
+    return False
 
 
-def export_device(mem) -> tuple[int, int]:
-    _exportable(mem, "__dlpack_device__")
-    return mem.handle.__dlpack_device__()
-
-
-def array_interface(mem) -> dict:
-    """numpy's interface of host Memory; its ``data`` is the numpy buffer itself, so an
-    array made from it keeps the memory alive after ``Memory.free``."""
-    if mem.device.backend.kind != "host":
-        raise AttributeError("__array_interface__ exists on serial and openmp memory only "
-                             "(use mem.get() for a copy)")
-    mem._live("__array_interface__")
-    iface = dict(mem.handle.__array_interface__)
-    iface["data"] = mem.handle
-    return iface
-
-
-def struct_interface(iface: dict, shape, dtype) -> dict:
-    """The __cuda_array_interface__ of structs kept as bytes (cuda, hip): their shape and
-    dtype instead of the handle's uint8 ones."""
-    out = dict(iface, shape=tuple(shape), typestr=dtype.str, descr=dtype.descr, strides=None)
-    return out
-
-
-def to_pyopencl(mem):
-    """A ``pyopencl.array.Array`` over the Memory's buffer (opencl mode; no copy), on the
-    Device's queue."""
-    mem._live("to_pyopencl")
-    backend = mem.device.backend
-    if backend.kind != "opencl":
-        raise ArgumentError(f"Memory.to_pyopencl: {mem!r} is not OpenCL memory")
-    import pyopencl.array as cla
-    return cla.Array(backend.queue, mem.shape, mem.dtype, data=mem.handle)
-
-
-# -- import -------------------------------------------------------------------------------------
-def asarray(device, obj, dtype=None, copy: bool | None = None):
+def asarray(device, obj, dtype=None, copy: bool | None = None) -> Memory:
     """Device.asarray (see the module's docstring)."""
-    from .device import Memory
-
     if copy not in (None, True, False):
         raise TypeError(f"asarray: copy must be None, True or False, got {copy!r}")
-    dtype = None if dtype is None else np.dtype(dtype)
+    dtype = None if dtype is None else check_dtype(np.dtype(dtype))
     if isinstance(obj, Memory):
         return _from_memory(device, obj, dtype, copy)
     kind = device.backend.kind
@@ -171,8 +117,6 @@ def _upload(device, host: np.ndarray):
 def _from_memory(device, mem, dtype, copy):
     """An okl.Memory: itself on its own Device; shared with another Device of the same
     memory (serial and openmp; two Devices of one GPU); else copied through the host."""
-    from .device import Memory
-
     mem._live("asarray")
     src, dst = mem.device.backend, device.backend
     same = mem.device is device or (src.kind == dst.kind and src.identity == dst.identity)
@@ -190,8 +134,36 @@ def _from_memory(device, mem, dtype, copy):
 def _host_array(obj, dtype, copy=None) -> np.ndarray:
     """A host numpy array with obj's data: shared if obj is in host memory, else copied
     (``copy=False``: an ArgumentError where that takes a copy)."""
+    out = _host_array_of(obj, dtype, copy)
+    if dtype is None:
+        check_dtype(out.dtype, obj)
+    return out
+
+
+def _pyopencl_kind(obj) -> str | None:
+    """"array" for a pyopencl.array.Array, "buffer" for a pyopencl memory object, else None
+    (without importing pyopencl: a program that never made one need not load it)."""
+    module = type(obj).__module__ or ""
+    if not module.startswith("pyopencl"):
+        return None
+    import pyopencl as cl
+    import pyopencl.array as cla
+
+    if isinstance(obj, cla.Array):
+        return "array"
+    return "buffer" if isinstance(obj, cl.MemoryObjectHolder) else None
+
+
+def _host_array_of(obj, dtype, copy=None) -> np.ndarray:
     if isinstance(obj, np.ndarray):
         out = obj
+    elif _pyopencl_kind(obj) == "array":  # OpenCL memory: its own copy to the host
+        _no_copy(copy, obj, "it is in OpenCL memory")
+        out = obj.get()
+    elif _pyopencl_kind(obj) == "buffer":
+        raise ArgumentError("asarray: a pyopencl.Buffer is untyped and in OpenCL memory; "
+                            "use it on an opencl Device (dev.asarray(buf, dtype)), or wrap it "
+                            "in a pyopencl.array.Array (its .get() copies it to the host)")
     else:
         dl = dlpack_device(obj)
         if dl is not None and dl[0] not in HOST_TYPES:
@@ -241,8 +213,6 @@ def _usable(a: np.ndarray) -> bool:
 
 def _to_host(device, obj, dtype, copy):
     """serial, openmp: share host memory that kernels can take as it is, else copy."""
-    from .device import Memory
-
     host = _host_array(obj, dtype, copy)
     if copy is True or not _usable(host):
         if copy is False:
@@ -262,11 +232,9 @@ def _other_gpu(device, obj, dl) -> None:
 def _cuda_share(device, obj, dtype, copy):
     """A Memory sharing obj's GPU memory, or None if obj is not on a GPU (then the caller
     copies it from the host)."""
-    from .cuda import _cupy
-    from .device import Memory
+    import cupy as cp
 
     backend = device.backend
-    cp = _cupy()
     gpu_types = (ROCM,) if backend.rocm else (CUDA, CUDA_MANAGED)
     dl = dlpack_device(obj)
     if isinstance(obj, cp.ndarray):
@@ -303,10 +271,8 @@ def _cuda_share(device, obj, dtype, copy):
 
 def _opencl_share(device, obj, dtype, copy):
     """A Memory sharing a pyopencl Array's or Buffer's memory, or None for anything else."""
-    from .device import Memory
-    from .opencl import _cl
+    import pyopencl as cl
 
-    cl = _cl()
     backend = device.backend
     try:
         import pyopencl.array as cla

@@ -18,13 +18,80 @@ from . import clselect
 from .args import ArrayInfo
 from .buildlog import captured_stderr, map_log
 from .cache import Cache
+from .cache import memo as process_memo
 from .clcall import compile_cl_caller
 from .gpulaunch import gpu_launcher
+from .memory import Memory
+from .verbose import say
 
 
 def _cl():
     import pyopencl as cl
     return cl
+
+
+#: OpenCL device pointer -> the context every okl.Device on that device shares
+_CONTEXTS: dict[int, object] = {}
+#: (cache directory, context pointer, build key) -> the program built in this process
+_PROGRAMS: dict[tuple, object] = process_memo({})
+#: (program pointer, kernel name) -> cl.Kernel
+_KERNELS: dict[tuple, object] = process_memo({})
+
+
+def _cl_kernel(program, name: str):
+    """The process's one cl.Kernel of ``name`` in ``program``: making one costs pyopencl a
+    lookup of its argument-setting code in its on-disk cache (about half a millisecond), and
+    every launch sets all arguments before it enqueues, so okl Kernels can share it.  (As
+    with any pyopencl Kernel, launching it from two threads at once needs a lock.)"""
+    key = (program.int_ptr, name)
+    found = _KERNELS.get(key)
+    if found is None:
+        found = _KERNELS[key] = _cl().Kernel(program, name)
+    return found
+
+
+def _given_context(props: dict):
+    """(context, device, queue or None) from ``context=`` / ``queue=``, or None when neither
+    is given.  ``device_id`` then picks among the context's devices; ``platform_id`` has no
+    meaning and is refused."""
+    context, queue = props.get("context"), props.get("queue")
+    if context is None and queue is None:
+        return None
+    cl = _cl()
+    if queue is not None and not isinstance(queue, cl.CommandQueue):
+        raise ArgumentError(f"okl.Device('opencl', queue=...) takes a pyopencl.CommandQueue, "
+                            f"got {type(queue).__name__}")
+    if context is not None and not isinstance(context, cl.Context):
+        raise ArgumentError(f"okl.Device('opencl', context=...) takes a pyopencl.Context, got "
+                            f"{type(context).__name__}")
+    if props.get("platform_id") is not None:
+        raise ArgumentError("okl.Device('opencl'): platform_id cannot be combined with "
+                            "context= or queue= (the context says the platform)")
+    if queue is not None:
+        if context is not None and queue.context != context:
+            raise ArgumentError("okl.Device('opencl'): the queue belongs to another context "
+                                "than the context= given")
+        if props.get("device_id") is not None:
+            raise ArgumentError("okl.Device('opencl'): device_id cannot be combined with "
+                                "queue= (the queue says the device)")
+        return queue.context, queue.device, queue
+    devices = context.devices
+    index = props.get("device_id") or 0
+    if not 0 <= int(index) < len(devices):
+        raise ArgumentError(f"okl.Device('opencl'): device_id {index} is not one of the "
+                            f"context's {len(devices)} device(s)")
+    return context, devices[int(index)], None
+
+
+def _context(cl_device):
+    """One context per OpenCL device and process: a context costs milliseconds to make, and
+    programs are per context, so a second Device on the same device reuses the first one's
+    programs (a warm build in microseconds) and takes its buffers as arguments.  Each
+    Device still has queues of its own."""
+    context = _CONTEXTS.get(cl_device.int_ptr)
+    if context is None:
+        context = _CONTEXTS[cl_device.int_ptr] = _cl().Context([cl_device])
+    return context
 
 
 class OpenCLBackend:
@@ -46,21 +113,30 @@ class OpenCLBackend:
     def __init__(self, mode: str, props: dict):
         try:
             _cl()
-            chosen = clselect.choose(props.get("platform_id"), props.get("device_id"))
         except ImportError:
             raise BackendUnavailableError(self.unavailable()) from None
-        except clselect.SelectionError as e:
-            raise BackendUnavailableError(str(e)) from None
         cl = _cl()
-        self.cl_device = chosen.device
-        self.context = cl.Context([self.cl_device])
+        given = _given_context(props)
+        if given is None:
+            try:
+                chosen = clselect.choose(props.get("platform_id"), props.get("device_id"))
+            except clselect.SelectionError as e:
+                raise BackendUnavailableError(str(e)) from None
+            self.cl_device, platform_text = chosen.device, chosen.platform_text
+            self.context, queue = _context(self.cl_device), None
+        else:  # the application's context (and queue): okl inside a PyOpenCL program
+            self.context, self.cl_device, queue = given
+            platform_text = self.cl_device.platform.name.strip()
         # one queue per okl stream, made with profiling where the device has it (events are
         # timed by it); launches read the current one from this one-element list
         self._profiling = bool(self.cl_device.queue_properties &
                                cl.command_queue_properties.PROFILING_ENABLE)
-        self._queue_now = [self.stream_new()]
+        if queue is not None:
+            self._profiling = bool(queue.properties &
+                                   cl.command_queue_properties.PROFILING_ENABLE)
+        self._queue_now = [queue if queue is not None else self.stream_new()]
         self.identity = self.context
-        self.name = f"{self.cl_device.name.strip()} on {chosen.platform_text}"
+        self.name = f"{self.cl_device.name.strip()} on {platform_text}"
         self.arch = self.cl_device.version
         self.max_threads = int(self.cl_device.max_work_group_size)
         flags = props.get("compiler_flags", "")
@@ -86,7 +162,6 @@ class OpenCLBackend:
         return None
 
     def malloc(self, device, shape, dtype):
-        from .device import Memory
         cl = _cl()
         nbytes = max(int(np.prod(shape, dtype=np.int64)) * dtype.itemsize, 1)
         return Memory(device, cl.Buffer(self.context, cl.mem_flags.READ_WRITE, nbytes), shape,
@@ -186,14 +261,25 @@ class OpenCLBackend:
         The program binary is kept in okl's build cache, keyed on the source, the options and
         the platform, device and driver; a hit creates the program from the binary.  A binary
         the driver refuses (or one that lacks a kernel) is a miss: the source is built and the
-        entry replaced.  Whatever the OpenCL implementation caches itself comes on top.
+        entry replaced.  Whatever the OpenCL implementation caches itself comes on top.  The
+        process keeps what it built, per context (which Devices on one OpenCL device share).
         """
-        cl = _cl()
         options = ["-cl-std=CL1.2", *self.flags, *flags]
         names = [d.name for s in specs for d in s.device_kernels]
         document = {"okl": __version__, "mode": "opencl", "source": source,
                     "options": options, **self.build_identity()}
         key = Cache.key(document)
+        memo = (str(device.cache.root), self.context.int_ptr, key)
+        program = _PROGRAMS.get(memo)  # built in this context by this process already
+        if program is not None:
+            return program, True
+        program, hit = self._build(device, key, document, source, options, names)
+        _PROGRAMS[memo] = program
+        return program, hit
+
+    def _build(self, device, key: str, document: dict, source: str, options: list[str],
+               names: list[str]):
+        cl = _cl()
         files = device.cache.get("build", key)
         if files is not None:
             program = self._from_binary(files.get("program.bin"), options, names)
@@ -269,7 +355,7 @@ class OpenCLBackend:
     def launcher(self, kernel, module):
         cl = _cl()
         spec = kernel.spec
-        cl_kernels = [cl.Kernel(module, d.name) for d in spec.device_kernels]
+        cl_kernels = [_cl_kernel(module, d.name) for d in spec.device_kernels]
         names = [d.name for d in spec.device_kernels]
         current = self._queue_now  # [the current stream's queue], read at each launch
 
@@ -297,7 +383,7 @@ class OpenCLBackend:
             return LaunchError(f"launching {names[k]} with global {glob} and local {local} "
                                f"failed: {e}")
         try:
-            return compile_cl_caller(kernel, [cl.Kernel(module, n) for n in names],
+            return compile_cl_caller(kernel, [_cl_kernel(module, n) for n in names],
                                      self._queue_now, cl.enqueue_nd_range_kernel, _buffer,
                                      fail)
         except Exception as e:  # never worse than the general path
@@ -332,13 +418,8 @@ def _buffer(value):
     return data
 
 
-def _verbose() -> bool:
-    return os.environ.get("OKL_VERBOSE", "") not in ("", "0")
-
-
 def _say(message: str) -> None:
-    if _verbose():
-        print("[okl] " + message, flush=True)
+    say(message)  # OKL_VERBOSE: to stderr through logging (okl/runtime/verbose.py)
 
 
 def _save_source(source: str) -> str:

@@ -26,6 +26,7 @@ nest's outer and inner sizes per axis where translation knows them, else None) a
 
 from __future__ import annotations
 
+import functools
 import os
 import platform
 
@@ -88,9 +89,21 @@ def openmp_threads() -> int:
         return os.cpu_count() or 1
 
 
-def host_properties(backend) -> dict:
-    from .cpu import host_cpu
+@functools.cache
+def host_cpu() -> str:
+    """The CPU's model: the name of serial and openmp Devices, and part of a binary's
+    identity (okl.runtime.cpu builds with -march=native)."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
 
+
+def host_properties(backend) -> dict:
     pages, page = _sysconf("SC_PHYS_PAGES"), _sysconf("SC_PAGE_SIZE")
     openmp = backend.mode == "openmp"
     out = {"name": host_cpu(),

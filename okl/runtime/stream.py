@@ -123,6 +123,7 @@ class Event:
 
     @property
     def recorded(self) -> bool:
+        """Whether the event was recorded on a stream (``s.record()``)."""
         return self.stream is not None
 
     def finish(self) -> None:

@@ -10,9 +10,9 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from ..errors import Diagnostics
+from ..model.basetypes import canonical_base
 from ..model.kernel import Kernel, Program
 from ..model.loops import same_expr
-from ..model.types import canonical_base
 from .astutil import parent_map, walk
 
 

@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast, c_generator
 
+from ..model.basetypes import INTEGER_TYPES
 from ..model.kernel import Kernel
-from ..model.types import INTEGER_TYPES
 from .astutil import children, walk
 
 _OPS = {"+": "_add", "-": "_sub", "*": "_mul", "/": "_div", "%": "_mod"}

@@ -1,0 +1,87 @@
+"""okl.Kernel: a built kernel; calling it checks every argument, then launches.
+
+Made by ``Device.build_kernel``; the backend supplies the launch (and, where it can, one
+generated function that checks and launches), this module the argument binding and checks.
+"""
+
+from __future__ import annotations
+
+from .args import bind_args, make_converters
+from .checked import Checker
+from .properties import kernel_properties
+from .spec import KernelSpec
+
+
+class Kernel:
+    """A built kernel. Calling it checks every argument, then launches.
+
+    ``translation_hit``: the backend source came from the cache; ``build_hit``: the binary
+    did (None where the backend keeps its own binary cache: CUDA, HIP);
+    ``cache_hit``: both, as far as okl's cache goes.
+    """
+
+    cache_hit = False
+    translation_hit = False
+    build_hit: bool | None = False
+    build_seconds = 0.0
+
+    def __init__(self, device, spec: KernelSpec, module, source: str):
+        self.device = device
+        self.spec = spec
+        self.name = spec.name
+        self.source = source
+        self._module = module  # the backend's built code, for ``properties``
+        # checked mode: the params past the user's are hidden, filled by the Checker
+        self._checker = Checker(device, spec) if spec.check_ints else None
+        self.params = spec.params[:spec.user_params] if self._checker else spec.params
+        backend = device.backend
+        self._convert = make_converters(spec.params, spec.name, expected_kind=backend.kind,
+                                        expected_device=backend.identity,
+                                        describe=backend.describe)
+        self._launch = backend.launcher(self, module)
+        # A backend may check, convert and launch in one generated function (its ``caller``,
+        # None where that cannot be set up); messages are those of the converters above.
+        caller = getattr(backend, "caller", None)
+        self._call = (caller(self, module) if caller is not None else None) or \
+            self._checked_launch
+
+    def __repr__(self) -> str:
+        sig = ", ".join(f"{p.c_type} {p.name}" for p in self.params)
+        return f"okl.Kernel({self.name}({sig}), mode={self.device.mode!r})"
+
+    @property
+    def signature(self) -> str:
+        """The kernel's C signature, e.g. ``saxpy(const int n, ...)``: what argument errors
+        quote."""
+        return f"{self.name}({', '.join(f'{p.c_type} {p.name}' for p in self.params)})"
+
+    @property
+    def properties(self) -> dict:
+        """What the compiled binary uses where the backend reports it (registers, shared and
+        local memory, work-group sizes); see okl/runtime/properties.py."""
+        return kernel_properties(self)
+
+    def __call__(self, *args, **kwargs):
+        if kwargs or len(args) != len(self.params):
+            args = bind_args(args, kwargs, self.params, self.name)
+        if self._checker is None:
+            self._call(args)
+            return
+        self._call(list(args) + self._checker.hidden(args))
+        self._checker.raise_if_failed()
+
+    #: (outer, inner) as given to set_run_dims, or None
+    run_dims: tuple | None = None
+
+    def set_run_dims(self, outer=None, inner=None) -> None:
+        """OCCA's setRunDims, checked: ``outer``/``inner`` (1 to 3 sizes each) must equal the
+        launch sizes okl computes from the kernel's loops (on GPU modes; an ArgumentError
+        otherwise, now for constant sizes, else at each launch).  Every kernel that builds
+        has computable sizes in okl, so this states them rather than replacing them; see
+        okl.runtime.rundims.  ``set_run_dims(None, None)`` clears them."""
+        from .rundims import set_run_dims
+        set_run_dims(self, outer, inner)
+
+    def _checked_launch(self, args) -> None:
+        values = [c(a) for c, a in zip(self._convert, args, strict=True)]
+        self._launch(args, values)
