@@ -9,6 +9,7 @@ import time
 
 from . import (
     bench_bk5,
+    bench_blocksolver,
     bench_build,
     bench_edges,
     bench_fd2d,
@@ -26,6 +27,7 @@ BENCHES = {
     "fd2d": bench_fd2d.run,
     "bk5": bench_bk5.run,
     "edges": bench_edges.run,
+    "blocksolver": bench_blocksolver.run,
     "build": bench_build.run,
 }
 
