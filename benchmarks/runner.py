@@ -8,8 +8,10 @@ import os
 import time
 
 from . import (
+    bench_bk1,
     bench_bk5,
     bench_build,
+    bench_dgvolume,
     bench_edges,
     bench_fd2d,
     bench_launch,
@@ -26,6 +28,8 @@ BENCHES = {
     "fd2d": bench_fd2d.run,
     "bk5": bench_bk5.run,
     "edges": bench_edges.run,
+    "bk1": bench_bk1.run,
+    "dgvolume": bench_dgvolume.run,
     "build": bench_build.run,
 }
 
