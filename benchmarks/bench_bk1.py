@@ -5,7 +5,7 @@ direction), ~4M DOFs per run.
     Mq_e = (I^T x I^T x I^T) diag(wJ_e) (I x I x I) q_e,   I: cubNq x Nq interpolation matrix.
 
 GDOF/s = Nelements * Nq^3 / time.  Its DRAM bound: bytes per element (minimum) q 8 Nq^3 +
-Mq 8 Nq^3 + wJ 8 cubNq^3 (27.4 B per DOF at N = 7, 29.6 at N = 3).  GFLOP/s uses the count
+Mq 8 Nq^3 + wJ 8 cubNq^3 (27.4 B per DOF at N = 7, 31.6 at N = 3).  GFLOP/s uses the count
 4 Nq (Nq^2 cubNq + Nq cubNq^2 + cubNq^3) + cubNq^3 per element (six 1-D passes of 2 flops per
 multiply-add, and the multiplication by wJ).
 """

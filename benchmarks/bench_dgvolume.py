@@ -6,7 +6,7 @@ libParanumal's acoustics solver: FP64, N = 5 (Np = 56 nodes), four fields (p, u,
     d/dx = drdx d/dr + dsdx d/ds + dtdx d/dt (constant geometric factors per element).
 
 GFLOP/s uses the count 12 reference derivatives (d/dr, d/ds, d/dt of each of the 4 fields)
-x 2 Np flops per node = 24 Np^2 per element; the chain rule and sums (26 flops per node) are
+x 2 Np flops per node = 24 Np^2 per element; the chain rule, sums and signs (36 per node) are
 not counted.  Bytes per element (minimum): q 32 Np + rhs 32 Np + vgeo 72.
 """
 
