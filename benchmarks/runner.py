@@ -8,9 +8,11 @@ import os
 import time
 
 from . import (
+    bench_bk1,
     bench_bk5,
     bench_blocksolver,
     bench_build,
+    bench_dgvolume,
     bench_edges,
     bench_fd2d,
     bench_launch,
@@ -28,6 +30,8 @@ BENCHES = {
     "bk5": bench_bk5.run,
     "edges": bench_edges.run,
     "blocksolver": bench_blocksolver.run,
+    "bk1": bench_bk1.run,
+    "dgvolume": bench_dgvolume.run,
     "build": bench_build.run,
 }
 
