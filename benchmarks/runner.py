@@ -8,6 +8,7 @@ import os
 import time
 
 from . import (
+    bench_airfoil,
     bench_bk5,
     bench_build,
     bench_edges,
@@ -26,6 +27,7 @@ BENCHES = {
     "fd2d": bench_fd2d.run,
     "bk5": bench_bk5.run,
     "edges": bench_edges.run,
+    "airfoil": bench_airfoil.run,
     "build": bench_build.run,
 }
 
