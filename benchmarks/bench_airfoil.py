@@ -46,7 +46,7 @@ _U = float(np.sqrt(GAM * 1.0 / 1.0) * MACH)
 QINF = (1.0, _U, 0.0, 1.0 / GM1 + 0.5 * _U * _U)     # rho = 1, p = 1, Mach 0.4 along x
 DEFINES = {"p_GAM": GAM, "p_GM1": GM1, "p_CFL": CFL, "p_EPS": EPS,
            **{f"p_QINF{i}": repr(v) for i, v in enumerate(QINF)}}
-VARIANTS = ("atomic", "colour")
+VARIANTS = ("atomic", "colour", "hier")
 
 
 def grid(ctx: Context, device: str) -> int:
@@ -90,12 +90,15 @@ def mesh(n: int, seed: int = 20) -> dict:
                             np.stack([node(nx, c), node(nx, c + 1)], 1)])
     bcell = np.concatenate([cell(b, 0), cell(b, ny - 1), cell(0, c), cell(nx - 1, c)])
     bound = np.concatenate([np.ones(nx), np.zeros(nx + 2 * ny)]).astype(np.int32)
-    # random numbering of every set (an unstructured mesh's file order)
-    pn, pc = g.permutation(len(X)), g.permutation(nx * ny)
+    # numbering of every set as an unstructured mesh file has it: local but not in grid order
+    pn = local_shuffle(i.ravel(), j.ravel(), g)
+    pc = local_shuffle(ci, cj, g)
     inv_n, inv_c = np.argsort(pn), np.argsort(pc)       # new index of old node / cell
     X = X[pn]
     cnode = inv_n[cnode[pc]]
-    pe, pb = g.permutation(len(enode)), g.permutation(len(bnode))
+    e1 = np.concatenate([vi - 1, hi]), np.concatenate([vj, hj - 1])   # grid place of cell 1
+    pe = local_shuffle(*e1, g)
+    pb = local_shuffle(*np.divmod(bcell, ny), g)
     enode, ecell = inv_n[enode[pe]], inv_c[ecell[pe]]
     bnode, bcell, bound = inv_n[bnode[pb]], inv_c[bcell[pb]], bound[pb]
     swap = g.random(len(ecell)) < 0.5                  # no preferred side either
@@ -128,32 +131,100 @@ def mesh(n: int, seed: int = 20) -> dict:
     m["bnode_c"], m["bcell_c"] = i32(bnode[order]).ravel(), i32(bcell[order])
     m["bound_c"] = i32(bound[order])
     m["bcol"] = np.searchsorted(bcol[order], np.arange(bcol.max() + 2)).astype(np.int64)
+    for name, cl, cols, nodes, extra in (("he", ecell, col, enode, {}),
+                                         ("hb", bcell[:, None], bcol, bnode, {"bound": bound})):
+        h = hier_plan(cl, cols, nx * ny, name)
+        src, valid = h.pop(f"{name}_src"), h.pop(f"{name}_valid")
+        h[f"{name}_node"] = i32(nodes[src]).ravel()
+        h[f"{name}_cell"] = i32(np.where(valid[:, None], cl[src], 0)).ravel()
+        for key, a in extra.items():
+            h[f"{name}_{key}"] = i32(a[src])
+        m.update(h)
     m["ncell"], m["nnode"], m["nedge"], m["nbedge"] = nx * ny, len(X), len(enode), len(bnode)
     return m
 
 
+PATCH = 8
+
+
+def local_shuffle(gi, gj, g) -> np.ndarray:
+    """A permutation (new position -> old index) of items at grid places (gi, gj): PATCH x
+    PATCH patches of the grid in random order, the items of each patch in random order.  The
+    numbering keeps a mesh file's locality (neighbours have near numbers, as after a
+    partitioner or RCM renumbering) but no grid structure: no fixed strides anywhere."""
+    patch = (gi // PATCH) * (gj.max() // PATCH + 1) + gj // PATCH
+    rank = g.permutation(patch.max() + 1)[patch]
+    return np.lexsort((g.random(len(gi)), rank))
+
+
 def colour(cells: np.ndarray, ncell: int) -> np.ndarray:
     """Greedy colouring of edges (rows of `cells`, the cells each one increments): edges of a
-    colour share no cell.  Each colour is filled in rounds: every uncoloured edge whose cells
-    are still free and which has the lowest number among such edges at each of its cells
-    joins (an independent set), until no edge fits."""
-    ne = len(cells)
-    col = np.full(ne, -1, np.int64)
+    colour share no cell."""
+    k = cells.shape[1]
+    return colour_pairs(np.repeat(np.arange(len(cells)), k), cells.ravel(), len(cells), ncell)
+
+
+def colour_pairs(item: np.ndarray, cell: np.ndarray, nitem: int, ncell: int) -> np.ndarray:
+    """Greedy colouring of items given as (item, cell) incidence pairs: items of a colour share
+    no cell.  Each colour is filled in rounds: every uncoloured item whose cells are still
+    free and which has the lowest number among such items at each of its cells joins (an
+    independent set), until no item fits."""
+    col = np.full(nitem, -1, np.int64)
     c = 0
     while (col < 0).any():
         used = np.zeros(ncell, bool)
         while True:
-            cand = np.nonzero((col < 0) & ~used[cells].any(1))[0]
-            if not cand.size:
+            blocked = np.zeros(nitem, bool)
+            blocked[item[used[cell]]] = True
+            cand = (col < 0) & ~blocked
+            pm = cand[item]
+            if not pm.any():
                 break
-            first = np.full(ncell, ne, np.int64)
-            for k in range(cells.shape[1]):
-                np.minimum.at(first, cells[cand, k], cand)
-            sel = cand[(first[cells[cand]] == cand[:, None]).all(1)]
+            pi, pc = item[pm], cell[pm]
+            first = np.full(ncell, nitem, np.int64)
+            np.minimum.at(first, pc, pi)
+            bad = np.zeros(nitem, bool)
+            bad[pi[first[pc] != pi]] = True
+            sel = cand & ~bad
             col[sel] = c
-            used[cells[sel].ravel()] = True
+            used[cell[sel[item]]] = True
         c += 1
     return col
+
+
+def hier_plan(cells: np.ndarray, col: np.ndarray, ncell: int, prefix: str) -> dict:
+    """OP2-style plan for hierarchical colouring of the edges whose incremented cells are the
+    rows of `cells` (in their file order), with edge colours `col` (a global colouring is also
+    a valid colouring inside every block): blocks of BLOCK consecutive edges, the distinct
+    cells of each block, each edge's local cell numbers, the number of edge colours of each
+    block, and a block colouring (blocks sharing a cell differ); blocks are sorted by block
+    colour and their edges laid out in BLOCK slots each (padding: colour -1)."""
+    ne, k = cells.shape
+    nblk = (ne + BLOCK - 1) // BLOCK
+    blk = np.arange(ne) // BLOCK
+    key = np.repeat(blk, k) * ncell + cells.ravel()
+    uniq, inv = np.unique(key, return_inverse=True)
+    ublk, ucell = uniq // ncell, uniq % ncell
+    boff = np.searchsorted(ublk, np.arange(nblk + 1))
+    loc = (inv.reshape(ne, k) - boff[blk][:, None]).astype(np.int32)
+    bcolour = colour_pairs(ublk, ucell, nblk, ncell)
+    border = np.argsort(bcolour, kind="stable")
+    slot = (border[:, None] * BLOCK + np.arange(BLOCK)).ravel()
+    valid = slot < ne
+    src = np.where(valid, slot, 0)
+    counts = np.diff(boff)[border]
+    starts = np.repeat(boff[:-1][border], counts)
+    within = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+    ncol = np.maximum.reduceat(col, np.arange(0, ne, BLOCK)) + 1
+    i32 = lambda a: np.ascontiguousarray(a, dtype=np.int32)  # noqa: E731
+    return {f"{prefix}_src": src, f"{prefix}_valid": valid,
+            f"{prefix}_col": i32(np.where(valid, col[src], -1)),
+            f"{prefix}_loc": i32(loc[src]).ravel(),
+            f"{prefix}_boff": i32(np.concatenate([[0], np.cumsum(counts)])),
+            f"{prefix}_bcells": i32(ucell[starts + within]),
+            f"{prefix}_bncol": i32(ncol[border]),
+            f"{prefix}_brange": np.searchsorted(bcolour[border],
+                                                np.arange(bcolour.max() + 2)).astype(np.int64)}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -254,10 +325,18 @@ class Ops:
         en, ec, bn, bc, bd = A["enode"], A["ecell"], A["bnode"], A["bcell"], A["bound"]
         enc, ecc = A["enode_c"], A["ecell_c"]
         bnc, bcc, bdc = A["bnode_c"], A["bcell_c"], A["bound_c"]
+        he = [A[f"he_{k}"] for k in ("node", "cell", "col", "loc", "boff", "bcells", "bncol")]
+        hb = [A[f"hb_{k}"] for k in ("node", "cell", "bound", "col", "loc", "boff", "bcells",
+                                      "bncol")]
+        hrng = [(int(a), int(b)) for a, b in zip(m["he_brange"][:-1], m["he_brange"][1:],
+                                                 strict=True) if b > a]
+        hbrng = [(int(a), int(b)) for a, b in zip(m["hb_brange"][:-1], m["hb_brange"][1:],
+                                                  strict=True) if b > a]
         if impl.is_okl:
             k = {name: okl_kernel(impl, "airfoil.okl", name, {"p_B": BLOCK, **DEFINES})
                  for name in ("saveSoln", "adtCalc", "resCalcAtomic", "resCalcColour",
-                              "bresCalcAtomic", "bresCalcColour", "update")}
+                              "bresCalcAtomic", "bresCalcColour", "resCalcHier", "bresCalcHier",
+                              "update")}
             self.save = lambda q, qo: k["saveSoln"](nc, q, qo)
             self.adt = lambda q, adt: k["adtCalc"](nc, cn, x, q, adt)
             self.res_atomic = lambda q, adt, r: k["resCalcAtomic"](ne, en, ec, x, q, adt, r)
@@ -271,13 +350,30 @@ class Ops:
                 for s, e in brng:
                     k["bresCalcColour"](s, e, bnc, bcc, bdc, x, q, adt, r)
             self.update = lambda qo, q, r, adt, rms: k["update"](nc, qo, q, r, adt, rms)
+
+            def res_hier(q, adt, r):
+                for s, e in hrng:
+                    k["resCalcHier"](s, e, *he, x, q, adt, r)
+
+            def bres_hier(q, adt, r):
+                for s, e in hbrng:
+                    k["bresCalcHier"](s, e, *hb, x, q, adt, r)
         elif impl.name == "cuda-hand":
             mod = cuda_peer(ctx, "airfoil", {"p_B": BLOCK, **DEFINES})
             f = {n: mod.get_function(n) for n in (
                 "save_soln", "adt_calc", "res_calc_atomic", "res_calc_colour",
-                "bres_calc_atomic", "bres_calc_colour", "update")}
+                "bres_calc_atomic", "bres_calc_colour", "res_calc_hier", "bres_calc_hier",
+                "update")}
             i = np.int32
             g = lambda n: ((n + BLOCK - 1) // BLOCK,)  # noqa: E731
+
+            def res_hier(q, adt, r):
+                for s, e in hrng:
+                    f["res_calc_hier"]((e - s,), (BLOCK,), (i(s), *he, x, q, adt, r))
+
+            def bres_hier(q, adt, r):
+                for s, e in hbrng:
+                    f["bres_calc_hier"]((e - s,), (BLOCK,), (i(s), *hb, x, q, adt, r))
             self.save = lambda q, qo: f["save_soln"](g(4 * nc), (BLOCK,), (i(nc), q, qo))
             self.adt = lambda q, adt: f["adt_calc"](g(nc), (BLOCK,), (i(nc), cn, x, q, adt))
             self.res_atomic = lambda q, adt, r: f["res_calc_atomic"](
@@ -298,9 +394,18 @@ class Ops:
         elif impl.name == "opencl-hand":
             f = cl_kernels(impl, "airfoil", (
                 "save_soln", "adt_calc", "res_calc_atomic", "res_calc_colour",
-                "bres_calc_atomic", "bres_calc_colour", "update"), {"p_B": BLOCK, **DEFINES})
+                "bres_calc_atomic", "bres_calc_colour", "res_calc_hier", "bres_calc_hier",
+                "update"), {"p_B": BLOCK, **DEFINES})
             i = np.int32
             g = lambda n: (round_up(max(n, 1), BLOCK),)  # noqa: E731
+
+            def res_hier(q, adt, r):
+                for s, e in hrng:
+                    f["res_calc_hier"](((e - s) * BLOCK,), (BLOCK,), i(s), *he, x, q, adt, r)
+
+            def bres_hier(q, adt, r):
+                for s, e in hbrng:
+                    f["bres_calc_hier"](((e - s) * BLOCK,), (BLOCK,), i(s), *hb, x, q, adt, r)
             self.save = lambda q, qo: f["save_soln"](g(4 * nc), (BLOCK,), i(nc), q, qo)
             self.adt = lambda q, adt: f["adt_calc"](g(nc), (BLOCK,), i(nc), cn, x, q, adt)
             self.res_atomic = lambda q, adt, r: f["res_calc_atomic"](
@@ -326,7 +431,21 @@ class Ops:
                 ("res_calc_colour", (I32, I32, P, P, P, P, P, P)),
                 ("bres_calc_atomic", (I32, P, P, P, P, P, P, P)),
                 ("bres_calc_colour", (I32, I32, P, P, P, P, P, P, P)),
+                ("res_calc_hier", (I32, I32, I32, P, P, P, P, P, P, P)),
+                ("bres_calc_hier", (I32, I32, I32, P, P, P, P, P, P, P, P)),
                 ("update", (I32, P, P, P, P, P)))}
+            phe = [ptr(a) for a in he[:3]]             # node, cell, col
+            phb = [ptr(a) for a in hb[:4]]             # node, cell, bound, col
+
+            def res_hier(q, adt, r):
+                pq, pa, pr = ptr(q), ptr(adt), ptr(r)
+                for s, e in hrng:
+                    f["res_calc_hier"](s, e, BLOCK, *phe, px, pq, pa, pr)
+
+            def bres_hier(q, adt, r):
+                pq, pa, pr = ptr(q), ptr(adt), ptr(r)
+                for s, e in hbrng:
+                    f["bres_calc_hier"](s, e, BLOCK, *phb, px, pq, pa, pr)
             px, pcn = ptr(x), ptr(cn)
             pe, pec, pbn, pbc, pbd = ptr(en), ptr(ec), ptr(bn), ptr(bc), ptr(bd)
             pe_c, pec_c, pbn_c, pbc_c, pbd_c = ptr(enc), ptr(ecc), ptr(bnc), ptr(bcc), ptr(bdc)
@@ -349,11 +468,11 @@ class Ops:
             self.update = lambda qo, q, r, adt, rms: f["update"](
                 nc, ptr(qo), ptr(q), ptr(r), ptr(adt), ptr(rms))
         self.res_colour, self.bres_colour = res_colour, bres_colour
+        self.res_hier, self.bres_hier = res_hier, bres_hier
 
     def iteration(self, variant, q, qold, adt, res, rms):
         """One application iteration: save_soln, then 2 x (adt, res, bres, update)."""
-        res_f = self.res_atomic if variant == "atomic" else self.res_colour
-        bres_f = self.bres_atomic if variant == "atomic" else self.bres_colour
+        res_f, bres_f = getattr(self, f"res_{variant}"), getattr(self, f"bres_{variant}")
         self.save(q, qold)
         for k in range(2):
             self.adt(q, adt)
@@ -387,7 +506,7 @@ def run(ctx: Context) -> None:
         res0 = (ref_res(np, m["enode"], m["ecell"], m["x"], q0, adt0)
                 + ref_bres(np, m["bnode"], m["bcell"], m["bound"], m["x"], q0, adt0)).ravel()
         host = {k: v for k, v in m.items() if isinstance(v, np.ndarray) and k not in
-                ("ecol", "bcol")}
+                ("ecol", "bcol", "he_brange", "hb_brange")}
         host.update(q=q0, adt0=adt0, res0=res0)
         cfg = Config(ctx, host)
         label = f"{nc // 1000}k cells" if nc >= 1000 else f"{nc} cells"
@@ -401,7 +520,11 @@ def run(ctx: Context) -> None:
             "update": nc * (32 + 32 + 64 + 8),
         }
         mesh_info = {"cells": nc, "nodes": nn, "edges": ne, "bedges": nb,
-                     "edge_colours": len(m["ecol"]) - 1, "bedge_colours": len(m["bcol"]) - 1}
+                     "edge_colours": len(m["ecol"]) - 1, "bedge_colours": len(m["bcol"]) - 1,
+                     "edge_block_colours": len(m["he_brange"]) - 1,
+                     "bedge_block_colours": len(m["hb_brange"]) - 1}
+        log(f"[bench] airfoil hierarchical plan: {mesh_info['edge_block_colours']} / "
+            f"{mesh_info['bedge_block_colours']} block colours, blocks of {BLOCK}")
         for impl in [i for r in range(ctx.max_rounds(impls)) for i in impls
                      if r < ctx.rounds(i)]:
             _run_impl(ctx, cfg, impl, m, label, useful, mesh_info)
@@ -452,8 +575,7 @@ def _run_impl(ctx, cfg, impl, m, label, useful, mesh_info) -> None:
     ref_b = lambda xp, a: ref_bres(xp, a["bnode"], a["bcell"], a["bound"], a["x"], a["q"],  # noqa
                                    a["adt0"]).ravel()
     for v in VARIANTS:
-        rf = ops.res_atomic if v == "atomic" else ops.res_colour
-        bf = ops.bres_atomic if v == "atomic" else ops.bres_colour
+        rf, bf = getattr(ops, f"res_{v}"), getattr(ops, f"bres_{v}")
         one(f"res_calc {v}", "GB/s", useful["res_calc"], lambda rf=rf: rf(q0, adt0, res),
             cfg.checker(impl, res, "res", ref_r, rtol=1e-12), pre=zero_res,
             extra={"useful_bytes": useful["res_calc"], "variant": v})

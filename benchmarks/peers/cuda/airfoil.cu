@@ -180,3 +180,71 @@ extern "C" __global__ void update(const int ncell, const double *__restrict__ qo
   }
   if (t == 0) atomicAdd(rms, s_r[0]);
 }
+
+// Hierarchical colouring (see kernels/airfoil.okl): one block per edge block of one block
+// colour; fluxes in registers, increments into shared rows of the block's distinct cells one
+// edge colour at a time, then the staged rows added to res.
+extern "C" __global__ void __launch_bounds__(p_B)
+res_calc_hier(const int bstart, const int *__restrict__ enode, const int *__restrict__ ecell,
+              const int *__restrict__ ecol, const int *__restrict__ eloc,
+              const int *__restrict__ boff, const int *__restrict__ bcell,
+              const int *__restrict__ bncol, const double *__restrict__ x,
+              const double *__restrict__ q, const double *__restrict__ adt,
+              double *__restrict__ res) {
+  __shared__ double s_r[8 * p_B];
+  const int blk = bstart + blockIdx.x, t = threadIdx.x, e = blk * p_B + t;
+  const int n0 = boff[blk], nc = boff[blk + 1] - n0, ncol = bncol[blk];
+  for (int i = t; i < 4 * nc; i += p_B) s_r[i] = 0.0;
+  const int col = ecol[e];
+  double f[4];
+  int l1 = 0, l2 = 0;
+  if (col >= 0) {
+    flux(enode[2 * e], enode[2 * e + 1], ecell[2 * e], ecell[2 * e + 1], x, q, adt, f);
+    l1 = eloc[2 * e];
+    l2 = eloc[2 * e + 1];
+  }
+  __syncthreads();
+  for (int c = 0; c < ncol; ++c) {
+    if (col == c) {
+#pragma unroll
+      for (int v = 0; v < 4; ++v) {
+        s_r[4 * l1 + v] += f[v];
+        s_r[4 * l2 + v] -= f[v];
+      }
+    }
+    __syncthreads();
+  }
+  for (int i = t; i < 4 * nc; i += p_B) res[4 * bcell[n0 + (i >> 2)] + (i & 3)] += s_r[i];
+}
+
+extern "C" __global__ void __launch_bounds__(p_B)
+bres_calc_hier(const int bstart, const int *__restrict__ bnode, const int *__restrict__ bcell,
+               const int *__restrict__ bound, const int *__restrict__ ecol,
+               const int *__restrict__ eloc, const int *__restrict__ boff,
+               const int *__restrict__ bcells, const int *__restrict__ bncol,
+               const double *__restrict__ x, const double *__restrict__ q,
+               const double *__restrict__ adt, double *__restrict__ res) {
+  __shared__ double s_r[4 * p_B];
+  const int blk = bstart + blockIdx.x, t = threadIdx.x, e = blk * p_B + t;
+  const int n0 = boff[blk], nc = boff[blk + 1] - n0, ncol = bncol[blk];
+  for (int i = t; i < 4 * nc; i += p_B) s_r[i] = 0.0;
+  const int col = ecol[e];
+  double f[4] = {0.0, 0.0, 0.0, 0.0};
+  int l1 = 0;
+  if (col >= 0) {
+    if (!bflux(bnode[2 * e], bnode[2 * e + 1], bcell[e], bound[e], x, q, adt, f)) {
+      f[0] = 0.0;
+      f[3] = 0.0;
+    }
+    l1 = eloc[e];
+  }
+  __syncthreads();
+  for (int c = 0; c < ncol; ++c) {
+    if (col == c) {
+#pragma unroll
+      for (int v = 0; v < 4; ++v) s_r[4 * l1 + v] += f[v];
+    }
+    __syncthreads();
+  }
+  for (int i = t; i < 4 * nc; i += p_B) res[4 * bcells[n0 + (i >> 2)] + (i & 3)] += s_r[i];
+}

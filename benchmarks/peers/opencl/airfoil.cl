@@ -175,3 +175,70 @@ void update(const int ncell, __global const double *restrict qold, __global doub
   }
   if (t == 0) atomic_add_f64(rms, s_r[0]);
 }
+
+// Hierarchical colouring (see kernels/airfoil.okl): one work-group per edge block of one
+// block colour; increments into local-memory rows of the block's distinct cells one edge
+// colour at a time, then the staged rows added to res.
+__kernel __attribute__((reqd_work_group_size(p_B, 1, 1)))
+void res_calc_hier(const int bstart, __global const int *restrict enode,
+                   __global const int *restrict ecell, __global const int *restrict ecol,
+                   __global const int *restrict eloc, __global const int *restrict boff,
+                   __global const int *restrict bcell, __global const int *restrict bncol,
+                   __global const double *restrict x, __global const double *restrict q,
+                   __global const double *restrict adt, __global double *restrict res) {
+  __local double s_r[8 * p_B];
+  const int blk = bstart + get_group_id(0), t = get_local_id(0), e = blk * p_B + t;
+  const int n0 = boff[blk], nc = boff[blk + 1] - n0, ncol = bncol[blk];
+  for (int i = t; i < 4 * nc; i += p_B) s_r[i] = 0.0;
+  const int col = ecol[e];
+  double f[4];
+  int l1 = 0, l2 = 0;
+  if (col >= 0) {
+    flux(enode[2 * e], enode[2 * e + 1], ecell[2 * e], ecell[2 * e + 1], x, q, adt, f);
+    l1 = eloc[2 * e];
+    l2 = eloc[2 * e + 1];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int c = 0; c < ncol; ++c) {
+    if (col == c) {
+      for (int v = 0; v < 4; ++v) {
+        s_r[4 * l1 + v] += f[v];
+        s_r[4 * l2 + v] -= f[v];
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  for (int i = t; i < 4 * nc; i += p_B) res[4 * bcell[n0 + (i >> 2)] + (i & 3)] += s_r[i];
+}
+
+__kernel __attribute__((reqd_work_group_size(p_B, 1, 1)))
+void bres_calc_hier(const int bstart, __global const int *restrict bnode,
+                    __global const int *restrict bcell, __global const int *restrict bound,
+                    __global const int *restrict ecol, __global const int *restrict eloc,
+                    __global const int *restrict boff, __global const int *restrict bcells,
+                    __global const int *restrict bncol, __global const double *restrict x,
+                    __global const double *restrict q, __global const double *restrict adt,
+                    __global double *restrict res) {
+  __local double s_r[4 * p_B];
+  const int blk = bstart + get_group_id(0), t = get_local_id(0), e = blk * p_B + t;
+  const int n0 = boff[blk], nc = boff[blk + 1] - n0, ncol = bncol[blk];
+  for (int i = t; i < 4 * nc; i += p_B) s_r[i] = 0.0;
+  const int col = ecol[e];
+  double f[4] = {0.0, 0.0, 0.0, 0.0};
+  int l1 = 0;
+  if (col >= 0) {
+    if (!bflux(bnode[2 * e], bnode[2 * e + 1], bcell[e], bound[e], x, q, adt, f)) {
+      f[0] = 0.0;
+      f[3] = 0.0;
+    }
+    l1 = eloc[e];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int c = 0; c < ncol; ++c) {
+    if (col == c) {
+      for (int v = 0; v < 4; ++v) s_r[4 * l1 + v] += f[v];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  for (int i = t; i < 4 * nc; i += p_B) res[4 * bcells[n0 + (i >> 2)] + (i & 3)] += s_r[i];
+}
