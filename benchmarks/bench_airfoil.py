@@ -303,7 +303,8 @@ def ref_iteration(xp, H):
 
 
 def initial_state(m: dict) -> np.ndarray:
-    """The free stream, perturbed by up to 5 % per cell (so every term of every flux matters)."""
+    """The free stream, every component perturbed by up to ±2.5 % per cell (every term of
+    every flux matters)."""
     g = rng(21)
     q = np.tile(np.asarray(QINF), (m["ncell"], 1))
     q *= 1.0 + 0.05 * (g.random(q.shape) - 0.5)
