@@ -8,6 +8,7 @@ import os
 import time
 
 from . import (
+    bench_airfoil,
     bench_bk1,
     bench_bk5,
     bench_blocksolver,
@@ -32,6 +33,7 @@ BENCHES = {
     "blocksolver": bench_blocksolver.run,
     "bk1": bench_bk1.run,
     "dgvolume": bench_dgvolume.run,
+    "airfoil": bench_airfoil.run,
     "build": bench_build.run,
 }
 

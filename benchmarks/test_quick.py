@@ -14,7 +14,7 @@ os.environ.setdefault("OMP_PROC_BIND", "true")
 os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 
 EXPECTED_BENCHES = {"stream", "addvectors", "launch", "reduction", "fd2d", "bk5", "edges",
-                    "blocksolver", "bk1", "dgvolume"}
+                    "blocksolver", "bk1", "dgvolume", "airfoil"}
 
 
 def _opencl_cpu_available() -> bool:
