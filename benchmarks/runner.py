@@ -12,6 +12,7 @@ from . import (
     bench_build,
     bench_edges,
     bench_fd2d,
+    bench_ins,
     bench_launch,
     bench_reduction,
     bench_stream,
@@ -26,6 +27,7 @@ BENCHES = {
     "fd2d": bench_fd2d.run,
     "bk5": bench_bk5.run,
     "edges": bench_edges.run,
+    "ins": bench_ins.run,
     "build": bench_build.run,
 }
 

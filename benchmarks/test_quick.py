@@ -13,7 +13,8 @@ import pytest
 os.environ.setdefault("OMP_PROC_BIND", "true")
 os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 
-EXPECTED_BENCHES = {"stream", "addvectors", "launch", "reduction", "fd2d", "bk5", "edges"}
+EXPECTED_BENCHES = {"stream", "addvectors", "launch", "reduction", "fd2d", "bk5", "edges",
+                    "ins"}
 
 
 def _opencl_cpu_available() -> bool:
