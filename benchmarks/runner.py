@@ -16,6 +16,7 @@ from . import (
     bench_dgvolume,
     bench_edges,
     bench_fd2d,
+    bench_ins,
     bench_launch,
     bench_reduction,
     bench_stream,
@@ -34,6 +35,7 @@ BENCHES = {
     "bk1": bench_bk1.run,
     "dgvolume": bench_dgvolume.run,
     "airfoil": bench_airfoil.run,
+    "ins": bench_ins.run,
     "build": bench_build.run,
 }
 

@@ -14,7 +14,8 @@ os.environ.setdefault("OMP_PROC_BIND", "true")
 os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 
 EXPECTED_BENCHES = {"stream", "addvectors", "launch", "reduction", "fd2d", "bk5", "edges",
-                    "blocksolver", "bk1", "dgvolume", "airfoil"}
+                    "blocksolver", "bk1", "dgvolume", "airfoil",
+                    "ins"}
 
 
 def _opencl_cpu_available() -> bool:
