@@ -46,6 +46,15 @@ LOOP = "for (int b = 0; b < nb; ++b; @outer) { for (int t = 0; t < 256; ++t; @in
      {"x[100]": None}),  # the guard on scalars alone is evaluated: never reached
     ("for (int e = 0; e < Ne; ++e; @outer) { for (int n = 0; n < 8; ++n; @inner) "
      "{ x[n] = 0; } }", "const int Ne, float *x", {"Ne": 0}, {"x[n]": None}),  # no iteration
+    # a copy and its source are one value: a guard on either narrows both
+    (LOOP % "const int i = b * 256 + t; if (i < N) { const int c = i; "
+     "if (i < N - 1) x[c + 1] = 0; }", "const int nb, const int N, float *x",
+     {"nb": 1, "N": 100}, {"x[c + 1]": 99}),
+    (LOOP % "const int i = b * 256 + t; const int c = i; if (c < N) x[i] = 0;",
+     "const int nb, const int N, float *x", {"nb": 1, "N": 100}, {"x[i]": 99}),
+    # ... each within its own type: a short copy of a large value is not narrowed past it
+    (LOOP % "const int i = b * 256 + t; const short c = i; if (i < N) x[c] = 0;",
+     "const int nb, const int N, float *x", {"nb": 1, "N": 100}, {"x[c]": 99}),
 ])
 def test_largest_index(body, params, env, expected):
     assert tops(body, params, **env) == expected

@@ -62,6 +62,10 @@ class BoundsPlan:
 class _Var:
     version: str  # the generated Python variable holding its interval
     roots: frozenset[str]  # the loops (by version) its value depends on
+    #: the never-assigned variable whose value this one holds (``const int c = i``): a guard
+    #: on either narrows both
+    same: str | None = None
+    fit: tuple[int, int] | None = None  # the range of a local's C type
 
 
 @dataclass
@@ -154,9 +158,24 @@ class _Analysis:
             other = self.interval(right, env)
             if other is not None:
                 version = self.emit(f"{_REFINE[op]}({var.version}, {other[0]})")
-                env = {**env, left.name: _Var(version, var.roots | other[1])}
+                roots = var.roots | other[1]
+                env = {**env, left.name: _Var(version, roots, var.same, var.fit)}
+                env.update(self.copies(left.name, var, version, roots, env))
                 return env, _Ctx(ctx.reach + (version,), False)
         return env, _Ctx(ctx.reach, True)
+
+    def copies(self, name: str, var: _Var, version: str, roots: frozenset, env: dict) -> dict:
+        """The variables holding the same value as ``name`` (copies of it, or what it is a copy
+        of), narrowed to ``version`` as well, each fitted to its own type."""
+        key = var.same or name
+        out = {}
+        for other, v in env.items():
+            if other == name or v is None or not (other == key or v.same == key):
+                continue
+            narrowed = version if v.fit is None else self.emit(f"_fit({version}, {v.fit[0]}, "
+                                                               f"{v.fit[1]})")
+            out[other] = _Var(narrowed, v.roots | roots, v.same, v.fit)
+        return out
 
     # -- statements ----------------------------------------------------------------------------
     def block(self, items: list, env: dict, ctx: _Ctx) -> None:
@@ -215,7 +234,10 @@ class _Analysis:
         # range would have wrapped (``int h = u + 2`` with u = 4294967295u is 1), so such a
         # local is unknown, never a wrong bound
         lo, hi = _type_range(n.type)
-        return _Var(self.emit(f"_fit({value[0]}, {lo}, {hi})"), value[1])
+        source = n.init.name if isinstance(n.init, c_ast.ID) and env.get(n.init.name) and \
+            n.init.name not in self.assigned else None
+        same = None if source is None else env[source].same or source
+        return _Var(self.emit(f"_fit({value[0]}, {lo}, {hi})"), value[1], same, (lo, hi))
 
     def loop(self, n: c_ast.For, env: dict, ctx: _Ctx) -> None:
         env = dict(env)
