@@ -20,13 +20,6 @@ _OPS = {"+=": "atomicAdd", "-=": "atomicSub", "&=": "atomicAnd", "|=": "atomicOr
 _NATIVE = {"int", "unsigned int", "unsigned long long", "float", "double"}
 _AS_ULL = {"long", "unsigned long", "long long"}
 _FLOATS = {"float", "double"}
-#: CUDA 13 deprecates its four-component vectors of 8-byte values (``double4``...) in favour of
-#: spellings that state the alignment; the 16-byte one (``double4_16a``) has the layout the
-#: old name had, and okl gives these types on every backend, so kernels keep their layout and
-#: compile without deprecation warnings.  Type -> CUDA 13's constructor of that spelling (None:
-#: CUDA 13 has none; ``make_longlong4`` then still warns).
-_ALIGNED_16 = {"double4": "make_double4_16a", "long4": "make_long4_16a",
-               "ulong4": "make_ulong4_16a", "longlong4": None, "ulonglong4": None}
 
 
 class CudaTarget(Target):
@@ -42,7 +35,7 @@ class CudaTarget(Target):
     def prologue(self, uses: set[str]) -> str:
         # C's _Bool (a host variable's type, captured by device code) is bool in C++
         boolean = "typedef bool _Bool;\n" if "_Bool" in uses else ""
-        return boolean + _cuda13_vectors(uses) + self.typedefs_for(uses)
+        return boolean + self.typedefs_for(uses)
 
     def native_types(self) -> set[str]:
         return {"size_t", "bool"}
@@ -107,18 +100,3 @@ class CudaTarget(Target):
                 None, [], None, clone(ull))), value)
         return c_ast.FuncCall(c_ast.ID(func), c_ast.ExprList([address, value]),
                               coord=node.coord)
-
-
-def _cuda13_vectors(uses: set[str]) -> str:
-    """CUDA 13's spellings of the vector types in ``uses`` that it deprecates (_ALIGNED_16),
-    for compilers of CUDA 13 and later only (NVRTC and nvcc define __CUDACC_VER_MAJOR__)."""
-    lines = []
-    for name, maker in _ALIGNED_16.items():
-        if name in uses or f"make_{name}" in uses:
-            lines.append(f"#define {name} {name}_16a")
-            if maker is not None and f"make_{name}" in uses:
-                lines.append(f"#define make_{name} {maker}")
-    if not lines:
-        return ""
-    return "#if defined(__CUDACC_VER_MAJOR__) && __CUDACC_VER_MAJOR__ >= 13\n" + \
-        "\n".join(lines) + "\n#endif\n"
