@@ -264,16 +264,12 @@ def _summary(records: list[dict]) -> dict:
 def _machine() -> dict:
     from mpi4py import MPI
 
-    cpu = ""
-    with open("/proc/cpuinfo", encoding="utf-8") as f:
-        for line in f:
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
+    from okl.runtime.properties import host_cpu
+
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
                             capture_output=True, text=True).stdout.strip()
     cc = subprocess.run(["cc", "--version"], capture_output=True, text=True).stdout
-    return {"cpus": os.cpu_count(), "cpu": cpu, "python": platform.python_version(),
+    return {"cpus": os.cpu_count(), "cpu": host_cpu(), "python": platform.python_version(),
             "mpi": MPI.Get_library_version().splitlines()[0].strip(),
             "cc": cc.splitlines()[0] if cc else "", "okl_commit": commit}
 

@@ -28,6 +28,7 @@ import subprocess
 import time
 
 from okl.modes import MODES
+from okl.runtime.properties import host_cpu
 from okl.translation import LOWER_STAGES, translate
 
 from .bench_build import CASES
@@ -93,17 +94,6 @@ def profile(files, modes: list[str], runs: int, top: int) -> None:
     stats.sort_stats("cumtime").print_stats(top)
 
 
-def cpu_name() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=21)
@@ -118,7 +108,7 @@ def main() -> None:
         return
     laps = measure(files, modes, args.runs)
     cpp = subprocess.run(["cpp", "--version"], capture_output=True, text=True)
-    print(f"median of {args.runs} uncached translates per cell, ms; {cpu_name()}, "
+    print(f"median of {args.runs} uncached translates per cell, ms; {host_cpu()}, "
           f"{_cores()} cores; python {platform.python_version()}; "
           f"{cpp.stdout.splitlines()[0] if cpp.stdout else 'cpp ?'}")
     print()

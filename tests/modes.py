@@ -4,6 +4,7 @@ skip with the reason, never a silent pass."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 
 import pytest
@@ -33,12 +34,30 @@ def skip_unless_available(mode: str) -> None:
         pytest.skip(f"{mark}mode {mode} unavailable here: {info.reason}")
 
 
-_devices: dict[str, okl.Device] = {}
+@contextlib.contextmanager
+def private_cache(root):
+    """``OKL_CACHE_DIR=root`` with okl's cache, logging and checking switches unset, for a
+    test module: its builds never touch the user's cache, and the caller's environment
+    changes no result."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("OKL_CACHE_DIR", str(root))
+        for name in ("OKL_VERBOSE", "OKL_NO_CACHE", "OKL_CACHE_READONLY", "OKL_CHECK_BOUNDS"):
+            mp.delenv(name, raising=False)
+        yield root
 
 
-def device(mode: str) -> okl.Device:
-    """One Device per mode for the whole session (skip with the reason if unavailable)."""
-    if mode not in _devices:
-        skip_unless_available(mode)
-        _devices[mode] = okl.Device(mode)
-    return _devices[mode]
+def device_memo():
+    """A ``device(mode)``: one Device per mode (skipping with the reason if unavailable).
+    A module with a private cache makes its own, so that its Devices use that cache."""
+    devices: dict[str, okl.Device] = {}
+
+    def device(mode: str) -> okl.Device:
+        if mode not in devices:
+            skip_unless_available(mode)
+            devices[mode] = okl.Device(mode)
+        return devices[mode]
+    return device
+
+
+#: one Device per mode for the whole session
+device = device_memo()

@@ -9,7 +9,7 @@ import gc
 
 import numpy as np
 import pytest
-from modes import params, skip_unless_available
+from modes import device_memo, params, private_cache, skip_unless_available
 
 import okl
 
@@ -51,21 +51,12 @@ A = 256
 
 @pytest.fixture(scope="module", autouse=True)
 def module_cache(tmp_path_factory):
-    root = tmp_path_factory.mktemp("okl-cache")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("OKL_CACHE_DIR", str(root))
-        mp.delenv("OKL_CHECK_BOUNDS", raising=False)
+    """Keep the whole module away from the user's cache."""
+    with private_cache(tmp_path_factory.mktemp("okl-cache")) as root:
         yield root
 
 
-_DEVICES: dict[str, okl.Device] = {}
-
-
-def device(mode: str) -> okl.Device:
-    skip_unless_available(mode)
-    if mode not in _DEVICES:
-        _DEVICES[mode] = okl.Device(mode)
-    return _DEVICES[mode]
+device = device_memo()
 
 
 def kernel(mode: str, name: str = "iota") -> okl.Kernel:

@@ -14,7 +14,7 @@ import os
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from modes import params
+from modes import device_memo, params, private_cache
 
 import okl
 from okl.cli import main as oklc
@@ -35,23 +35,12 @@ SCALE = r"""
 
 @pytest.fixture(scope="module", autouse=True)
 def module_cache(tmp_path_factory):
-    root = tmp_path_factory.mktemp("okl-cache")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("OKL_CACHE_DIR", str(root))
-        mp.delenv("OKL_VERBOSE", raising=False)
+    """Keep the whole module away from the user's cache."""
+    with private_cache(tmp_path_factory.mktemp("okl-cache")) as root:
         yield root
 
 
-_DEVICES: dict[str, okl.Device] = {}
-
-
-def device(mode: str) -> okl.Device:
-    info = {b.name: b for b in okl.backends()}[mode]
-    if not info.available:
-        pytest.skip(f"mode {mode} unavailable here: {info.reason}")
-    if mode not in _DEVICES:
-        _DEVICES[mode] = okl.Device(mode)
-    return _DEVICES[mode]
+device = device_memo()
 
 
 # -- CPU modes: host memory is device memory -----------------------------------------------------

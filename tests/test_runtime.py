@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 from modes import GPU as GPU_MODES
+from modes import device_memo, private_cache
 from modes import params as _params
 from modes import skip_unless_available as _skip_unless_available
 
@@ -42,24 +43,11 @@ NOT_HOST = _params(("opencl", "cuda", "hip"))
 @pytest.fixture(scope="module", autouse=True)
 def module_cache(tmp_path_factory):
     """Keep the whole module away from the user's cache."""
-    root = tmp_path_factory.mktemp("okl-cache")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("OKL_CACHE_DIR", str(root))
-        mp.delenv("OKL_VERBOSE", raising=False)
-        mp.delenv("OKL_NO_CACHE", raising=False)
-        mp.delenv("OKL_CACHE_READONLY", raising=False)
+    with private_cache(tmp_path_factory.mktemp("okl-cache")) as root:
         yield root
 
 
-_DEVICES: dict[str, okl.Device] = {}
-
-
-def device(mode: str) -> okl.Device:
-    """One Device per mode for the module (skipping with the reason if unavailable)."""
-    _skip_unless_available(mode)
-    if mode not in _DEVICES:
-        _DEVICES[mode] = okl.Device(mode)
-    return _DEVICES[mode]
+device = device_memo()
 
 
 AXPY = r"""
@@ -1269,7 +1257,7 @@ def test_process_memo_serves_new_devices_without_the_disk(fresh_cache, tmp_path,
 
 # -- CUDA cubins in okl's build cache ------------------------------------------------------------
 
-@pytest.mark.parametrize("mode", ["cuda", "hip"])
+@pytest.mark.parametrize("mode", _params(GPU_MODES))
 def test_cuda_cubin_is_kept_in_okls_cache(mode, fresh_cache, tmp_path):
     """On NVIDIA GPUs the cubin goes into okl's build cache: a new process (forget_memos)
     loads it without NVRTC, a damaged one is a miss and is rebuilt, and every path runs."""

@@ -15,7 +15,7 @@ import time
 
 import numpy as np
 import pytest
-from modes import GPU, skip_unless_available
+from modes import GPU, private_cache, skip_unless_available
 from modes import params as _params
 
 import okl
@@ -55,11 +55,8 @@ SLOW = r"""
 
 @pytest.fixture(scope="module", autouse=True)
 def module_cache(tmp_path_factory):
-    root = tmp_path_factory.mktemp("okl-cache")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("OKL_CACHE_DIR", str(root))
-        mp.delenv("OKL_NO_CACHE", raising=False)
-        mp.delenv("OKL_CACHE_READONLY", raising=False)
+    """Keep the whole module away from the user's cache."""
+    with private_cache(tmp_path_factory.mktemp("okl-cache")) as root:
         yield root
 
 
