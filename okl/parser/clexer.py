@@ -15,9 +15,11 @@ this purpose.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
-from pycparser.c_lexer import CLexer, Token
+from pycparser import c_lexer
+from pycparser.c_lexer import CLexer
 
 #: Punctuators and their token types (pycparser's names), longest first in the regex.
 PUNCTUATORS = {
@@ -49,11 +51,42 @@ _FAST = re.compile(
     r")?")
 
 
+#: The lexer state this fast path reads and writes, and the token fields it fills, in order.
+_STATE = ("_lexdata", "_pos", "_pending_tok", "_in_attribute", "_lineno", "_line_start",
+          "_filename", "_keyword_map")
+_FIELDS = ("type", "value", "lineno", "column", "filename")
+
+
+def _fast_path_fits() -> bool:
+    """Whether the installed pycparser is the one this fast path was written against.
+
+    The fast path uses ``CLexer``'s private state, which pycparser changes between releases
+    (3.0 had no ``_in_attribute`` and a four-field ``_Token``): on any other layout okl lexes
+    with ``CLexer`` alone -- slower, never different.
+    """
+    token = getattr(c_lexer, "Token", None)
+    if token is None or not dataclasses.is_dataclass(token):
+        return False
+    if tuple(f.name for f in dataclasses.fields(token)) != _FIELDS:
+        return False
+    try:
+        probe = CLexer(lambda *_: None)
+        probe.input("", "")
+    except TypeError:  # 3.0 wanted brace and type-lookup callbacks as well
+        return False
+    return all(hasattr(probe, name) for name in _STATE)
+
+
+#: False where the installed pycparser's lexer is laid out differently (see above).
+FAST_PATH = _fast_path_fits()
+_Token = getattr(c_lexer, "Token", None)
+
+
 class FastLexer(CLexer):
     """``CLexer`` with a one-regex path for identifiers, punctuators and plain integers."""
 
-    def token(self) -> Token | None:
-        if self._pending_tok is not None or self._in_attribute:
+    def token(self):  # -> pycparser's token type (its name differs between releases)
+        if not FAST_PATH or self._pending_tok is not None or self._in_attribute:
             return super().token()
         text, pos = self._lexdata, self._pos
         m = _FAST.match(text, pos)
@@ -76,5 +109,5 @@ class FastLexer(CLexer):
         else:
             tok_type = "INT_CONST_OCT" if value == "0" else "INT_CONST_DEC"
         self._pos = m.end()
-        return Token(tok_type, value, self._lineno, start - self._line_start + 1,
+        return _Token(tok_type, value, self._lineno, start - self._line_start + 1,
                      self._filename)
