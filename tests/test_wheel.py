@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import site as sitemod
 import subprocess
 import sys
 import sysconfig
@@ -56,10 +57,11 @@ def venv(wheel, tmp_path_factory) -> tuple[Path, dict]:
                      cwd=root).strip())
     with zipfile.ZipFile(wheel) as z:  # a wheel is installed by unpacking it into purelib
         z.extractall(site)
-    # dependencies from this environment, after the venv's own site-packages
+    # dependencies from this environment (its system site-packages too, where a venv sees
+    # them), after the venv's own site-packages
     (site / "okl_test_deps.pth").write_text(
-        "\n".join(dict.fromkeys([sysconfig.get_path("purelib"),
-                                 sysconfig.get_path("platlib")])) + "\n")
+        "\n".join(dict.fromkeys([sysconfig.get_path("purelib"), sysconfig.get_path("platlib"),
+                                 *sitemod.getsitepackages()])) + "\n")
     (bindir / "oklc").write_text(f"#!{python}\nimport sys\nfrom okl.cli import main\n"
                                  "sys.exit(main())\n")
     (bindir / "oklc").chmod(0o755)
