@@ -1219,10 +1219,10 @@ def test_direct_cuda_kernel_params_layout():
                           names={"_dims": lambda env: ((env["n"] // 4,), (4,)), "_go": go},
                           env={"n"})
     x, y = FakeDeviceArray(0xDEAD000, np.float64), FakeDeviceArray(0xBEEF000, np.float32)
-    call((16, 0.1, x, -3, 2.5, True, y, 2**64 - 1))
-    call((np.int32(8), np.float32(0.1), okl.NULL, np.int16(7), np.float64(1e300), np.False_, y,
+    call(*(16, 0.1, x, -3, 2.5, True, y, 2**64 - 1))
+    call(*(np.int32(8), np.float32(0.1), okl.NULL, np.int16(7), np.float64(1e300), np.False_, y,
           np.uint64(5)))
-    call((True, np.float32(np.nan), x, 1, 7, np.bool_(1), okl.NULL, 0))
+    call(*(True, np.float32(np.nan), x, 1, 7, np.bool_(1), okl.NULL, 0))
     assert launched[0][:2] == ((4,), (4,))
     assert launched[0][2] == [16, np.float32(0.1), 0xDEAD000, -3, 2.5, True, 0xBEEF000,
                               2**64 - 1]
@@ -1232,9 +1232,9 @@ def test_direct_cuda_kernel_params_layout():
     assert launched[2][2][:1] + launched[2][2][2:] == [1, 0xDEAD000, 1, 7.0, True, 0, 0]
     with pytest.raises(okl.ArgumentError, match="argument 3 'x' \\(const double \\*\\): got "
                                                 "fake.Array of float32"):
-        call((16, 0.1, y, 1, 1.0, True, y, 0))
+        call(*(16, 0.1, y, 1, 1.0, True, y, 0))
     with pytest.raises(okl.ArgumentError, match="argument 4 's' \\(short\\): got int 32768"):
-        call((16, 0.1, x, 2**15, 1.0, True, y, 0))
+        call(*(16, 0.1, x, 2**15, 1.0, True, y, 0))
     assert len(launched) == 3
 
 

@@ -329,7 +329,7 @@ def cl_enqueues(monkeypatch):
 def test_opencl_launches_use_the_current_queue(cl_enqueues, props, name, path):
     dev = new_device("opencl", **props)
     k = dev.build_kernel_from_string(SLOW, name)
-    source = getattr(k._call, "source", "")
+    source = getattr(k._fast, "source", "")
     if path == "fast":
         assert "_qs[0]" in source
     elif path == "general":

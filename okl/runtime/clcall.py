@@ -21,6 +21,7 @@ from .gpulaunch import (
     _bounds_lines,
     _dead,
     _pointer_slow,
+    entry_head,
     inline_code,
     memoized,
     trivial_host,
@@ -32,7 +33,8 @@ MEMO_KEY = "_cl_buffer"  # where an okl.Memory keeps its cl.Buffer for this path
 
 
 def compile_cl_caller(kernel, cl_kernels, queues, enqueue, buffer_of, fail):
-    """``call(args)`` for ``kernel`` or None when the fast path does not apply.
+    """``call(*args, **kwargs)`` for ``kernel`` (see gpulaunch.entry_head) or None when the
+    fast path does not apply.
 
     ``queues``: a one-element list holding the queue launches go to, read at each launch (the
     current stream's: okl.Device.set_stream changes it);
@@ -94,9 +96,7 @@ def _argument_lines(kernel, buffer_of) -> tuple[list[str], dict]:
     ns = {"_Mem": Memory, "_NULL": NULL, "_mk": MEMO_KEY}
     bounds = bounds_check(kernel.spec)
     sized = set(bounds.pointers) if bounds is not None else set()
-    lines = ["def _okl_call(_args):"]
-    if params:
-        lines.append(f"    {''.join(f'x{i}, ' for i in range(len(params)))}= _args")
+    lines = entry_head(kernel, ns)
     env_items = []
     for i, p in enumerate(params):
         x, convert = f"x{i}", kernel._convert[i]
@@ -157,8 +157,8 @@ def _with_host(kernel, cl_kernels, queues, enqueue, buffer_of, fail, sizes):
                  f"[{host_args}]")
     fast = _compiled(lines, ns, spec.name)
 
-    def call(args):
-        raw, hostargs = fast(args)
+    def call(*args, **kwargs):
+        raw, hostargs = fast(*args, **kwargs)
 
         def start(k, env):
             found = sizes(k, env)

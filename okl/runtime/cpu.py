@@ -243,9 +243,9 @@ class CPUBackend:
         return launch
 
     def caller(self, kernel, module):
-        """The fast path: ``call(args)`` checks, converts and calls the kernel's entry in one
-        generated function (see okl.runtime.gpulaunch.compile_caller); None if it cannot be
-        set up, and the general path is used."""
+        """The fast path: ``call(*args, **kwargs)`` checks, converts and calls the kernel's
+        entry in one generated function (see okl.runtime.gpulaunch.compile_caller); None if
+        it cannot be set up, and the general path is used."""
         try:
             entry = module["_lib"][kernel.spec.entry]  # a function object of our own
             entry.argtypes = None  # the ctypes buffer is passed as its address

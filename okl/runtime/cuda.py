@@ -84,7 +84,7 @@ class CudaBackend:
         cp = _cupy()
         self.mode = mode
         self.device_id = int(props.get("device_id", 0))
-        count = cp.cuda.runtime.getDeviceCount()
+        count = self.gpu_count = cp.cuda.runtime.getDeviceCount()
         if not 0 <= self.device_id < count:
             raise BackendUnavailableError(f"device_id {self.device_id} does not exist "
                                           f"({count} GPU(s))")
@@ -365,18 +365,22 @@ class CudaBackend:
             # takes every case but the common one: another device current, an error.  The
             # grid comes from a memo keyed by the scalar values it depends on (a launch loop
             # repeats them), as a flat tuple (grid x, y, z, block x, y, z), empty when a
-            # dimension is 0.
+            # dimension is 0.  Where the process sees one GPU, no other device can be
+            # current, so the test for one is left out (a thread with no context at all
+            # still takes _check's retry).
+            launch = ["            try:",
+                      "                _cul(_f, *_gb, 0, _gcs(_devid).ptr, _base, 0)",
+                      "            except Exception as _e:",
+                      "                _check(_gb[:3], _gb[3:], _base, _e)"]
+            if self.gpu_count == 1:
+                launch = [line[4:] for line in launch]
+            else:
+                launch = ["        if _getdev() == _devid:", *launch,
+                          "        else:", "            _go(_gb[:3], _gb[3:], _base)"]
             tail = ["    _gb = _grids.get(_ek)",
                     "    if _gb is None:",
                     "        _gb = _grid(_ek, _env)",
-                    "    if _gb:",
-                    "        if _getdev() == _devid:",
-                    "            try:",
-                    "                _cul(_f, *_gb, 0, _gcs(_devid).ptr, _base, 0)",
-                    "            except Exception as _e:",
-                    "                _check(_gb[:3], _gb[3:], _base, _e)",
-                    "        else:",
-                    "            _go(_gb[:3], _gb[3:], _base)"]
+                    "    if _gb:", *launch]
             def flat_grid(env: dict) -> tuple:
                 outer, inner = dims(env)
                 return (*outer, *(1,) * (3 - len(outer)), *inner, *(1,) * (3 - len(inner))) \

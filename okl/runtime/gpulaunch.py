@@ -9,18 +9,25 @@ skips the host function altogether.
 ``compile_caller``: the fast path of the CPU modes and of CUDA launches through the driver.
 For each kernel it generates one Python function that checks and converts every argument and
 writes what the C side reads -- an array of ``void *`` slots followed by inline storage for
-scalars (and, for CUDA, device pointers) -- into a fresh ctypes buffer with one
-``struct.pack_into``, then hands the buffer's address to the backend.  The common arguments
+scalars (and, for CUDA, device pointers) -- into a ctypes buffer with one ``struct.pack_into``,
+then hands the buffer's address to the backend.  The common arguments
 take direct checks (a Python ``int`` in range, a Python ``float`` in range, a numpy array of
 exactly the parameter's dtype that is C-contiguous and writable, an ``okl.Memory`` that passed
 before); anything else goes through the kernel's converters from ``okl.runtime.args``, so
-every error message is the one the general path gives.  The buffer is made per call, so two
-threads may launch one kernel at once.
+every error message is the one the general path gives.  Buffers come from a per-kernel pool
+(``list.pop``/``append``, atomic under the GIL), so two threads launching one kernel at once
+never share one; a buffer goes back once the backend has read it (CUDA copies
+``kernelParams`` at ``cuLaunchKernel``, the CPU entry returns when the kernel has run).  A slot
+that points into the buffer's own inline storage is written once, when the buffer is made:
+on CUDA every slot is such, so a launch packs only the argument values.  (Making a ctypes
+buffer and taking its address per call, then packing the slots, was a quarter of the Python
+time of a CUDA launch.)
 """
 
 from __future__ import annotations
 
 import ctypes
+import functools
 import platform
 import re
 import struct
@@ -28,7 +35,7 @@ import weakref
 
 import numpy as np
 
-from .args import NULL
+from .args import NULL, bind_args
 from .bounds import MEMO_LIMIT, bounds_check
 from .launcher import RUNTIME_NAMES, compile_function, compiled
 from .memory import Memory
@@ -178,7 +185,7 @@ def _memo_info(x: str) -> str:
 def compile_caller(kernel, *, device_pointers: bool, pointer_value, memo_key: str,
                    tail: list[str], names: dict, env: set[str] | None | bool = False,
                    array_type: type | None = None):
-    """Generate ``call(args)`` for ``kernel`` (see the module docstring).
+    """Generate ``call(*args, **kwargs)`` for ``kernel`` (see the module docstring).
 
     ``device_pointers``: False -- slot i of a pointer parameter holds the host address of the
     data (the CPU entry's ``void **args``); True -- slot i points at inline storage holding
@@ -311,16 +318,23 @@ def compile_caller(kernel, *, device_pointers: bool, pointer_value, memo_key: st
         ns[f"_o{i}"] = struct.calcsize(fmt + code) - struct.calcsize(code)
         fmt += code
     size = struct.calcsize(fmt)
-    ns["_Buf"] = ctypes.c_uint64 * max((size + 7) // 8, 1)
-    ns["_pack"] = struct.Struct(fmt).pack_into
-    values = slots + [value for _, value, _ in inline]
-    if n == 0:
-        values = ["0"]
-    head = ["def _okl_call(_args):"]
-    if n:
-        head.append(f"    {', '.join(f'x{i}' for i in range(n))}, = _args")
-    head += ["    _buf = _Buf()", "    _base = _addressof(_buf)"]
-    body = [f"    _pack(_buf, 0, {', '.join(values)})"]
+    own = [_own_slot(s) for s in slots]  # slot i -> inline offset name, or None
+    if n and all(own):  # every slot points into the buffer: written when it is made
+        ns["_new"] = _buffer_maker(ctypes.c_uint64 * max((size + 7) // 8, 1),
+                                   [ns[o] for o in own], n)
+        per_call = "@" + "".join(code for code, _, _ in inline)
+        start, values = struct.calcsize("P") * n, [value for _, value, _ in inline]
+    else:
+        ns["_new"] = _buffer_maker(ctypes.c_uint64 * max((size + 7) // 8, 1), [], 0)
+        per_call, start = fmt, 0
+        values = slots + [value for _, value, _ in inline] if n else ["0"]
+    ns["_pack"] = struct.Struct(per_call).pack_into
+    pool: list = []
+    ns["_pop"], ns["_push"] = pool.pop, pool.append
+    head = entry_head(kernel, ns)
+    head += ["    try:", "        _bb = _pop()", "    except IndexError:", "        _bb = _new()",
+             "    _buf, _base = _bb"]
+    body = [f"    _pack(_buf, {start}, {', '.join(values)})"] if values else []
     if env is not False:
         # the values as a tuple: a key for memos of what they determine (the grid); None
         # when one of them is a struct (a numpy value, not hashable)
@@ -334,11 +348,49 @@ def compile_caller(kernel, *, device_pointers: bool, pointer_value, memo_key: st
     # (a memo miss, a failed inline bounds test) or before the CPU's limit checks
     env_dict = f"{{{', '.join(env_items)}}}"
     body, tail = ([re.sub(r"\b_env\b", env_dict, line) for line in part] for part in (body, tail))
-    source = "\n".join(head + lines + body + tail) + "\n"
+    source = "\n".join(head + lines + body + tail + ["    _push(_bb)"]) + "\n"
     exec(compiled(source, f"<okl call of {kernel.name}>"), ns)  # noqa: S102 - ours
     call = ns["_okl_call"]
     call.source = source
     return call
+
+
+def entry_head(kernel, ns: dict) -> list[str]:
+    """The first lines of a generated caller: ``_okl_call`` is called as the kernel is
+    (``Kernel._entry``), so it binds keyword arguments and checks the count itself, then
+    names argument i ``x<i>``."""
+    n = len(kernel.spec.params)
+    ns["_bind"] = functools.partial(_bind, params=kernel.params, name=kernel.name)
+    head = ["def _okl_call(*_args, **_kw):",
+            f"    if _kw or len(_args) != {n}:",
+            "        _args = _bind(_args, _kw)"]
+    if n:
+        head.append(f"    {''.join(f'x{i}, ' for i in range(n))}= _args")
+    return head
+
+
+def _bind(args: tuple, kwargs: dict, *, params, name: str) -> list:
+    return bind_args(args, kwargs, params, name)
+
+
+def _own_slot(expr: str) -> str | None:
+    """``_o<i>`` when the generated slot expression is ``_base + _o<i>`` (a pointer into the
+    buffer's own inline storage, the same for every call), else None."""
+    m = re.fullmatch(r"_base \+ (_o\d+)", expr)
+    return m.group(1) if m else None
+
+
+def _buffer_maker(buffer_type, offsets: list[int], n: int):
+    """``new() -> (buffer, address)`` with slot j pointing at ``address + offsets[j]``."""
+    slots = struct.Struct("@" + "P" * n).pack_into if n else None
+
+    def new():
+        buf = buffer_type()
+        base = ctypes.addressof(buf)
+        if slots is not None:
+            slots(buf, 0, *[base + o for o in offsets])
+        return buf, base
+    return new
 
 
 def _is_struct(expr: str) -> bool:

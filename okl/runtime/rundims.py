@@ -100,6 +100,7 @@ def set_run_dims(kernel, outer, inner) -> None:
 
     kernel.__dict__["_call_without_run_dims"] = call
     kernel._call = checked
+    kernel._route()
     kernel.run_dims = (outer, inner)
 
 
@@ -108,6 +109,7 @@ def _unwrap(kernel) -> None:
     call = kernel.__dict__.pop("_call_without_run_dims", None)
     if call is not None:
         kernel._call = call
+        kernel._route()
 
 
 def _value(v):
