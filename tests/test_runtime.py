@@ -844,13 +844,14 @@ def test_verbose_logs_commands_and_hits(fresh_cache, tmp_path, monkeypatch, caps
     first = capsys.readouterr().err  # stderr, through logging: stdout stays the program's
     assert re.search(r"\[okl\] \S*cc .*-shared .*kernel\.c", first), first
     assert "translation cache miss" in first
-    assert re.search(r"built scale for serial in [\d.]+ ms \(translation miss, binary miss\)",
+    assert re.search(r"built scale for serial in [\d.]+ ms \(translation miss, binary miss; "
+                     r"ms: translate [\d.]+, compile and load [\d.]+, launch set-up [\d.]+\)",
                      first), first
     forget_memos()  # as a new process
     okl.Device("serial").build_kernel(path, "scale")
     second = capsys.readouterr().err
     assert "translation cache hit" in second
-    assert "(translation hit, binary hit)" in second
+    assert "(translation hit, binary hit; ms: " in second
     assert "-shared" not in second  # nothing compiled
     monkeypatch.setenv("OKL_VERBOSE", "0")
     okl.Device("serial").build_kernel(path, "scale")

@@ -16,6 +16,7 @@ messages are the general path's.
 from __future__ import annotations
 
 from .bounds import bounds_check
+from .cache import memo as process_memo
 from .gpulaunch import (
     _NOT_YET,
     _bounds_lines,
@@ -52,8 +53,8 @@ def compile_cl_caller(kernel, cl_kernels, queues, enqueue, buffer_of, fail):
     if any(inline_code(c.dtype) is None for d in spec.device_kernels for c in d.captured):
         return None
     for knl, d in zip(cl_kernels, spec.device_kernels, strict=True):
-        knl.set_scalar_arg_dtypes([None if p.is_pointer else p.dtype for p in params] +
-                                  [c.dtype for c in d.captured])
+        _set_arg_dtypes(knl, [None if p.is_pointer else p.dtype for p in params] +
+                        [c.dtype for c in d.captured])
     dims = [compile_function(d.dims_src, "_dims", f"<okl grid of {d.name}>")
             for d in spec.device_kernels]
     def sizes(k: int, env: dict) -> tuple:
@@ -84,6 +85,21 @@ def compile_cl_caller(kernel, cl_kernels, queues, enqueue, buffer_of, fail):
               "        except Exception as _e:",
               "            raise _fail(0, _gl[0], _gl[1], _e) from None"]
     return _compiled(lines, ns, kernel.name)
+
+
+#: id(cl.Kernel) -> (the kernel, the scalar dtypes it was given)
+_ARG_DTYPES: dict[int, tuple] = process_memo({})
+
+
+def _set_arg_dtypes(knl, dtypes: list) -> None:
+    """``knl.set_scalar_arg_dtypes(dtypes)`` unless the process did so already: the
+    cl.Kernels are shared (opencl._cl_kernel), and pyopencl looks up the argument-setting
+    code it generates in its on-disk cache at each call, about 0.2 ms of every warm build."""
+    done = _ARG_DTYPES.get(id(knl))
+    if done is not None and done[0] is knl and done[1] == dtypes:
+        return
+    knl.set_scalar_arg_dtypes(dtypes)
+    _ARG_DTYPES[id(knl)] = (knl, dtypes)
 
 
 def _argument_lines(kernel, buffer_of) -> tuple[list[str], dict]:

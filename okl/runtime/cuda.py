@@ -47,6 +47,9 @@ from .verbose import say
 HIP_INCLUDE = os.path.join(os.path.dirname(__file__), "include")
 #: (cache directory, mode, GPU, source, options) -> the loaded functions of one module
 _LOADED: dict[tuple, dict] = process_memo({})
+#: (GPU, id of a loaded function, argument count) -> (that function, its _Direct): the probe
+#: launch and set-up of direct launches, once per process, not per Device
+_DIRECTS: dict[tuple, tuple] = process_memo({})
 
 
 def _cupy():
@@ -419,12 +422,16 @@ class CudaBackend:
         if drv is None:
             return None
         d = kernel.spec.device_kernels[k]
+        n = len(kernel.spec.params) + len(d.captured)
+        memo = (self.device_id, id(functions[d.name]), n)
+        found = _DIRECTS.get(memo)
+        if found is not None and found[0] is functions[d.name]:
+            return found[1]  # probed before: a warm build makes no driver call
         try:
             with self.cp_device:
                 f = int(functions[d.name].kernel.ptr)
                 # A launch of no blocks checks that the binding takes our arguments: the
                 # driver refuses it (CUDA_ERROR_INVALID_VALUE) and nothing runs.
-                n = len(kernel.spec.params) + len(d.captured)
                 probe = (ctypes.c_uint64 * (3 * max(n, 1)))()
                 base = ctypes.addressof(probe)
                 for j in range(n):
@@ -437,7 +444,9 @@ class CudaBackend:
             _say(f"direct launch of {d.name} unavailable ({type(e).__name__}: {e}); "
                  "launching through CuPy")
             return None
-        return _Direct(drv, f, d.name, self.device_id, self.cp_device)
+        direct = _Direct(drv, f, d.name, self.device_id, self.cp_device)
+        _DIRECTS[memo] = (functions[d.name], direct)
+        return direct
 
     def _direct_enqueue(self, kernel, functions):
         """``enqueue(k, outer, inner, raw)`` through cuLaunchKernel for the general path

@@ -286,7 +286,9 @@ class Device:
             raise OKLError(f"no @kernel named '{name}' in {filename} "
                            f"(kernels: {', '.join(s.name for s in specs) or 'none'})")
         _check_block_size(spec, getattr(self.backend, "max_threads", None), self.name)
+        translated = time.perf_counter()
         module, build_hit = self.backend.build(self, code, specs, list(flags))
+        compiled = time.perf_counter()
         kernel = Kernel(self, spec, module, code)
         kernel.translation_hit = hit
         kernel.build_hit = build_hit
@@ -294,7 +296,10 @@ class Device:
         kernel.build_seconds = time.perf_counter() - start
         binary = {True: "hit", False: "miss", None: "cached by the backend"}[build_hit]
         _say(f"built {name} for {self.mode} in {kernel.build_seconds * 1e3:.1f} ms "
-             f"(translation {'hit' if hit else 'miss'}, binary {binary})")
+             f"(translation {'hit' if hit else 'miss'}, binary {binary}; ms: translate "
+             f"{(translated - start) * 1e3:.1f}, compile and load "
+             f"{(compiled - translated) * 1e3:.1f}, launch set-up "
+             f"{(time.perf_counter() - compiled) * 1e3:.1f})")
         self._memo[memo_key] = (kernel, [(p, _stamp(p)) for p in deps])
         return kernel
 

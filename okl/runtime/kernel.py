@@ -40,13 +40,13 @@ class Kernel:
         self._convert = make_converters(spec.params, spec.name, expected_kind=backend.kind,
                                         expected_device=backend.identity,
                                         describe=backend.describe)
-        self._launch = backend.launcher(self, module)
         # A backend may check, convert and launch in one generated function (its ``caller``,
         # None where that cannot be set up), called as the kernel is; messages are those of
         # the converters above.
         caller = getattr(backend, "caller", None)
         fast = caller(self, module) if caller is not None else None
         if fast is None:
+            self._launch = backend.launcher(self, module)
             self._call = self._checked_launch
         else:
             self._call = self._fast_call = lambda args: fast(*args)
@@ -106,4 +106,7 @@ class Kernel:
 
     def _checked_launch(self, args) -> None:
         values = [c(a) for c, a in zip(self._convert, args, strict=True)]
-        self._launch(args, values)
+        launch = self.__dict__.get("_launch")
+        if launch is None:  # the general path, made when first needed beside a fast one
+            launch = self._launch = self.device.backend.launcher(self, self._module)
+        launch(args, values)
