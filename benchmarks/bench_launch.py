@@ -89,16 +89,17 @@ def run_addvectors(ctx: Context) -> None:
 
 
 def run_latency(ctx: Context) -> None:
+    """Every implementation is set up and checked first; then, per kind, the batches of all
+    implementations alternate (okl, hand, okl, hand, ...), so that the host's drifts over the
+    run (30 % on the GPU machines) hit every row alike and rows compare within one run."""
     n = 1024
     impls = [i for i in ctx.impls if i.name in PEERS]
     cfg = Config(ctx, {"a": random_array(n, np.float32, 6), "b": random_array(n, np.float32, 7)})
+    ready = []  # (impl, base record, call, check detail)
     for impl in impls:
         A = cfg.arrays(impl)
         ab = cfg.output(impl, "ab", n, np.float32)
-        base = dict(bench="launch", size=n, size_label=str(n), precision="fp32",
-                    metric="us/launch", higher_is_better=False, impl=impl.name,
-                    mode=impl.mode, label=impl.label, device=impl.device,
-                    device_name=impl.device_name, timing="perf_counter (host)")
+        base = _latency_base(impl, n)
         try:
             with omp_threads(impl.threads):
                 call = _calls(ctx, impl, n, A["a"], A["b"], ab)
@@ -106,48 +107,84 @@ def run_latency(ctx: Context) -> None:
                 sync(impl, ctx)
                 ok, detail = cfg.checker(impl, ab, "add", lambda xp, H: H["a"] + H["b"],
                                          rtol=1e-6)()
-                kinds = ("async", "sync") + (("event-timed",) if impl.is_okl else ())
-                if not ok:
-                    for kind in kinds:
-                        ctx.record(**base, kernel=f"launch-{kind}", check="FAIL",
-                                   check_detail=detail)
-                    continue
-                for kind in kinds:
-                    count = 20 if ctx.quick else (2000 if kind == "async" else 500)
-                    dev = impl.okl_device
-                    stream = dev.current_stream if kind == "event-timed" else None
-                    reps = 2 if ctx.quick else 7
-                    per = []
-                    for _ in range(reps + 1):
-                        sync(impl, ctx)
-                        t0 = time.perf_counter()
-                        if kind == "async":
-                            for _ in range(count):
-                                call()
-                            sync(impl, ctx)
-                        elif kind == "sync":
-                            for _ in range(count):
-                                call()
-                                sync(impl, ctx)
-                        else:
-                            for _ in range(count):
-                                e0 = stream.record()
-                                call()
-                                e1 = stream.record()
-                                dev.elapsed(e0, e1)
-                        per.append((time.perf_counter() - t0) / count * 1e6)
-                    per = per[1:]  # the first batch is the warm-up
-                    rec = ctx.record(**base, kernel=f"launch-{kind}", check="PASS",
-                                     check_detail=detail, value_best=min(per),
-                                     value_median=statistics.median(per),
-                                     time_min_s=min(per) * 1e-6,
-                                     time_median_s=statistics.median(per) * 1e-6,
-                                     reps=len(per), launches_per_rep=count)
-                    log(f"[bench] launch    {kind:12} {impl.label:16} "
-                        f"{rec['value_best']:8.2f} us/launch (median {rec['value_median']:.2f})")
+            if not ok:
+                for kind in _kinds(impl):
+                    ctx.record(**base, kernel=f"launch-{kind}", check="FAIL",
+                               check_detail=detail)
+                continue
+            ready.append((impl, base, call, detail))
         except Exception as e:
-            from .common import record_error
-            base.pop("impl"), base.pop("mode"), base.pop("label"), base.pop("device")
-            base.pop("device_name")
-            record_error(ctx, impl, e, kernel="launch", **base)
+            _latency_error(ctx, impl, base, e)
+    for kind in ("async", "sync", "event-timed"):
+        rows = [r for r in ready if kind in _kinds(r[0])]
+        count = 20 if ctx.quick else (2000 if kind == "async" else 500)
+        reps = 2 if ctx.quick else 7
+        per: dict[int, list[float]] = {id(r): [] for r in rows}
+        failed: set[int] = set()
+        for _ in range(reps + 1):
+            for row in rows:
+                if id(row) in failed:
+                    continue
+                impl, base, call, _ = row
+                try:
+                    with omp_threads(impl.threads):
+                        per[id(row)].append(_batch(ctx, impl, call, kind, count))
+                except Exception as e:
+                    failed.add(id(row))
+                    _latency_error(ctx, impl, base, e)
+        for row in rows:
+            if id(row) in failed:
+                continue
+            impl, base, _, detail = row
+            times = per[id(row)][1:]  # the first batch is the warm-up
+            rec = ctx.record(**base, kernel=f"launch-{kind}", check="PASS",
+                             check_detail=detail, value_best=min(times),
+                             value_median=statistics.median(times),
+                             time_min_s=min(times) * 1e-6,
+                             time_median_s=statistics.median(times) * 1e-6,
+                             reps=len(times), launches_per_rep=count,
+                             interleaved=True)
+            log(f"[bench] launch    {kind:12} {impl.label:16} "
+                f"{rec['value_best']:8.2f} us/launch (median {rec['value_median']:.2f})")
     cfg.release()
+
+
+def _kinds(impl) -> tuple[str, ...]:
+    return ("async", "sync") + (("event-timed",) if impl.is_okl else ())
+
+
+def _latency_base(impl, n: int) -> dict:
+    return dict(bench="launch", size=n, size_label=str(n), precision="fp32",
+                metric="us/launch", higher_is_better=False, impl=impl.name, mode=impl.mode,
+                label=impl.label, device=impl.device, device_name=impl.device_name,
+                timing="perf_counter (host)")
+
+
+def _latency_error(ctx: Context, impl, base: dict, error: Exception) -> None:
+    from .common import record_error
+    rest = {k: v for k, v in base.items()
+            if k not in ("impl", "mode", "label", "device", "device_name")}
+    record_error(ctx, impl, error, kernel="launch", **rest)
+
+
+def _batch(ctx: Context, impl, call, kind: str, count: int) -> float:
+    """Microseconds per launch over ``count`` launches of one kind."""
+    sync(impl, ctx)
+    t0 = time.perf_counter()
+    if kind == "async":
+        for _ in range(count):
+            call()
+        sync(impl, ctx)
+    elif kind == "sync":
+        for _ in range(count):
+            call()
+            sync(impl, ctx)
+    else:
+        dev = impl.okl_device
+        stream = dev.current_stream
+        for _ in range(count):
+            e0 = stream.record()
+            call()
+            e1 = stream.record()
+            dev.elapsed(e0, e1)
+    return (time.perf_counter() - t0) / count * 1e6
