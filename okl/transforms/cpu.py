@@ -16,6 +16,7 @@ from ..model.kernel import Kernel, Program
 from .astutil import clone, parent_map, walk
 from .barriers import is_barrier
 from .cpu_guards import guards_to_bounds, uncounted
+from .cpu_interchange import interchange_lanes
 from .cpu_simd import mark as simd_mark
 from .cpu_transpose import transpose_shared
 from .exclusive import lower_exclusive
@@ -31,11 +32,15 @@ def lower_cpu_kernel(program: Program, kernel: Kernel, target,
     guards_to_bounds(kernel, counted)
     transpose_shared(kernel)
     _drop_block_unrolls(program, kernel)
+    # lanes of run-time-length loops go inside them (their new lane loops marked for SIMD)
+    swapped = interchange_lanes(
+        kernel, lambda loop: id(loop.node) in independent and uncounted(loop, counted))
     # one parent map for what follows: _guard and _prefix keep it up to date
     parents = parent_map(kernel.node)
     _drop_barriers(program, kernel, parents)
     for loop in kernel.loops():
-        if id(loop.node) in independent and uncounted(loop, counted):
+        if id(loop.node) in independent and id(loop.node) not in swapped and \
+                uncounted(loop, counted):
             _prefix(parents, loop.node, simd_mark(loop.node))
     for outer in kernel.outers:
         pragma = target.outer_pragma(kernel, outer)
