@@ -523,3 +523,36 @@ def test_concurrent_processes(tmp_path, vandal):
     if cache.get("build", key) is None:
         cache.put("build", key, _content(), {"k": 1})
     assert cache.get("build", key) == _content()
+
+
+def test_a_cache_hit_in_a_new_process_never_imports_the_translator(tmp_path):
+    """A new process (an MPI rank, the next run of a script) whose build the cache answers
+    imports neither pycparser nor okl's translator: about 0.1 s on a GPU machine's host."""
+    import subprocess
+    import textwrap
+
+    kernel = tmp_path / "k.okl"
+    kernel.write_text("@kernel void twice(const int n, float *x) {\n"
+                      "  for (int i = 0; i < n; ++i; @tile(16, @outer, @inner)) {\n"
+                      "    if (i < n) x[i] *= 2;\n  }\n}\n")
+    script = textwrap.dedent(f"""
+        import sys
+        import numpy as np
+        import okl
+        dev = okl.Device("serial", cache_dir={str(tmp_path / "cache")!r})
+        k = dev.build_kernel({str(kernel)!r}, "twice")
+        x = dev.asarray(np.arange(5, dtype=np.float32))
+        k(5, x)
+        assert list(x.get()) == [0, 2, 4, 6, 8]
+        loaded = [m for m in ("pycparser", "okl.translation", "okl.runtime.hostcode")
+                  if m in sys.modules]
+        print(k.cache_hit, loaded)
+    """)
+    env = {k: v for k, v in os.environ.items() if k != "OKL_CACHE_DIR"}
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).resolve().parents[1]),
+                                         env.get("PYTHONPATH", "")])
+    runs = [subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                           env=env, timeout=120) for _ in range(2)]
+    assert all(r.returncode == 0 for r in runs), [r.stderr for r in runs]
+    assert runs[0].stdout.split(" ", 1)[0] == "False"  # the first one translated
+    assert runs[1].stdout.strip() == "True []"

@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 from ..errors import ArgumentError
 from .cvalues import idiv, imod
-from .launcher import compiled
+from .hostrun import compiled
 
 #: entries a launch memo keeps (one per distinct set of scalar values; a launch loop has one)
 MEMO_LIMIT = 64

@@ -27,7 +27,7 @@ from .gpulaunch import (
     memoized,
     trivial_host,
 )
-from .launcher import compile_function, compiled
+from .hostrun import compile_function, compiled
 from .memory import Memory
 
 MEMO_KEY = "_cl_buffer"  # where an okl.Memory keeps its cl.Buffer for this path
@@ -161,7 +161,7 @@ def _with_host(kernel, cl_kernels, queues, enqueue, buffer_of, fail, sizes):
     """The path for host code that does more than launch device kernel 0: the same argument
     handling, then the host function, whose launches set the arguments of device kernel k
     (plus the host values it captures) and enqueue it."""
-    from .launcher import compile_function as compile_host
+    from .hostrun import compile_function as compile_host
 
     spec = kernel.spec
     host = compile_host(spec.host_src, "_host", f"<okl host code of {spec.name}>")

@@ -31,7 +31,7 @@ from .buildlog import map_log
 from .cache import Cache
 from .cache import memo as process_memo
 from .gpulaunch import array_address, compile_caller, env_names
-from .launcher import compile_function
+from .hostrun import compile_function
 from .memory import Memory
 from .properties import host_cpu, host_kernel_properties, host_properties
 from .verbose import say

@@ -40,7 +40,7 @@ from .gpulaunch import (
     memoized,
     trivial_host,
 )
-from .launcher import compile_function
+from .hostrun import compile_function
 from .memory import Memory
 from .verbose import say
 

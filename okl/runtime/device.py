@@ -327,8 +327,6 @@ class Device:
 
     def _translate_through_cache(self, key: str, document: dict, source: str, filename: str,
                                  defines: dict, include_dirs):
-        from ..translation import translate
-
         files = self.cache.get("translation", key)
         if files is not None:
             deps = _unchanged_dependencies(files)
@@ -345,6 +343,8 @@ class Device:
                 _say(f"translation cache entry {key[:12]} is stale (an included file changed)")
         else:
             _say(f"translation cache miss {key[:12]}")
+        from ..translation import translate  # here: a cache hit never imports the translator
+
         translation = translate(source, self.mode, defines=defines, include_dirs=include_dirs,
                                 filename=filename, check_bounds=self.check_bounds)
         for w in translation.diagnostics:

@@ -37,7 +37,7 @@ import numpy as np
 
 from .args import NULL, bind_args
 from .bounds import MEMO_LIMIT, bounds_check
-from .launcher import RUNTIME_NAMES, compile_function, compiled
+from .hostrun import RUNTIME_NAMES, compile_function, compiled
 from .memory import Memory
 
 _TRIVIAL_HOST = re.compile(r"def _host\([^)]*\):\n    _launch\(0, \{[^\n]*\}\)\n")

@@ -23,10 +23,11 @@ from dataclasses import dataclass
 import numpy as np
 from pycparser import c_ast, c_generator
 
-from ..errors import Diagnostic, LaunchError, SourceLoc, TranslationError
+from ..errors import Diagnostic, SourceLoc, TranslationError
 from ..model.types import TypeTable
 from . import cvalues as cv
 from .cvalues import DOUBLE, FLOAT, INT, ULONG, CScalar
+from .hostrun import HOST_RUNTIME_NAMES
 
 _MAX_DEPTH = 90  # Python refuses more than 100 indentation levels
 
@@ -80,46 +81,7 @@ def _range(t: CScalar) -> tuple[int, int]:
 _NAMESPACE = dict(cv.HELPERS)
 
 
-def _min(a, b):
-    return a if a < b else b
-
-
-def _max(a, b):
-    return a if a > b else b
-
-
-def _fmin(a: float, b: float) -> float:
-    return b if a != a else a if b != b or a <= b else b
-
-
-def _fmax(a: float, b: float) -> float:
-    return b if a != a else a if b != b or a >= b else b
-
-
-def _trips(diff: int, step: int) -> int:
-    """Iterations of a loop that covers ``diff`` in steps of ``step`` (exact integers)."""
-    if step <= 0:
-        raise cv.HostUB(f"the loop step is {step}; it must be positive")
-    return -(-diff // step) if diff > 0 else 0
-
-
-def located(error: Exception, where: dict[int, tuple]) -> None:
-    """Raise a LaunchError at the .okl position of the generated line that failed (its
-    traceback's first entry is the generated function); return if the line has none (a
-    launch failed further in: that error goes on as it is)."""
-    tb = error.__traceback__
-    loc = where.get(tb.tb_lineno) if tb is not None else None
-    if loc is None:
-        return
-    what = str(error) if isinstance(error, cv.HostUB) else \
-        f"{type(error).__name__}: {error}"
-    raise LaunchError(Diagnostic("error", f"host code cannot run: {what}",
-                                 SourceLoc(*loc)).render()) from None
-
-
-RUNTIME_NAMES: dict[str, object] = {**cv.HELPERS, "_min": _min, "_max": _max, "_fmin": _fmin,
-                                    "_fmax": _fmax, "_trips": _trips, "_located": located}
-_NAMESPACE.update(RUNTIME_NAMES)
+_NAMESPACE.update(HOST_RUNTIME_NAMES)
 
 
 class HostWriter:

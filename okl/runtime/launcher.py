@@ -12,34 +12,12 @@ small function of those values.
 from __future__ import annotations
 
 import contextlib
-import functools
 import re
 import sys
 
-from ..errors import LaunchError
 from ..transforms.launch import DeviceKernel, Extent, KernelPlan
 from . import cvalues as cv
-from .hostcode import RUNTIME_NAMES as _HOST_NAMES
 from .hostcode import HostCodeError, HostWriter
-
-
-def _field(value, name: str):
-    """`s.name` of a struct argument (a numpy structured scalar or 0-d array) on the host."""
-    field = value[name]
-    return field.item() if getattr(field, "ndim", 0) == 0 and field.dtype.fields is None \
-        else field
-
-
-def _check_max_inner(name: str, inner: tuple, limit: tuple) -> None:
-    """@max_inner_dims is a promise the CPU @exclusive arrays and launch bounds rely on."""
-    for axis, (n, m) in enumerate(zip(inner, limit, strict=False)):
-        if n > m:
-            raise LaunchError(f"{name}: the @inner loops need {n} threads on axis {axis}, more "
-                              f"than @max_inner_dims allows ({m}); raise @max_inner_dims")
-
-
-RUNTIME_NAMES = {**_HOST_NAMES, "_check_max_inner": _check_max_inner, "_field": _field,
-                 "max": max}
 
 
 def _declare_inputs(writer: HostWriter, dk: DeviceKernel, plan: KernelPlan) -> None:
@@ -153,36 +131,3 @@ def dims_source(dk: DeviceKernel, plan: KernelPlan) -> str:
     source = writer.function(["def _dims(_env):", *loads])
     head, _, table = source.partition("_LINES = ")
     return head + "\n".join(sizes) + "\n" + (f"_LINES = {table}" if table else "")
-
-
-@functools.lru_cache(maxsize=1024)
-def compiled(source: str, filename: str):
-    """Python's compile() costs ~0.3 ms; a warm build_kernel on a new Device is ~1 ms in all,
-    so generated code objects are kept for the process."""
-    return compile(source, filename, "exec")
-
-
-def compile_function(source: str, name: str, filename: str):
-    """Turn generated launcher source (ours, never user text) into a function."""
-    namespace = dict(RUNTIME_NAMES)
-    exec(compiled(source, filename), namespace)  # noqa: S102 - generated code
-    return namespace[name]
-
-
-def host_launches(spec, values: list) -> list[tuple[int, tuple, tuple, dict]]:
-    """Run a GPU-mode kernel's host code with ``values`` (its arguments as Python scalars;
-    anything for pointers) and return the launches it would make -- ``(device kernel,
-    outer, inner, captured values by name)`` -- without a device: how tests compare the
-    Python host path with the compiled C of the CPU modes."""
-    host = compile_function(spec.host_src, "_host", f"<okl host code of {spec.name}>")
-    dims = [compile_function(d.dims_src, "_dims", f"<okl grid of {d.name}>")
-            for d in spec.device_kernels]
-    out = []
-
-    def launch(k: int, env: dict) -> None:
-        outer, inner = dims[k](env)
-        if min(outer) > 0 and min(inner) > 0:
-            captured = {c.name: env[c.name] for c in spec.device_kernels[k].captured}
-            out.append((k, outer, inner, captured))
-    host(*values, launch)
-    return out

@@ -26,7 +26,7 @@ import operator
 
 from ..errors import ArgumentError
 from .gpulaunch import env_names
-from .launcher import compile_function, host_launches
+from .hostrun import compile_function, host_launches
 
 
 def _dims(value, what: str, name: str) -> tuple[int, ...]:

@@ -13,8 +13,6 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.lib.format import descr_to_dtype, dtype_to_descr
 
-from .launcher import dims_source, host_source
-
 
 @dataclass
 class RuntimeParam:
@@ -61,6 +59,9 @@ class KernelSpec:
 
 
 def specs_of(translation) -> list[KernelSpec]:
+    # here, not at the top: a build the cache answers never writes host code (hostrun.py)
+    from .launcher import dims_source, host_source
+
     out = []
     for info in translation.kernels:
         params = [_param(p.name, p.c_type, p.dtype, p.is_pointer, p.is_const)
