@@ -57,66 +57,6 @@ class _Parser(c_parser.CParser):
         super().__init__(lexer=FastLexer)
         self.typedef_names: frozenset[str] = frozenset()
 
-    # The token helpers below are pycparser 3's (_peek, _peek_type, _advance, _accept over
-    # its _TokenStream) with the stream's peek/next/_fill inlined: the parser calls them
-    # several times per token (pycparser's parse of bk5: 3.4 -> 2.7 ms CPU here, 17-26%
-    # less on the benchmark kernels).  Same tokens, same order of lexing (the
-    # buffer is filled as far as asked, as _TokenStream.peek does); _FAST_TOKENS is False,
-    # and pycparser's own helpers run, when its stream is not the one these were made for.
-
-    def _peek(self, k: int = 1):
-        if not _FAST_TOKENS:
-            return super()._peek(k)
-        ts = self._tokens
-        pos = ts._index + k - 1
-        if k <= 0:
-            tok = None
-        else:
-            buf = ts._buffer
-            if pos >= len(buf):
-                _fill(buf, ts._read_token, pos)
-            tok = buf[pos]
-        if tok is not self._typedef_checked_token:
-            self._classify_identifier(tok)
-        return tok
-
-    def _peek_type(self, k: int = 1):
-        if not _FAST_TOKENS:
-            return super()._peek_type(k)
-        ts = self._tokens
-        pos = ts._index + k - 1
-        if k <= 0:
-            tok = None
-        else:
-            buf = ts._buffer
-            if pos >= len(buf):
-                _fill(buf, ts._read_token, pos)
-            tok = buf[pos]
-        if tok is not self._typedef_checked_token:
-            self._classify_identifier(tok)
-        return tok.type if tok is not None else None
-
-    def _advance(self):
-        if not _FAST_TOKENS:
-            return super()._advance()
-        ts = self._tokens
-        buf = ts._buffer
-        if ts._index >= len(buf):
-            _fill(buf, ts._read_token, ts._index)
-        tok = buf[ts._index]
-        ts._index += 1
-        if tok is None:
-            self._parse_error("At end of input", self.clex.filename)
-        if tok is not self._typedef_checked_token:
-            self._classify_identifier(tok)
-        return tok
-
-    def _accept(self, token_type: str):
-        tok = self._peek()
-        if tok is not None and tok.type == token_type:
-            return self._advance()
-        return None
-
     def _parse_translation_unit_or_empty(self):
         # parse() has just made the file scope: it starts with the names as types
         self._scope_stack[0].update(dict.fromkeys(self.typedef_names, True))
@@ -155,34 +95,6 @@ class _Parser(c_parser.CParser):
         if tok is not None and (tok.lineno, tok.column) == (coord.line, coord.column):
             return tok.value
         return None
-
-
-def _fill(buf: list, read, pos: int) -> None:
-    """_TokenStream._fill: read tokens until ``buf[pos]`` exists or the input ends."""
-    while len(buf) <= pos:
-        tok = read()
-        buf.append(tok)
-        if tok is None:
-            break
-
-
-def _stream_as_expected() -> bool:
-    """pycparser's token stream is the one _Parser's inlined token helpers read: a buffer
-    list, an index into it and the reader that fills it."""
-    stream = getattr(c_parser, "_TokenStream", None)
-    if stream is None:
-        return False
-    try:
-        tokens = iter(["a", "b", None])
-        ts = stream(lambda: next(tokens))
-        first = ts.peek(2)
-        return type(ts._buffer) is list and ts._index == 0 and first == "b" and \
-            ts.next() == "a" and ts._index == 1 and callable(ts._read_token)
-    except Exception:  # noqa: BLE001 - any other shape: use pycparser's own helpers
-        return False
-
-
-_FAST_TOKENS = _stream_as_expected()
 
 
 def parser() -> c_parser.CParser:
