@@ -256,8 +256,16 @@ def _spell(nodes: list[c_ast.Node], target: Target) -> None:
     """Backend spellings: restrict qualifiers, pragmas, OpenCL keywords used as names (one
     walk) and OpenCL math function names."""
     reserved = target.reserved
+    math_names = target.math_names
     for root in nodes:
+        calls: list[c_ast.FuncCall] = []  # the calls the walk meets, for math_names
+        aligned = False  # some node has an _Alignas (a part of the tree walk skips)
         for n in walk(root):
+            cls = type(n)
+            if cls is c_ast.FuncCall and n is not root:  # (rewrite passes no root to fn)
+                calls.append(n)
+            elif cls in _ALIGNED and n.align:
+                aligned = True
             if isinstance(n, c_ast.PtrDecl) and "restrict" in n.quals:
                 n.quals = [target.restrict if q == "restrict" else q for q in n.quals]
             elif isinstance(n, c_ast.Compound) and any(
@@ -273,8 +281,16 @@ def _spell(nodes: list[c_ast.Node], target: Target) -> None:
                 n.block_items = items
             if reserved:
                 _rename_reserved(n, reserved)
-        if target.math_names:  # (no math name is reserved: the order does not matter)
-            rewrite(root, lambda n: _rename_call(n, target.math_names))
+        # (no math name is reserved: the order does not matter)
+        if math_names and aligned:  # rewrite also visits what _Alignas holds
+            rewrite(root, lambda n: _rename_call(n, math_names))
+        elif math_names:
+            for n in calls:
+                _rename_call(n, math_names)
+
+
+#: the node classes with an ``align`` slot (_Alignas nodes, which walk does not visit)
+_ALIGNED = frozenset({c_ast.Decl, c_ast.TypeDecl, c_ast.Typename})
 
 
 def _rename_reserved(n: c_ast.Node, reserved: frozenset[str]) -> None:

@@ -17,7 +17,7 @@ from pycparser import c_ast, c_generator
 from ..parser.cparse import PRELUDE_TYPES
 from ..parser.linemarker import line_directive
 from ..parser.preprocess import Expanded
-from ..transforms.astutil import children
+from ..transforms.astutil import child_slots
 
 
 class Target:
@@ -103,14 +103,22 @@ def uses_of(nodes) -> set[str]:
         stack = [root]
         while stack:
             n = stack.pop()
-            if isinstance(n, c_ast.IdentifierType):
+            cls = type(n)
+            if cls is c_ast.IdentifierType:
                 out.update(n.names)
-            elif isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID):
+            elif cls is c_ast.FuncCall and isinstance(n.name, c_ast.ID):
                 out.add(n.name.name)
-            elif isinstance(n, c_ast.Constant) and n.type == "double":
+            elif cls is c_ast.Constant and n.type == "double":
                 if not n.value.lower().endswith("f"):
                     out.add("double")
-            stack.extend(children(n))
+            for slot in child_slots(cls):
+                value = getattr(n, slot)
+                if value is None:
+                    continue
+                if type(value) is list:
+                    stack.extend(value)
+                else:
+                    stack.append(value)
     return out
 
 

@@ -64,6 +64,7 @@ def _attachables(ast: c_ast.FileAST):
     # (node, slot, group, children)
     preorder: list[tuple[c_ast.Node, int | None, int | None, list[c_ast.Node]]] = []
     stack: list[tuple[c_ast.Node | None, int | None]] = [(e, id(ast)) for e in reversed(ast.ext)]
+    table = _SLOT_GROUPS
     while stack:
         node, group = stack.pop()
         if node is None:
@@ -81,21 +82,24 @@ def _attachables(ast: c_ast.FileAST):
                 declarators[(name_node.coord.line, name_node.coord.column)] = node
         elif cls is c_ast.For and node.coord is not None:
             fors[(node.coord.line, node.coord.column)] = node
+        groups = table.get(cls)
         pushed = []
-        for name, grouping in _slot_groups(cls):
+        for name, grouping in _slot_groups(cls) if groups is None else groups:
             value = getattr(node, name)
             if value is None:
                 continue
             values = value if type(value) is list else [value]
             kids.extend(values)
             if grouping == "parent":
-                pushed.extend((child, id(node)) for child in values)
+                g = id(node)
+                pushed += [(child, g) for child in values]
             elif grouping == "child":
-                pushed.extend((child, id(child)) for child in values)
+                pushed += [(child, id(child)) for child in values]
             else:
-                pushed.extend((child, None) for child in values)
-        pushed.reverse()
-        stack.extend(pushed)
+                pushed += [(child, None) for child in values]
+        if pushed:
+            pushed.reverse()
+            stack.extend(pushed)
     starts: dict[int, tuple[int, int]] = {}
     for node, slot, group, kids in reversed(preorder):
         c = node.coord

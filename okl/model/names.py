@@ -59,7 +59,10 @@ class _Scopes:
         self.stack: list[set[str]] = [file_scope]
 
     def declared(self, name: str) -> bool:
-        return any(name in scope for scope in self.stack)
+        for scope in self.stack:
+            if name in scope:
+                return True
+        return False
 
     def function(self, fn: c_ast.FuncDef) -> Iterator[c_ast.ID]:
         params = set()
@@ -92,6 +95,8 @@ class _Scopes:
 
     def _parts(self, node: c_ast.Node) -> list:
         """What to visit in place of ``node``, in order."""
+        if type(node) not in _SPECIAL:  # expressions and most statements: their children
+            return children(node)
         if isinstance(node, (c_ast.Compound, c_ast.For)):
             self.stack.append(set())
             return [*children(node), _POP]
@@ -112,6 +117,12 @@ class _Scopes:
 
 
 _POP = object()
+#: the node classes that _Scopes._parts does not visit as plain children (pycparser's node
+#: classes have no subclasses, so the class itself decides)
+_SPECIAL = frozenset({
+    c_ast.Compound, c_ast.For, c_ast.Decl, c_ast.Typedef, c_ast.StructRef, c_ast.FuncCall,
+    c_ast.NamedInitializer, c_ast.Goto, c_ast.Label, c_ast.Typename, c_ast.TypeDecl,
+    c_ast.IdentifierType})
 
 
 def _dims(t) -> list[c_ast.Node]:

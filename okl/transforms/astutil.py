@@ -134,19 +134,33 @@ def parent_map(root: c_ast.Node, visit: Callable[[c_ast.Node], object] | None = 
     """id(child) -> (parent, the slot holding it) for every node below ``root``; ``visit``,
     when given, is called with every node in preorder (a pass that needs the map and a
     walk gets both from one traversal)."""
+    # one stack walk (as :func:`walk`, inlined): each node's slots are read once, for the
+    # map and for the walk
     out: dict[int, tuple[c_ast.Node, str]] = {}
-    for n in walk(root):
+    table = _CHILD_SLOTS
+    stack = [root]
+    pop = stack.pop
+    while stack:
+        n = pop()
         if visit is not None:
             visit(n)
-        for slot in _CHILD_SLOTS.get(type(n)) or ():
+        slots = table.get(type(n))
+        if slots is None:
+            slots = child_slots(type(n))
+        kids: list[c_ast.Node] = []
+        for slot in slots:
             value = getattr(n, slot)
             if value is None:
                 continue
             if type(value) is list:
                 for child in value:
                     out[id(child)] = (n, slot)
+                kids.extend(value)
             else:
                 out[id(value)] = (n, slot)
+                kids.append(value)
+        if kids:
+            stack.extend(kids[::-1])  # reversed: the first child is popped first
     return out
 
 

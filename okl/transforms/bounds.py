@@ -335,19 +335,22 @@ def _assigned(body: c_ast.Node) -> tuple[set[str], bool]:
     skip: set[int] = set()
     out: set[str] = set()
     jumps = False
+    # (pycparser's node classes have no subclasses: the class decides)
     for n in walk(body):  # a For comes before the nodes of its update
-        if isinstance(n, (c_ast.Goto, c_ast.Label)):
+        cls = type(n)
+        if cls is c_ast.Goto or cls is c_ast.Label:
             jumps = True
-        if id(n) in skip:
+        if skip and id(n) in skip:
             continue
-        if isinstance(n, c_ast.For) and n.next is not None and _loop_form(n) is not None:
-            skip.update(id(x) for x in walk(n.next))
-        target = None
-        if isinstance(n, c_ast.Assignment):
+        if cls is c_ast.Assignment:
             target = n.lvalue
-        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&"):
+        elif cls is c_ast.UnaryOp and n.op in ("++", "--", "p++", "p--", "&"):
             target = n.expr
-        if isinstance(target, c_ast.ID):
+        else:
+            if cls is c_ast.For and n.next is not None and _loop_form(n) is not None:
+                skip.update(id(x) for x in walk(n.next))
+            continue
+        if type(target) is c_ast.ID:
             out.add(target.name)
     return out, jumps
 

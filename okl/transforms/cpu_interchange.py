@@ -64,9 +64,13 @@ def interchange_lanes(kernel: Kernel, eligible) -> set[int]:
     loops = [loop for loop in lane_loops(kernel) if eligible(loop)]
     if not loops:
         return done
-    taken = {n.name for n in walk(kernel.node) if isinstance(n, c_ast.ID)} | \
-        {n.name for n in walk(kernel.node) if isinstance(n, c_ast.Decl) and n.name}
-    parents = parent_map(kernel.node)
+    taken: set[str] = set()  # every name used or declared in the kernel
+
+    def name_of(n) -> None:
+        if isinstance(n, c_ast.ID) or isinstance(n, c_ast.Decl) and n.name:
+            taken.add(n.name)
+
+    parents = parent_map(kernel.node, name_of)
     for loop in loops:
         new = _interchange(loop.node, taken)
         if new is None:
@@ -113,16 +117,35 @@ def _interchange(lane: c_ast.For, taken: set[str]) -> c_ast.Node | None:
         return None
     t, first, count = form
     body = lane.stmt
-    if any(isinstance(n, (c_ast.Return, c_ast.Goto, c_ast.Label)) for n in walk(body)):
-        return None
-    stored, unknown = _stores(body)
-    written = _written(body)
-    # names declared anywhere in the lane body, and how often
+    # one walk of the lane body finds what _stores and _written would, and the names
+    # declared anywhere in it, and how often
+    nodes = list(walk(body))
+    stored: set[str] = set()
+    written: set[str] = set()
+    unknown = False
     decls: dict[str, int] = {}
-    for n in walk(body):
-        if isinstance(n, c_ast.Decl) and n.name:
-            decls[n.name] = decls.get(n.name, 0) + 1
-    if any(v > 1 for v in decls.values()) or t in decls or _used_before_declared(body, decls):
+    for n in nodes:
+        if isinstance(n, (c_ast.Return, c_ast.Goto, c_ast.Label)):
+            return None
+        if isinstance(n, c_ast.Assignment):
+            target = n.lvalue
+        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&"):
+            target = n.expr
+        else:
+            if isinstance(n, c_ast.FuncCall):
+                unknown = True
+            elif isinstance(n, c_ast.Decl) and n.name:
+                decls[n.name] = decls.get(n.name, 0) + 1
+            continue
+        if isinstance(target, c_ast.ID):
+            written.add(target.name)
+            continue
+        base = _base(target) if isinstance(target, c_ast.ArrayRef) else None
+        if base is None:
+            unknown = True
+        else:
+            stored.add(base)
+    if any(v > 1 for v in decls.values()) or t in decls or _used_before_declared(nodes, decls):
         return None
     uniform: set[str] = set()  # lane-body names whose values every lane shares
 
@@ -313,10 +336,11 @@ def _escapes(stmt) -> bool:
     return visit(stmt, 0)
 
 
-def _used_before_declared(body, decls) -> bool:
-    """A name the lane body declares is used (as an outer variable) before its declaration."""
+def _used_before_declared(nodes, decls) -> bool:
+    """A name the lane body declares is used (as an outer variable) before its declaration
+    (``nodes``: the body's nodes in preorder)."""
     seen: set[str] = set()
-    for n in walk(body):
+    for n in nodes:
         if isinstance(n, c_ast.Decl) and n.name:
             seen.add(n.name)
         elif isinstance(n, c_ast.ID) and n.name in decls and n.name not in seen:
@@ -336,28 +360,6 @@ def _written_nodes(root):
             yield n.lvalue
         elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&"):
             yield n.expr
-
-
-def _written(root) -> set[str]:
-    """Names assigned, incremented or address-taken as a whole in ``root``."""
-    return {n.name for n in _written_nodes(root) if isinstance(n, c_ast.ID)}
-
-
-def _stores(root) -> tuple[set[str], bool]:
-    """(base names of the arrays stored to in ``root``, whether some store goes through
-    anything else: a pointer, a member, an address taken)."""
-    names: set[str] = set()
-    unknown = False
-    for target in _written_nodes(root):
-        if isinstance(target, c_ast.ID):
-            continue
-        base = _base(target) if isinstance(target, c_ast.ArrayRef) else None
-        if base is None:
-            unknown = True
-        else:
-            names.add(base)
-    unknown |= any(isinstance(n, c_ast.FuncCall) for n in walk(root))
-    return names, unknown
 
 
 def _base(ref: c_ast.ArrayRef) -> str | None:

@@ -198,6 +198,8 @@ def _check_extents(dk: DeviceKernel, diags: Diagnostics) -> None:
 def _device_uses(dk: DeviceKernel, captured: list[HostVar]) -> list[HostVar]:
     """The captured host variables that device code reads: a loop bound that only sizes the
     launch (the loop needs no guard) stays on the host."""
+    if not captured:  # nothing to look for (most kernels): no walk of the loop nest
+        return []
     skip: set[int] = set()
     for loop in dk.outer_loop.walk():
         if dk.exact(loop) and loop.node.cond is not None:

@@ -24,7 +24,7 @@ from ..model.types import TypeTable
 from ..parser.attributes import Attribute
 from ..parser.cparse import parse_expression
 from ..parser.preprocess import Expanded
-from .astutil import children, clone, walk, with_coord
+from .astutil import clone, parent_map, walk, with_coord
 
 #: The largest tile size: the size is an ``int`` in the generated loops.
 INT_MAX = 2**31 - 1
@@ -125,19 +125,13 @@ def _float_outer_loops(fn: c_ast.FuncDef, amap: AttributeMap, tiled_outer: set[i
     moved = True
     while moved:
         moved = False
-        parents: dict[int, c_ast.Node] = {}
-        found = []  # the tiled @outer loops, in preorder
-        for n in walk(fn.body):
-            if type(n) is c_ast.For and id(n) in tiled_outer:
-                found.append(n)
-            for child in children(n):
-                parents[id(child)] = n
+        found, parents = _tiled_outers(fn.body, tiled_outer)
         for node in found:
-            chain, p = [], parents.get(id(node))
+            chain, p = [], _parent(parents, node)
             child = node
             while p is not None and _wraps(p, child, amap):
                 chain.append(p)
-                child, p = p, parents.get(id(p))
+                child, p = p, _parent(parents, p)
             tops = [k for k, q in enumerate(chain) if isinstance(q, c_ast.For) and
                     amap.has(q, "inner")]
             if not tops:
@@ -149,11 +143,28 @@ def _float_outer_loops(fn: c_ast.FuncDef, amap: AttributeMap, tiled_outer: set[i
             if any(i.name in crossed for h in header if h is not None for i in _ids(h)):
                 continue
             top = chain[-1]
-            _replace_child(parents[id(node)], node, node.stmt)
-            _replace_child(parents[id(top)], top, node)
+            _replace_child(parents[id(node)][0], node, node.stmt)
+            _replace_child(parents[id(top)][0], top, node)
             node.stmt = c_ast.Compound([top], coord=node.coord)
             moved = True
             break
+
+
+def _tiled_outers(root: c_ast.Node, tiled_outer: set[int]):
+    """The tiled @outer loops under ``root`` in preorder, and the parent map of ``root``
+    (one walk)."""
+    found: list[c_ast.For] = []
+
+    def visit(n: c_ast.Node) -> None:
+        if type(n) is c_ast.For and id(n) in tiled_outer:
+            found.append(n)
+
+    return found, parent_map(root, visit)
+
+
+def _parent(parents, n: c_ast.Node) -> c_ast.Node | None:
+    entry = parents.get(id(n))
+    return None if entry is None else entry[0]
 
 
 def _wraps(parent: c_ast.Node, child: c_ast.Node, amap: AttributeMap) -> bool:
