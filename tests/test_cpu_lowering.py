@@ -152,7 +152,7 @@ def test_divmod_lanes_split(mode):
     """A lane loop using t / 4 and t % 4 counts t in a 3 x 4 nest (cpu_divmod); one of 10
     lanes (4 does not divide 10) stays as it was."""
     c = okl.translate(DIVMOD, mode, line_directives=False).source
-    assert "for (int t__hi = 0; t__hi < 3; ++t__hi)" in c
+    assert "#pragma GCC unroll 3\n    for (int t__hi = 0; t__hi < 3; ++t__hi)" in c
     assert "#pragma GCC ivdep\n      for (int t__lo = 0; t__lo < 4; ++t__lo)" in c
     assert "const int t = t__hi * 4 + t__lo;" in c
     assert "x[e * 12 + t__lo * 3 + t__hi] + t" in c
@@ -195,6 +195,8 @@ def _divmod(loop: str) -> str:
     "for (int t = 0; t < 8; ++t) y[t] = (t + 1) / 4;",        # not t itself
     "for (int t = 0; t < n; ++t) y[t] = t / 4;",              # run-time trip count
     "for (int t = 0; t < 8; ++t) { const int l = t / 4; y[t] = 0; }",  # only a dead use
+    "for (int t = 0; t < 128; ++t) y[t] = t / 4;",            # over 64 lanes
+    "for (int t = 0; t < 64; ++t) y[t] = t / 2" + " + y[t + 1]" * 200 + ";",  # 32 big copies
 ])
 def test_divmod_lanes_refused(loop):
     assert "__hi" not in _divmod(loop)
@@ -203,7 +205,8 @@ def test_divmod_lanes_refused(loop):
 def test_divmod_lanes_accepted():
     out = _divmod("for (int t = 4; t <= 11; t++) { y[t] = t % 4 - t / 4; "
                   "for (;;) break; }")
-    assert "for (int t__hi = 1; t__hi < 3; ++t__hi)" in out
+    assert "#pragma GCC unroll 2\n  for (int t__hi = 1; t__hi < 3; ++t__hi)" in out
+    assert "__hi" in _divmod("for (int t = 0; t < 64; ++t) y[t] = t / 2;")
     assert "y[t] = t__lo - t__hi;" in out
     # a loop okl did not mark for SIMD (the pragma is before another statement): left alone
     assert "__hi" not in _divmod("y[0] = 0; for (int t = 0; t < 8; ++t) y[t] = t / 4;")

@@ -51,6 +51,7 @@ static void surface(const int ne, const double *q, double *out) {
       load(i, q + e * 8, s_q);
     }
     #pragma GCC ivdep
+    #pragma GCC unroll 4
 #line 42 "shared_param.okl"
     for (int i__hi = 0; i__hi < 4; ++i__hi) {
       #pragma GCC ivdep

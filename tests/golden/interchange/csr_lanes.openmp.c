@@ -24,6 +24,7 @@ static void csrLanes(const int n, const int *rowPtr, const int *col, const float
           }
           for (int m = rowPtr[i]; m < end; ++m) {
             #pragma GCC ivdep
+            #pragma GCC unroll 3
 #line 10 "csr_lanes.okl"
             for (int t__hi = 0; t__hi < 3; ++t__hi) {
               #pragma GCC ivdep
