@@ -205,8 +205,11 @@ def test_divmod_lanes_refused(loop):
 def test_divmod_lanes_accepted():
     out = _divmod("for (int t = 4; t <= 11; t++) { y[t] = t % 4 - t / 4; "
                   "for (;;) break; }")
-    assert "#pragma GCC unroll 2\n  for (int t__hi = 1; t__hi < 3; ++t__hi)" in out
-    assert "__hi" in _divmod("for (int t = 0; t < 64; ++t) y[t] = t / 2;")
+    # a body with a loop of its own: the nest without `#pragma GCC unroll`
+    assert "#pragma GCC ivdep\n  for (int t__hi = 1; t__hi < 3; ++t__hi)" in out
+    assert "unroll" not in out
+    assert "#pragma GCC unroll 32\n  for (int t__hi = 0; t__hi < 32; ++t__hi)" in _divmod(
+        "for (int t = 0; t < 64; ++t) y[t] = t / 2;")
     assert "y[t] = t__lo - t__hi;" in out
     # a loop okl did not mark for SIMD (the pragma is before another statement): left alone
     assert "__hi" not in _divmod("y[0] = 0; for (int t = 0; t < 8; ++t) y[t] = t / 4;")

@@ -21,15 +21,19 @@ becomes::
       }
     }
 
-The outer loop is unrolled completely (``#pragma GCC unroll``, which clang reads too): then
-the per-lane values of a uniform loop around the lanes (blocksolver's ``acc__x[t]``) live in
-registers, and gcc vectorises the straight-line lanes (SLP).  Without it gcc unrolls only
-some nests (5 x 5: yes; 8 x 4: no), and a lane loop of 32 split 8 x 4 ran 0.6x the speed of
-the flat loop in a C test (gcc -O3 -march=native, gcc 12), 64 split 8 x 8 0.5x; with it the
-shapes tried (16 to 64 lanes, C from 2 to 16, a streaming loop and blocksolver's
-accumulation) ran 0.96x (noise) to 1.7x the flat loop, 25 = 5 x 5 1.3x-1.7x.  Bigger loops
-gain nothing (100 = 10 x 10: 0.97x) and unroll into much code, so only loops of at most 64
-lanes whose body copied N / C times stays small are split.
+Where the lane body is straight-line code, the outer loop is unrolled completely (``#pragma
+GCC unroll``, which clang reads too): then the per-lane values of a uniform loop around the
+lanes (blocksolver's ``acc__x[t]``) live in registers, and gcc vectorises the straight-line
+lanes (SLP).  Without it gcc unrolls only some nests (5 x 5: yes; 8 x 4: no), and a lane
+loop of 32 split 8 x 4 ran 0.6x the speed of the flat loop in a C test (gcc 12, -O3
+-march=native), 64 split 8 x 8 0.5x; with it the shapes tried (16 to 64 lanes, C from 2 to
+16, a streaming loop and blocksolver's accumulation) ran 0.96x (noise) to 1.7x the flat
+loop, 25 = 5 x 5 1.3x-1.7x.  A body with a loop of its own (blocksolver's residual, ``for
+(m < 5) res -= s_p[r][m * 5 + l]``) is left to gcc: split, it ran 2.2x-6x the flat loop
+without the pragma, and mostly slower with it (25 = 5 x 5: 3.9x without, 2.5x with; the
+whole blocksolver kernel 9% slower).  Bigger loops gain nothing (100 = 10 x 10: 0.97x) and
+unroll into much code, so only loops of at most 64 lanes are split, and a straight-line
+body only where N / C copies of it stay small.
 
 The nest runs the same values of ``t`` in the same order, and for ``t >= 0`` C's integer
 division gives exactly ``t / C == t__hi`` and ``t % C == t__lo``.  okl does this only where
@@ -80,7 +84,8 @@ def _is_mark(item) -> bool:
 
 
 def _split(loop: c_ast.For, taken: set[str]) -> list[c_ast.Node] | None:
-    """``[#pragma GCC unroll, the nest]`` for ``loop``, or None where it stays."""
+    """``[#pragma GCC unroll, the nest]`` for ``loop`` (the nest alone where the body has a
+    loop of its own), or None where it stays."""
     form = _int_lanes(loop)
     if form is None or form[2] > MAX_LANES:
         return None
@@ -95,8 +100,10 @@ def _split(loop: c_ast.For, taken: set[str]) -> list[c_ast.Node] | None:
     if len(divisors) != 1:
         return None  # none, or several different ones, or one that is not a plain constant
     c = divisors.pop()
-    if c is None or c < 2 or count % c or first % c or \
-            count // c * sum(1 for _ in walk(body)) > MAX_UNROLLED:
+    if c is None or c < 2 or count % c or first % c:
+        return None
+    unroll = not any(isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile)) for n in walk(body))
+    if unroll and count // c * sum(1 for _ in walk(body)) > MAX_UNROLLED:
         return None
     hi, lo = t + HI, t + LO
     if hi in taken or lo in taken:
@@ -116,10 +123,10 @@ def _split(loop: c_ast.For, taken: set[str]) -> list[c_ast.Node] | None:
         items.insert(0, _const_int(t, c_ast.BinaryOp(
             "+", c_ast.BinaryOp("*", c_ast.ID(hi), _int(c)), c_ast.ID(lo)), coord))
     inner = _count(lo, 0, c, c_ast.Compound(items, coord=coord), coord)
-    return [c_ast.Pragma(f"GCC unroll {count // c}", coord=coord),
-            _count(hi, first // c, (first + count) // c,
-                   c_ast.Compound([c_ast.Pragma(PRAGMA, coord=coord), inner], coord=coord),
-                   coord)]
+    nest = _count(hi, first // c, (first + count) // c,
+                  c_ast.Compound([c_ast.Pragma(PRAGMA, coord=coord), inner], coord=coord),
+                  coord)
+    return [c_ast.Pragma(f"GCC unroll {count // c}", coord=coord), nest] if unroll else [nest]
 
 
 def _int_lanes(loop: c_ast.For) -> tuple[str, int, int] | None:
