@@ -126,3 +126,90 @@ def test_transposed_shared_twin(mode):
     dev.build_kernel_from_string(MATMUL, "mm")(np.int32(5), dev.asarray(A), dev.asarray(x), y)
     A2 = 2 * A.reshape(6, 6)
     np.testing.assert_allclose(y.get().reshape(5, 6), x @ A2.T + A2.sum(axis=0), rtol=1e-13)
+
+
+DIVMOD = """
+@kernel void tr(const int E, const double *x, double *y) {
+  for (int e = 0; e < E; ++e; @outer) {
+    for (int t = 0; t < 12; ++t; @inner) {
+      y[e * 12 + t] = x[e * 12 + (t % 4) * 3 + t / 4] + t;
+    }
+  }
+}
+
+@kernel void quot(const int E, int *z) {
+  for (int e = 0; e < E; ++e; @outer) {
+    for (int t = 0; t < 10; ++t; @inner) {
+      z[e * 10 + t] = t / 4;
+    }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("mode", ["serial", "openmp"])
+def test_divmod_lanes_split(mode):
+    """A lane loop using t / 4 and t % 4 counts t in a 3 x 4 nest (cpu_divmod); one of 10
+    lanes (4 does not divide 10) stays as it was."""
+    c = okl.translate(DIVMOD, mode, line_directives=False).source
+    assert "#pragma GCC unroll 3\n    for (int t__hi = 0; t__hi < 3; ++t__hi)" in c
+    assert "#pragma GCC ivdep\n      for (int t__lo = 0; t__lo < 4; ++t__lo)" in c
+    assert "const int t = t__hi * 4 + t__lo;" in c
+    assert "x[e * 12 + t__lo * 3 + t__hi] + t" in c
+    assert "z[e * 10 + t] = t / 4" in c and c.count("t__hi <") == 1
+    dev = okl.Device(mode)
+    x = np.random.default_rng(3).random(24)
+    y, z = dev.zeros(24, np.float64), dev.zeros(20, np.int32)
+    dev.build_kernel_from_string(DIVMOD, "tr")(np.int32(2), dev.asarray(x), y)
+    dev.build_kernel_from_string(DIVMOD, "quot")(np.int32(2), z)
+    t = np.arange(12)
+    want = np.concatenate([x[e * 12 + (t % 4) * 3 + t // 4] + t for e in range(2)])
+    np.testing.assert_array_equal(y.get(), want)
+    np.testing.assert_array_equal(z.get(), np.tile(np.arange(10) // 4, 2))
+
+
+def _divmod(loop: str) -> str:
+    from pycparser import c_generator, c_parser
+
+    from okl.transforms.cpu_divmod import split_divmod_lanes
+    ast = c_parser.CParser().parse(
+        "void f(int *y, int n) {\n#pragma GCC ivdep\n" + loop + "\n}")
+    split_divmod_lanes(ast)
+    return c_generator.CGenerator().visit(ast)
+
+
+@pytest.mark.parametrize("loop", [
+    "for (int t = 0; t < 10; ++t) y[t] = t / 4;",             # 4 does not divide 10
+    "for (int t = 2; t < 10; ++t) y[t] = t / 4;",             # nor the first value
+    "for (int t = -4; t < 8; ++t) y[t + 4] = t / 4;",         # negative t: -1 / 4 == 0
+    "for (unsigned t = 0; t < 8; ++t) y[t] = t / 4;",         # not a plain int
+    "for (long t = 0; t < 8; ++t) y[t] = t / 4;",
+    "for (int t = 0; t < 8; ++t) { y[t] = t / 4; t += 0; }",  # t written in the body
+    "for (int t = 0; t < 8; ++t) { int *p = &t; y[*p] = t / 4; }",
+    "for (int t = 0; t < 8; ++t) { y[t] = t % 4; { int t = 1; y[t] = t / 4; } }",
+    "for (int t = 0; t < 8; ++t) { y[t] = t / 4; if (y[t] > n) break; }",
+    "for (int t = 0; t < 8; ++t) y[t] = t / 4u;",             # unsigned result
+    "for (int t = 0; t < 8; ++t) y[t] = t / 4L;",
+    "for (int t = 0; t < 8; ++t) y[t] = t / 2 + t % 4;",      # two divisors
+    "for (int t = 0; t < 8; ++t) y[t] = t / n;",              # not a constant
+    "for (int t = 0; t < 8; ++t) y[t] = (t + 1) / 4;",        # not t itself
+    "for (int t = 0; t < n; ++t) y[t] = t / 4;",              # run-time trip count
+    "for (int t = 0; t < 8; ++t) { const int l = t / 4; y[t] = 0; }",  # only a dead use
+    "for (int t = 0; t < 128; ++t) y[t] = t / 4;",            # over 64 lanes
+    "for (int t = 0; t < 64; ++t) y[t] = t / 2" + " + y[t + 1]" * 200 + ";",  # 32 big copies
+])
+def test_divmod_lanes_refused(loop):
+    assert "__hi" not in _divmod(loop)
+
+
+def test_divmod_lanes_accepted():
+    out = _divmod("for (int t = 4; t <= 11; t++) { y[t] = t % 4 - t / 4; "
+                  "for (;;) break; }")
+    # a body with a loop of its own: the nest without `#pragma GCC unroll`
+    assert "#pragma GCC ivdep\n  for (int t__hi = 1; t__hi < 3; ++t__hi)" in out
+    assert "unroll" not in out
+    assert "#pragma GCC unroll 32\n  for (int t__hi = 0; t__hi < 32; ++t__hi)" in _divmod(
+        "for (int t = 0; t < 64; ++t) y[t] = t / 2;")
+    assert "y[t] = t__lo - t__hi;" in out
+    # a loop okl did not mark for SIMD (the pragma is before another statement): left alone
+    assert "__hi" not in _divmod("y[0] = 0; for (int t = 0; t < 8; ++t) y[t] = t / 4;")

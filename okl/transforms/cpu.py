@@ -15,6 +15,7 @@ from pycparser import c_ast
 from ..model.kernel import Kernel, Program
 from .astutil import clone, parent_map, walk
 from .barriers import is_barrier
+from .cpu_divmod import split_divmod_lanes
 from .cpu_guards import guards_to_bounds, uncounted
 from .cpu_interchange import interchange_lanes
 from .cpu_simd import mark as simd_mark
@@ -49,6 +50,8 @@ def lower_cpu_kernel(program: Program, kernel: Kernel, target,
             if guard is not None:
                 _guard(parents, outer.node, guard)
             _prefix(parents, outer.node, c_ast.Pragma(pragma, coord=outer.node.coord))
+    # marked lane loops that use t / C, t % C count t in two loops (last: parents go stale)
+    split_divmod_lanes(kernel.node)
     _spell_params(kernel, target)
     return [kernel.node, entry_point(kernel)]
 

@@ -51,9 +51,16 @@ static void surface(const int ne, const double *q, double *out) {
       load(i, q + e * 8, s_q);
     }
     #pragma GCC ivdep
+    #pragma GCC unroll 4
 #line 42 "shared_param.okl"
-    for (int i = 0; i < 8; ++i) {
-      out[e * 8 + i] = weighted(weights, s_q, i % 2) + row_sum(q + e * 8);
+    for (int i__hi = 0; i__hi < 4; ++i__hi) {
+      #pragma GCC ivdep
+#line 42 "shared_param.okl"
+      for (int i__lo = 0; i__lo < 2; ++i__lo) {
+#line 42 "shared_param.okl"
+        const int i = i__hi * 2 + i__lo;
+        out[e * 8 + i] = weighted(weights, s_q, i__lo) + row_sum(q + e * 8);
+      }
     }
   }
 }

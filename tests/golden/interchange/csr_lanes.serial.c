@@ -24,12 +24,19 @@ static void csrLanes(const int n, const int *rowPtr, const int *col, const float
           }
           for (int m = rowPtr[i]; m < end; ++m) {
             #pragma GCC ivdep
+            #pragma GCC unroll 3
 #line 10 "csr_lanes.okl"
-            for (int t = 0; t < 12; ++t) {
+            for (int t__hi = 0; t__hi < 3; ++t__hi) {
+              #pragma GCC ivdep
+#line 10 "csr_lanes.okl"
+              for (int t__lo = 0; t__lo < 4; ++t__lo) {
+#line 10 "csr_lanes.okl"
+                const int t = t__hi * 4 + t__lo;
 #line 13 "csr_lanes.okl"
-              const int l = t / 4;
+                const int l = t__hi;
 #line 17 "csr_lanes.okl"
-              acc__x[t] += A[m * 12 + t] * x[col[m] * 3 + l];
+                acc__x[t] += A[m * 12 + t] * x[col[m] * 3 + l];
+              }
             }
           }
           #pragma GCC ivdep
