@@ -102,6 +102,11 @@ def _lower_loop(program: Program, dk: DeviceKernel, loop: Loop, target,
         else:
             cond = c_ast.BinaryOp(form.cmp, c_ast.ID(form.iterator), clone(form.bound))
             body = c_ast.If(cond, body, None, coord=loop.node.coord)
+    elif not any(type(n) is c_ast.ID and n.name == form.iterator for n in walk(body)):
+        # a body that never reads its index (a loop that only sizes the block): no unused
+        # `int t = threadIdx.x;` for nvcc to remark on
+        return body if isinstance(body, c_ast.Compound) else \
+            c_ast.Compound([body], coord=loop.node.coord)
     if isinstance(body, c_ast.Compound) and not any(
             isinstance(x, c_ast.Decl) and x.name == form.iterator for x in body.block_items or []):
         # `{ int i = <index>; <body items> }`: the loop body's own block, one level less

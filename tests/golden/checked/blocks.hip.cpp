@@ -58,8 +58,6 @@ extern "C" __global__ __launch_bounds__(16) void _okl_blocksum_0(const int n, co
 #line 3 "blocks.okl"
 extern "C" __global__ __launch_bounds__(1) void _okl_blocksum_1(const int n, const double *a, double *partial, double *out, long _okl_n_a, long _okl_n_partial, long _okl_n_out, int *_okl_err) {
   {
-#line 18 "blocks.okl"
-    int o = blockIdx.x;
     {
 #line 19 "blocks.okl"
       int t = threadIdx.x;

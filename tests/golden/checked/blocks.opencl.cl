@@ -58,8 +58,6 @@ __kernel __attribute__((reqd_work_group_size(16, 1, 1))) void _okl_blocksum_0(co
 #line 3 "blocks.okl"
 __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void _okl_blocksum_1(const int n, __global const double *a, __global double *partial, __global double *out, long _okl_n_a, long _okl_n_partial, long _okl_n_out, __global int *_okl_err) {
   {
-#line 18 "blocks.okl"
-    int o = get_group_id(0);
     {
 #line 19 "blocks.okl"
       int t = get_local_id(0);

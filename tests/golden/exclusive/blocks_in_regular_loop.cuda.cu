@@ -12,8 +12,6 @@ extern "C" __global__ __launch_bounds__(16) void _okl_iterate_0(const int nb, co
     }
     for (int s = 0; s < steps; ++s) {
       {
-#line 9 "blocks_in_regular_loop.okl"
-        int t = threadIdx.x;
         r = 0.5f * r + 1.0f;
       }
     }

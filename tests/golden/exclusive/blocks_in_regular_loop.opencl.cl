@@ -12,8 +12,6 @@ __kernel __attribute__((reqd_work_group_size(16, 1, 1))) void _okl_iterate_0(con
     }
     for (int s = 0; s < steps; ++s) {
       {
-#line 9 "blocks_in_regular_loop.okl"
-        int t = get_local_id(0);
         r = 0.5f * r + 1.0f;
       }
     }

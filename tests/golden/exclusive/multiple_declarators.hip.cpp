@@ -18,8 +18,6 @@ extern "C" __global__ __launch_bounds__(16) void _okl_manyNames_0(const int nb, 
       r_row = x + r_e * 4;
     }
     {
-#line 12 "multiple_declarators.okl"
-      int t = threadIdx.x;
       r_row[0] = (float) (r_pair[0] + r_pair[1]);
     }
   }

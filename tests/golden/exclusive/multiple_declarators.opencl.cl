@@ -17,8 +17,6 @@ __kernel __attribute__((reqd_work_group_size(16, 1, 1))) void _okl_manyNames_0(c
       r_row = x + r_e * 4;
     }
     {
-#line 12 "multiple_declarators.okl"
-      int t = get_local_id(0);
       r_row[0] = (float) (r_pair[0] + r_pair[1]);
     }
   }
