@@ -20,6 +20,12 @@ _OPS = {"+=": "atomicAdd", "-=": "atomicSub", "&=": "atomicAnd", "|=": "atomicOr
 _NATIVE = {"int", "unsigned int", "unsigned long long", "float", "double"}
 _AS_ULL = {"long", "unsigned long", "long long"}
 _FLOATS = {"float", "double"}
+#: CUDA 13 deprecates its four-component vectors of 8-byte values in favour of spellings that
+#: state their alignment; the 16-byte one (``double4_16a``) has the layout the old name had,
+#: and the kernel keeps it.  Type -> its component type.  Constructors are okl's own: CUDA 13's
+#: ``make_<type>_16a`` exist for some of these only, and not in every NVRTC 13.
+_ALIGNED_16 = {"double4": "double", "long4": "long", "ulong4": "unsigned long",
+               "longlong4": "long long", "ulonglong4": "unsigned long long"}
 
 
 class CudaTarget(Target):
@@ -35,7 +41,7 @@ class CudaTarget(Target):
     def prologue(self, uses: set[str]) -> str:
         # C's _Bool (a host variable's type, captured by device code) is bool in C++
         boolean = "typedef bool _Bool;\n" if "_Bool" in uses else ""
-        return boolean + self.typedefs_for(uses)
+        return boolean + _cuda13_vectors(uses) + self.typedefs_for(uses)
 
     def native_types(self) -> set[str]:
         return {"size_t", "bool"}
@@ -100,3 +106,24 @@ class CudaTarget(Target):
                 None, [], None, clone(ull))), value)
         return c_ast.FuncCall(c_ast.ID(func), c_ast.ExprList([address, value]),
                               coord=node.coord)
+
+
+def _cuda13_vectors(uses: set[str]) -> str:
+    """For compilers of CUDA 13 and later only (nvcc and NVRTC define __CUDACC_VER_MAJOR__;
+    hiprtc does not): the vector types of ``uses`` that CUDA 13 deprecates, spelled with the
+    16-byte alignment they always had, and their constructors."""
+    lines = []
+    for name, part in _ALIGNED_16.items():
+        made = f"make_{name}" in uses
+        if name not in uses and not made:
+            continue
+        lines.append(f"#define {name} {name}_16a")
+        if made:
+            lines += [f"#define make_{name} okl_make_{name}",
+                      f"static __device__ __forceinline__ {name}_16a okl_make_{name}("
+                      f"{part} x, {part} y, {part} z, {part} w) {{",
+                      f"  {name}_16a v; v.x = x; v.y = y; v.z = z; v.w = w; return v;", "}"]
+    if not lines:
+        return ""
+    return "#if defined(__CUDACC_VER_MAJOR__) && __CUDACC_VER_MAJOR__ >= 13\n" + \
+        "\n".join(lines) + "\n#endif\n"
