@@ -14,8 +14,10 @@ import pytest
 
 try:  # `python -m pytest` from the repository root
     from tests import compilers
+    from tests.modes import params, private_cache, skip_unless_available
 except ImportError:  # plain `pytest`: tests/ itself is on sys.path
     import compilers
+    from modes import params, private_cache, skip_unless_available
 
 from okl.translation import translate
 
@@ -70,3 +72,42 @@ def test_the_spellings_are_for_cuda_13_and_later_only():
                      ("long4", "int4"), ("double4", "float4"), ("(long)", "(int)")):
         plain = plain.replace(old, new)
     assert guard not in translate(plain, "cuda").source
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _own_cache(tmp_path_factory):
+    with private_cache(tmp_path_factory.mktemp("okl-cache")) as root:
+        yield root
+
+
+@pytest.mark.parametrize("mode", params())
+def test_the_five_vectors_run_on_every_mode(mode):
+    """The same kernel on every mode (on a GPU: through NVRTC, whose headers differ from
+    nvcc's) against numpy: layout and constructors as the other backends have them."""
+    import numpy as np
+
+    import okl
+
+    skip_unless_available(mode)
+    n = 70
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal(4 * n)
+    b = rng.integers(-2**40, 2**40, 4 * n, dtype=np.int64)
+    c = rng.integers(0, 2**40, 4 * n, dtype=np.uint64)
+    d = rng.integers(-2**40, 2**40, 4 * n, dtype=np.int64)
+    e = rng.integers(0, 2**40, 4 * n, dtype=np.uint64)
+    dev = okl.Device(mode)
+    k = dev.build_kernel_from_string(SOURCE, "pack")
+    outs = [dev.zeros(4 * n, t) for t in (np.float64, np.int64, np.uint64, np.int64,
+                                          np.uint64)]
+    k(n, *(dev.asarray(x) for x in (a, b, c, d, e)), *outs)
+    A, B, C, D, E = (x.reshape(n, 4) for x in (a, b, c, d, e))
+    want_out = np.stack([A[:, 0] + B[:, 0], A[:, 1], A[:, 2], A[:, 3] + C[:, 3]], axis=1)
+    want_l = np.stack([B[:, 0], B[:, 1], B[:, 2], C[:, 0].astype(np.int64)], axis=1)
+    want_u = np.stack([C[:, 0], C[:, 1], np.full(n, 7, np.uint64), C[:, 3]], axis=1)
+    want_ll = np.stack([D[:, 0], D[:, 1], D[:, 2], np.full(n, -1, np.int64)], axis=1)
+    want_ull = np.stack([E[:, 0], np.ones(n, np.uint64), E[:, 2], E[:, 3]], axis=1)
+    got = [o.get().reshape(n, 4) for o in outs]
+    np.testing.assert_allclose(got[0], want_out, rtol=1e-15)
+    for g, w in zip(got[1:], (want_l, want_u, want_ll, want_ull), strict=True):
+        np.testing.assert_array_equal(g, w)
