@@ -213,3 +213,74 @@ def test_divmod_lanes_accepted():
     assert "y[t] = t__lo - t__hi;" in out
     # a loop okl did not mark for SIMD (the pragma is before another statement): left alone
     assert "__hi" not in _divmod("y[0] = 0; for (int t = 0; t < 8; ++t) y[t] = t / 4;")
+
+
+GUARDS = """
+@kernel void g(const int E, const int n, const int d, const int *f, double *y) {
+  for (int e = 0; e < E; ++e; @outer) {
+    for (int b = 0; b < 5; ++b; @inner(1)) {
+      for (int a = 0; a < 5; ++a; @inner(0)) {
+        if (b < 4 && a < 3) y[e * 100 + b * 5 + a] = 1 + a + 10 * b;
+      }
+    }
+    for (int b = 0; b < 5; ++b; @inner(1)) {
+      for (int a = 0; a < 5; ++a; @inner(0)) {
+        if (b < 2) y[e * 100 + 25 + b * 5 + a] = 2 + a;
+      }
+    }
+    for (int b = 0; b < 5; ++b; @inner(1)) {
+      for (int a = 0; a < n; ++a; @inner(0)) {
+        if (d / 2 > b) y[e * 100 + 50 + b * 5 + a] = 3;
+      }
+    }
+    for (int b = 0; b < 5; ++b; @inner(1)) {
+      for (int a = 0; a < 5; ++a; @inner(0)) {
+        if (f[b] > 0) y[e * 100 + 75 + b * 5 + a] = 4;
+      }
+    }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("mode", ["serial", "openmp"])
+def test_guard_terms_and_hoisting(mode):
+    """A term of ``&&`` on the iterator becomes the bound; a guard the same in every lane
+    goes around the lane loop and becomes the bound of the loop around; a guard with a
+    division around a loop that may not run, or one that reads memory, stays."""
+    c = okl.translate(GUARDS, mode).source
+    assert "for (int a = 0; a < 3; ++a)" in c and c.count("for (int b = 0; b < 4; ++b)") == 1
+    assert "for (int b = 0; b < 2; ++b)" in c
+    assert "if (b < 4" not in c and "if (b < 2)" not in c
+    assert "if (d / 2 > b) y[" in c      # a < n: may run no iteration
+    assert "if (f[b] > 0) y[" in c        # reads memory
+    dev = okl.Device(mode)
+    E, f = 3, np.array([1, 0, 1, 0, 1], np.int32)
+    for n, d in ((5, 5), (0, 9), (2, 0)):
+        y = dev.asarray(np.zeros(E * 100))
+        dev.build_kernel_from_string(GUARDS, "g")(np.int32(E), np.int32(n), np.int32(d),
+                                                  dev.asarray(f), y)
+        want = np.zeros((E, 4, 5, 5))
+        b, a = np.meshgrid(np.arange(5), np.arange(5), indexing="ij")
+        want[:, 0] = np.where((b < 4) & (a < 3), 1 + a + 10 * b, 0)
+        want[:, 1] = np.where(b < 2, 2 + a, 0)
+        want[:, 2] = np.where((d // 2 > b) & (a < n), 3, 0)
+        want[:, 3] = np.where(f[b] > 0, 4, 0)
+        np.testing.assert_array_equal(y.get().reshape(E, 4, 5, 5), want)
+
+
+@pytest.mark.parametrize("body", [
+    "int c = b; if (c < 4) y[b * 5 + a] = 1;",   # a statement before the guard
+    "if (b < 4) y[b * 5 + a] = 1; else y[0] = 2;",  # else
+    "if (a + b < 4) y[b * 5 + a] = 1;",            # the iterator
+    "if (m < 4) { y[b * 5 + a] = 1; m += 1; }",    # written in the loop
+    "if (m < 4) { int *p = &m; y[b * 5 + a] = *p; }",  # address taken
+    "if (m < 4) y[b * 5 + a] = 1; y[0] = 0;",     # not the whole body
+])
+def test_guard_not_hoisted(body):
+    src = ("@kernel void h(int m, double *y) { for (int e = 0; e < 1; ++e; @outer) {"
+           " for (int b = 0; b < 5; ++b; @inner(1)) { for (int a = 0; a < 5; ++a; @inner(0)) {"
+           + body + " } } } }")
+    c = okl.translate(src, "serial").source
+    assert "for (int b = 0; b < 5; ++b)" in c
+    assert c.index("for (int a = 0;") < c.index("if (")

@@ -12,6 +12,20 @@ becomes the loop's bound, so the iterations that run are the same ones in the sa
   the declarations kept (``A`` may go through earlier declarations of the body);
 * ``for (t = 0; t < B; ++t) if (t == c) S``  ->  ``for (t = c; t < c + 1; ++t) S``.
 
+* ``if (t < n && C) S`` (any order of a chain of ``&&``, every term plain arithmetic): the
+  bound as above, ``if (C) S`` kept in the loop.  The terms have no side effects, and ``C``
+  now runs only for iterations where it ran before (``t < n`` true), so nothing new can trap.
+
+A guard that is the same in every iteration -- ``for (a ...) if (b < 4) S``, plain arithmetic
+and comparisons on variables the loop does not write, not the iterator -- goes around the
+loop: ``if (b < 4) for (a ...) S``, the iterations that run unchanged; then it can be the
+bound of the loop around (bk1's ``for (b < 5) for (a < 5) if (b < 4 && a < 4)`` is
+``for (b < 4) for (a < 4)``; gcc could not vectorise the masked loads of the guarded lanes,
+``not vectorized: no vectype for stmt: .MASK_LOAD``).  The hoisted guard runs once where it
+ran once per iteration, so where the loop may run no iteration at all it must not trap: no
+``/``, ``%`` or shift then, and no address of its variables taken anywhere in the kernel, no
+call in the loop where it names a variable the kernel does not declare.
+
 Only increasing loops, guards without ``else``, and bounds that are plain arithmetic on
 variables neither the loop nor the guarded code writes.  @outer loops whose @exclusive slots
 come from a running counter keep their guards: the counter must see every iteration.
@@ -23,33 +37,144 @@ from pycparser import c_ast
 
 from ..model.consteval import evaluate
 from ..model.kernel import Kernel
-from .astutil import clone, is_pure, walk
+from .astutil import clone, is_pure, parent_map, walk
 
 
 def guards_to_bounds(kernel: Kernel, counted: set[int]) -> None:
-    for loop in kernel.loops():
+    parents = None
+    declared: set[str] = set()
+    # innermost loops first: a guard hoisted out of a loop may be its parent's bound
+    for loop in reversed(list(kernel.loops())):
         if loop.kind != "inner" or not loop.form.increasing or not uncounted(loop, counted):
             continue
-        body = loop.node.stmt
-        items = list(body.block_items or []) if isinstance(body, c_ast.Compound) else [body]
-        if not items:
-            continue
-        *decls, guard = items
-        bound = _guard_bound(guard, loop.iterator, decls)
         mine = _exclusive_bound(loop.form.cmp, loop.form.bound)
+        for _ in range(8):  # one bound per term of a chain of &&
+            mine = _fold_guard(loop, mine)
+            if mine is None:
+                break
+        if parents is None:
+            parents = parent_map(kernel.node)
+            declared = _declared(kernel.node)
+        _hoist_guard(loop, kernel.node, parents, declared)
+
+
+def _fold_guard(loop, mine: c_ast.Node) -> c_ast.Node | None:
+    """Make the loop's guard on its iterator its bound (``mine``: the exclusive bound so
+    far); the new bound, or None when nothing more can be folded."""
+    body = loop.node.stmt
+    items = list(body.block_items or []) if isinstance(body, c_ast.Compound) else [body]
+    if not items:
+        return None
+    *decls, guard = items
+    for term, rest in _splits(guard):
+        bound = _guard_bound(_with_cond(guard, term), loop.iterator, decls)
         if bound is not None and _invariant(bound, loop.node.stmt, loop.iterator):
-            loop.node.cond = c_ast.BinaryOp("<", c_ast.ID(loop.iterator), _min(mine, bound))
-            loop.node.stmt = c_ast.Compound(decls + [guard.iftrue], coord=body.coord) \
-                if decls else guard.iftrue
-            continue
-        only = _single(guard, loop.iterator) if not decls else None
-        start, end = evaluate(loop.form.start), evaluate(mine)
-        if only is not None and loop.form.step is None and start is not None and \
-                end is not None and start <= only < end:
-            loop.node.init.decls[0].init = c_ast.Constant("int", str(only))
-            loop.node.cond = c_ast.BinaryOp("<", c_ast.ID(loop.iterator),
-                                            c_ast.Constant("int", str(only + 1)))
-            loop.node.stmt = guard.iftrue
+            new = _min(mine, bound)
+            loop.node.cond = c_ast.BinaryOp("<", c_ast.ID(loop.iterator), new)
+            kept = guard.iftrue if rest is None else \
+                c_ast.If(rest, guard.iftrue, None, coord=guard.coord)
+            loop.node.stmt = c_ast.Compound(decls + [kept], coord=body.coord) \
+                if decls or rest is not None else kept
+            return clone(new)
+    only = _single(guard, loop.iterator) if not decls else None
+    start, end = evaluate(loop.form.start), evaluate(mine)
+    if only is not None and loop.form.step is None and start is not None and \
+            end is not None and start <= only < end:
+        loop.node.init.decls[0].init = c_ast.Constant("int", str(only))
+        loop.node.cond = c_ast.BinaryOp("<", c_ast.ID(loop.iterator),
+                                        c_ast.Constant("int", str(only + 1)))
+        loop.node.stmt = guard.iftrue
+    return None
+
+
+def _splits(guard):
+    """(term, the other terms joined by && or None) for ``if (A && B && ...)``; the guard's
+    whole condition alone where it is no such chain or a term is not plain arithmetic."""
+    if not isinstance(guard, c_ast.If) or guard.iffalse is not None:
+        return
+    terms: list[c_ast.Node] = []
+
+    def flatten(n):
+        if isinstance(n, c_ast.BinaryOp) and n.op == "&&":
+            flatten(n.left)
+            flatten(n.right)
+        else:
+            terms.append(n)
+
+    flatten(guard.cond)
+    if len(terms) == 1 or not all(is_pure(t) for t in terms):
+        yield guard.cond, None
+        return
+    for k, term in enumerate(terms):
+        rest = [clone(t) for j, t in enumerate(terms) if j != k]
+        joined = rest[0]
+        for t in rest[1:]:
+            joined = c_ast.BinaryOp("&&", joined, t)
+        yield term, joined
+
+
+def _with_cond(guard, cond):
+    return c_ast.If(cond, guard.iftrue, None, coord=guard.coord) \
+        if isinstance(guard, c_ast.If) else guard
+
+
+_SAFE_OPS = {"<", "<=", ">", ">=", "==", "!=", "&&", "||", "!"}
+
+
+def _hoist_guard(loop, root, parents, declared: set[str]) -> None:
+    """``for (...) if (C) S`` -> ``if (C) for (...) S`` where C is the same in every
+    iteration and evaluating it once more (or once where no iteration runs) is harmless."""
+    node = loop.node
+    body = node.stmt
+    items = list(body.block_items or []) if isinstance(body, c_ast.Compound) else [body]
+    if len(items) != 1 or not isinstance(items[0], c_ast.If) or items[0].iffalse is not None:
+        return
+    guard = items[0]
+    cond = guard.cond
+    if not is_pure(cond) or id(node) not in parents:
+        return
+    names = {n.name for n in walk(cond) if isinstance(n, c_ast.ID)}
+    if loop.iterator in names or not _invariant(cond, node, loop.iterator):
+        return
+    runs = loop.form.step is None and _runs(node, loop.iterator)
+    if not runs and any(isinstance(n, (c_ast.BinaryOp, c_ast.UnaryOp)) and
+                        n.op not in _SAFE_OPS for n in walk(cond)):
+        return
+    if any(isinstance(n, c_ast.UnaryOp) and n.op == "&" and
+           any(isinstance(i, c_ast.ID) and i.name in names for i in walk(n.expr))
+           for n in walk(root)):
+        return
+    if not names <= declared and any(isinstance(n, c_ast.FuncCall) for n in walk(node)):
+        return
+    parent, slot = parents[id(node)]
+    block = c_ast.Compound([node], coord=node.coord)
+    hoisted = c_ast.If(cond, block, None, coord=guard.coord)
+    if isinstance(parent, c_ast.Compound):
+        k = next(i for i, x in enumerate(parent.block_items) if x is node)
+        parent.block_items[k] = hoisted
+    else:
+        setattr(parent, slot, hoisted)
+    parents[id(hoisted)] = (parent, slot)
+    parents[id(block)] = (hoisted, "iftrue")
+    parents[id(node)] = (block, "block_items")
+    node.stmt = guard.iftrue
+    parents[id(guard.iftrue)] = (node, "stmt")
+
+
+def _runs(node: c_ast.For, iterator: str) -> bool:
+    """``for (int t = c0; t < c1; ...)`` with constants ``c0 < c1``: the first test passes."""
+    init, cond = node.init, node.cond
+    if not isinstance(init, c_ast.DeclList) or len(init.decls) != 1 or \
+            init.decls[0].name != iterator or init.decls[0].init is None or \
+            not isinstance(cond, c_ast.BinaryOp) or cond.op != "<" or \
+            not _is_id(cond.left, iterator):
+        return False
+    start, end = evaluate(init.decls[0].init), evaluate(cond.right)
+    return start is not None and end is not None and start < end
+
+
+def _declared(root) -> set[str]:
+    return {n.name for n in walk(root) if isinstance(n, c_ast.Decl) and n.name}
 
 
 def uncounted(loop, counted: set[int]) -> bool:
