@@ -164,6 +164,24 @@ def parent_map(root: c_ast.Node, visit: Callable[[c_ast.Node], object] | None = 
     return out
 
 
+def guard_in_place(parents: dict[int, tuple[c_ast.Node, str]], node: c_ast.Node,
+                   cond: c_ast.Node, coord=None) -> c_ast.If:
+    """Replace ``node`` by ``if (cond) { node }`` in its parent, keeping ``parents`` (a
+    :func:`parent_map`) right for the three nodes involved; returns the ``if``."""
+    parent, slot = parents[id(node)]
+    block = c_ast.Compound([node], coord=node.coord)
+    guarded = c_ast.If(cond, block, None, coord=node.coord if coord is None else coord)
+    if isinstance(parent, c_ast.Compound):
+        k = next(i for i, x in enumerate(parent.block_items) if x is node)
+        parent.block_items[k] = guarded
+    else:
+        setattr(parent, slot, guarded)
+    parents[id(guarded)] = (parent, slot)
+    parents[id(block)] = (guarded, "iftrue")
+    parents[id(node)] = (block, "block_items")
+    return guarded
+
+
 def clone(node: c_ast.Node, replace: dict[int, c_ast.Node] | None = None) -> c_ast.Node:
     """A deep copy of the tree under ``node``: new nodes and new lists, shared strings and
     coords (no pass changes a coord in place).  ``replace`` maps id(node) to what stands

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from ..model.kernel import Kernel, Program
-from .astutil import clone, parent_map, walk
+from .astutil import clone, guard_in_place, parent_map, walk
 from .barriers import is_barrier
 from .cpu_divmod import split_divmod_lanes
 from .cpu_guards import guards_to_bounds, uncounted
@@ -48,7 +48,7 @@ def lower_cpu_kernel(program: Program, kernel: Kernel, target,
         if pragma:
             guard = target.outer_guard(outer)
             if guard is not None:
-                _guard(parents, outer.node, guard)
+                guard_in_place(parents, outer.node, guard)
             _prefix(parents, outer.node, c_ast.Pragma(pragma, coord=outer.node.coord))
     # marked lane loops that use t / C, t % C count t in two loops (last: parents go stale)
     split_divmod_lanes(kernel.node)
@@ -85,21 +85,6 @@ def _drop_barriers(program: Program, kernel: Kernel, parents: Parents) -> None:
             parent, slot = parents[id(n)]
             if isinstance(parent, c_ast.Compound):
                 parent.block_items = [x for x in parent.block_items if x is not n]
-
-
-def _guard(parents: Parents, node: c_ast.Node, cond: c_ast.Node) -> None:
-    """Replace ``node`` by ``if (cond) { node }``."""
-    parent, slot = parents[id(node)]
-    block = c_ast.Compound([node], coord=node.coord)
-    guarded = c_ast.If(cond, block, None, coord=node.coord)
-    if isinstance(parent, c_ast.Compound):
-        k = next(i for i, x in enumerate(parent.block_items) if x is node)
-        parent.block_items[k] = guarded
-    else:
-        setattr(parent, slot, guarded)
-    parents[id(guarded)] = (parent, slot)
-    parents[id(block)] = (guarded, "iftrue")
-    parents[id(node)] = (block, "block_items")
 
 
 def _prefix(parents: Parents, node: c_ast.Node, new: c_ast.Node) -> None:

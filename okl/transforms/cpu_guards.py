@@ -37,7 +37,7 @@ from pycparser import c_ast
 
 from ..model.consteval import evaluate
 from ..model.kernel import Kernel
-from .astutil import clone, is_pure, parent_map, walk
+from .astutil import clone, guard_in_place, is_pure, parent_map, walk
 
 
 def guards_to_bounds(kernel: Kernel, counted: set[int]) -> None:
@@ -92,16 +92,7 @@ def _splits(guard):
     whole condition alone where it is no such chain or a term is not plain arithmetic."""
     if not isinstance(guard, c_ast.If) or guard.iffalse is not None:
         return
-    terms: list[c_ast.Node] = []
-
-    def flatten(n):
-        if isinstance(n, c_ast.BinaryOp) and n.op == "&&":
-            flatten(n.left)
-            flatten(n.right)
-        else:
-            terms.append(n)
-
-    flatten(guard.cond)
+    terms = _chain(guard.cond, "&&")
     if len(terms) == 1 or not all(is_pure(t) for t in terms):
         yield guard.cond, None
         return
@@ -146,17 +137,7 @@ def _hoist_guard(loop, root, parents, declared: set[str]) -> None:
         return
     if not names <= declared and any(isinstance(n, c_ast.FuncCall) for n in walk(node)):
         return
-    parent, slot = parents[id(node)]
-    block = c_ast.Compound([node], coord=node.coord)
-    hoisted = c_ast.If(cond, block, None, coord=guard.coord)
-    if isinstance(parent, c_ast.Compound):
-        k = next(i for i, x in enumerate(parent.block_items) if x is node)
-        parent.block_items[k] = hoisted
-    else:
-        setattr(parent, slot, hoisted)
-    parents[id(hoisted)] = (parent, slot)
-    parents[id(block)] = (hoisted, "iftrue")
-    parents[id(node)] = (block, "block_items")
+    guard_in_place(parents, node, cond, guard.coord)
     node.stmt = guard.iftrue
     parents[id(guard.iftrue)] = (node, "stmt")
 
@@ -237,19 +218,23 @@ def _pure_inits(decls: list) -> dict[str, c_ast.Node] | None:
     return inits
 
 
+def _chain(expr: c_ast.Node, op: str) -> list[c_ast.Node]:
+    """The operands of ``a op b op c ...`` (any grouping), left to right."""
+    terms: list[c_ast.Node] = []
+    stack = [expr]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, c_ast.BinaryOp) and n.op == op:
+            stack += [n.right, n.left]
+        else:
+            terms.append(n)
+    return terms
+
+
 def _offset(expr: c_ast.Node, iterator: str) -> c_ast.Node | None:
     """A of ``A + iterator`` (or ``iterator + A``, any order of a chain of +); None when
     ``expr`` is not of that form."""
-    terms: list[c_ast.Node] = []
-
-    def flatten(n):
-        if isinstance(n, c_ast.BinaryOp) and n.op == "+":
-            flatten(n.left)
-            flatten(n.right)
-        else:
-            terms.append(n)
-
-    flatten(expr)
+    terms = _chain(expr, "+")
     hits = [k for k, t in enumerate(terms) if isinstance(t, c_ast.ID) and t.name == iterator]
     if len(hits) != 1 or len(terms) < 2:
         return None
