@@ -213,3 +213,79 @@ def test_divmod_lanes_accepted():
     assert "y[t] = t__lo - t__hi;" in out
     # a loop okl did not mark for SIMD (the pragma is before another statement): left alone
     assert "__hi" not in _divmod("y[0] = 0; for (int t = 0; t < 8; ++t) y[t] = t / 4;")
+
+
+GRID = """
+@kernel void g(const int nx, const int ny, const float *u, float *w) {
+  for (int by = 0; by < (ny + 3) / 4; ++by; @outer(1)) {
+    for (int bx = 0; bx < (nx + 7) / 8; ++bx; @outer(0)) {
+      for (int ly = 0; ly < 4; ++ly; @inner(1)) {
+        for (int lx = 0; lx < 8; ++lx; @inner(0)) {
+          const int x = bx * 8 + lx;
+          const int y = by * 4 + ly;
+          if (x < nx && y < ny) w[y * nx + x] = 2 * u[y * nx + x] + y;
+        }
+      }
+    }
+  }
+}
+"""
+
+
+def test_conjunction_guard_becomes_bound():
+    """``if (x < nx && y < ny)``: the term on the loop's own index becomes its bound, the
+    term that does not depend on it a factor 0 or 1 of that bound (no iteration or all)."""
+    for mode in ("serial", "openmp"):
+        c = okl.translate(GRID, mode).source
+        assert "lx < (((int) (by * 4 + ly)) < ny) * ((8 < nx - bx * 8) ? (8) : " \
+               "(nx - bx * 8))" in c
+        assert "if (x < nx" not in c
+
+
+@pytest.mark.parametrize("mode", ["serial", "openmp"])
+@pytest.mark.parametrize("nx,ny", [(1, 1), (7, 5), (8, 4), (13, 9), (16, 16)])
+def test_conjunction_guard_same_iterations(mode, nx, ny):
+    dev = okl.Device(mode)
+    k = dev.build_kernel_from_string(GRID, "g")
+    u = np.arange(nx * ny, dtype=np.float32)
+    # w one row longer than the grid: a store past it would show
+    w = dev.asarray(np.full(nx * ny + nx, -1, np.float32))
+    k(np.int32(nx), np.int32(ny), dev.asarray(u), w)
+    want = np.full(nx * ny + nx, -1, np.float32)
+    want[:nx * ny] = 2 * u + np.repeat(np.arange(ny), nx)
+    np.testing.assert_array_equal(w.get(), want)
+
+
+def _guarded(guard: str, pre: str = "", start: str = "0") -> str:
+    src = f"""
+@kernel void k(const int n, const int m, const float *x, float *y) {{
+  for (int b = 0; b < 4; ++b; @outer) {{
+    for (int t = {start}; t < 16; ++t; @inner) {{
+      const int i = b * 16 + t;
+      {pre}
+      if ({guard}) y[i] = x[i];
+    }}
+  }}
+}}
+"""
+    return okl.translate(src, "serial").source
+
+
+@pytest.mark.parametrize("guard,pre,start", [
+    ("i < n && t * t < m", "", "0"),            # a term on t that is not a bound
+    ("i < n || m > 0", "", "0"),                # not a conjunction
+    ("i < n && m / n > 0", "", "0"),            # a division after the first term
+    ("i < n && x[b] > 0", "", "0"),             # not plain arithmetic
+    ("i < n && j > 0", "int j = m; j += t;", "0"),  # a term on a name the body writes
+    ("i < n && m > 0", "", "-2"),               # a start below 0: 0 x bound would run
+])
+def test_conjunction_guard_refused(guard, pre, start):
+    c = _guarded(guard, pre, start)
+    assert f"if ({guard})" in c, c
+
+
+def test_conjunction_guard_accepted():
+    c = _guarded("m / 2 > 0 && i < n && m < 100", start="1")
+    assert "t < (m / 2 > 0 && m < 100) * ((16 < n - b * 16) ? (16) : (n - b * 16))" \
+        in c, c
+

@@ -35,15 +35,25 @@ def guards_to_bounds(kernel: Kernel, counted: set[int]) -> None:
         if not items:
             continue
         *decls, guard = items
-        bound = _guard_bound(guard, loop.iterator, decls)
+        bound, conds = _guard_bound(guard, loop.iterator, decls)
         mine = _exclusive_bound(loop.form.cmp, loop.form.bound)
-        if bound is not None and _invariant(bound, loop.node.stmt, loop.iterator):
-            loop.node.cond = c_ast.BinaryOp("<", c_ast.ID(loop.iterator), _min(mine, bound))
+        start = evaluate(loop.form.start)
+        if bound is not None and _invariant(bound, loop.node.stmt, loop.iterator) and \
+                (conds is None or (start is not None and start >= 0 and
+                                   _invariant(conds, loop.node.stmt, loop.iterator))):
+            end = _min(mine, bound)
+            if conds is not None:
+                # the loop-invariant terms: 1 (all true) or 0 times the bound, 0 meaning no
+                # iteration from a start >= 0 (a product, not ?:, which would put control
+                # flow in the loop's condition: gcc then neither vectorises nor honours
+                # ivdep, "ignoring loop annotation")
+                end = c_ast.BinaryOp("*", conds, end)
+            loop.node.cond = c_ast.BinaryOp("<", c_ast.ID(loop.iterator), end)
             loop.node.stmt = c_ast.Compound(decls + [guard.iftrue], coord=body.coord) \
                 if decls else guard.iftrue
             continue
         only = _single(guard, loop.iterator) if not decls else None
-        start, end = evaluate(loop.form.start), evaluate(mine)
+        end = evaluate(mine)
         if only is not None and loop.form.step is None and start is not None and \
                 end is not None and start <= only < end:
             loop.node.init.decls[0].init = c_ast.Constant("int", str(only))
@@ -62,13 +72,69 @@ def uncounted(loop, counted: set[int]) -> bool:
     return outer is not None and id(outer.node) not in counted
 
 
-def _guard_bound(guard, iterator: str, decls: list) -> c_ast.Node | None:
-    """The exclusive upper bound on ``iterator`` that the guard ``if (E < X)`` (``<=``, or
-    flipped, no else) sets, where E is the iterator or a variable the ``decls`` before the
-    guard define as ``A + iterator``; None for any other statement."""
+def _guard_bound(guard, iterator: str, decls: list) -> tuple[c_ast.Node | None,
+                                                               c_ast.Node | None]:
+    """(bound, conds) of the guard ``if (T1 && T2 && ...)`` (no else): ``bound``, the
+    exclusive upper bound on ``iterator`` that its terms ``E < X`` (``<=``, or flipped) set,
+    where E is the iterator or a variable the ``decls`` before the guard define as
+    ``A + iterator`` (several such terms: their minimum); ``conds``, the ``&&`` of the other
+    terms, which must not depend on the iterator (the body's own names replaced by their
+    initialisers), or None when there are none.  (None, None) for any other statement, or
+    when a term is neither, or when a term after the first divides (evaluated where ``&&``
+    would not have: the loop bound evaluates every bound term, the guard stopped at the
+    first false one)."""
     if not isinstance(guard, c_ast.If) or guard.iffalse is not None:
-        return None
-    cond = guard.cond
+        return None, None
+    inits = _pure_inits(decls)  # what runs before the guard must be worth skipping
+    if inits is None:
+        return None, None
+    terms = _conjuncts(guard.cond)
+    bounds, conds = [], []
+    for k, term in enumerate(terms):
+        if k and any(isinstance(n, c_ast.BinaryOp) and n.op in ("/", "%")
+                     for n in walk(term)):
+            return None, None
+        bound = _term_bound(term, iterator, inits)
+        if bound is not None:
+            bounds.append(bound)
+            continue
+        if len(terms) == 1:
+            return None, None
+        cond = _substitute(clone(term), _typed(decls))
+        if cond is None or not is_pure(cond) or any(
+                isinstance(i, c_ast.ID) and i.name == iterator for i in walk(cond)):
+            return None, None
+        conds.append(cond)
+    if not bounds:
+        return None, None
+    bound = bounds[0]
+    for b in bounds[1:]:
+        bound = _min(bound, b)
+    cond = None
+    for c in conds:
+        cond = c if cond is None else c_ast.BinaryOp("&&", cond, c)
+    return bound, cond
+
+
+def _typed(decls: list) -> dict[str, c_ast.Node]:
+    """name -> ``(T) (init)`` of the (integer scalar) declarations: the value the name has,
+    converted as the declaration converts it."""
+    return {d.name: c_ast.Cast(c_ast.Typename(None, [], None, c_ast.TypeDecl(
+        None, [], None, c_ast.IdentifierType(list(d.type.type.names)))), clone(d.init))
+        for d in decls}
+
+
+def _conjuncts(cond: c_ast.Node) -> list[c_ast.Node]:
+    """The terms of a chain of ``&&``, in evaluation order."""
+    if isinstance(cond, c_ast.BinaryOp) and cond.op == "&&":
+        return _conjuncts(cond.left) + _conjuncts(cond.right)
+    return [cond]
+
+
+def _term_bound(cond, iterator: str, inits: dict[str, c_ast.Node]) -> c_ast.Node | None:
+    """The exclusive upper bound on ``iterator`` that the comparison ``E < X`` (``<=``, or
+    flipped) sets, where E is the iterator or a variable of ``inits`` defined as
+    ``A + iterator``; None for any other expression."""
     if not isinstance(cond, c_ast.BinaryOp):
         return None
     flip = {">": "<", ">=": "<="}
@@ -81,9 +147,6 @@ def _guard_bound(guard, iterator: str, decls: list) -> c_ast.Node | None:
     if not isinstance(var, c_ast.ID):
         return None
     bound = _exclusive_bound(op, bound)
-    inits = _pure_inits(decls)  # what runs before the guard must be worth skipping
-    if inits is None:
-        return None
     if var.name == iterator:
         return bound
     if var.name not in inits:
