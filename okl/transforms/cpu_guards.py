@@ -10,7 +10,10 @@ becomes the loop's bound, so the iterations that run are the same ones in the sa
 * ``for (t = 0; t < B; ++t) if (t < n) S``  ->  ``for (t = 0; t < min(B, n); ++t) S``
 * ``for (t ...) { const int i = A + t; if (i < N) S }``  ->  bound ``min(B, N - (A))``,
   the declarations kept (``A`` may go through earlier declarations of the body);
-* ``for (t = 0; t < B; ++t) if (t == c) S``  ->  ``for (t = c; t < c + 1; ++t) S``.
+* ``for (t = 0; t < B; ++t) if (t == c) S``  ->  ``for (t = c; t < c + 1; ++t) S``;
+* ``if (x < nx && y < ny)``, x = A + t, y not depending on t (the 2-D grid's edge guard)
+  ->  bound ``(y < ny) * min(B, nx - (A))``: the terms on t give the minimum, the others
+  (y's initialiser in place of y) 1 or 0, no iteration from a start >= 0.
 
 Only increasing loops, guards without ``else``, and bounds that are plain arithmetic on
 variables neither the loop nor the guarded code writes.  @outer loops whose @exclusive slots
