@@ -289,3 +289,41 @@ def test_conjunction_guard_accepted():
     assert "t < (m / 2 > 0 && m < 100) * ((16 < n - b * 16) ? (16) : (n - b * 16))" \
         in c, c
 
+
+TWO = """
+@kernel void two(const int n, const float *x, float *y, float *z) {
+  for (int b = 0; b < n; ++b; @outer) {
+    for (int t = 0; t < 32; ++t; @inner) {
+      y[b * 32 + t] = 2.0f * x[b * 32 + t];
+    }
+  }
+  for (int b = 0; b < n; ++b; @outer) {
+    for (int t = 0; t < 32; ++t; @inner) {
+      z[b * 32 + t] = y[b * 32 + t] + y[((b + 1) % n) * 32 + t];
+    }
+  }
+  for (int b = -1; b < n - 1; ++b; @outer) {
+    for (int t = 0; t < 32; ++t; @inner) {
+      z[(b + 1) * 32 + t] += 1.0f;
+    }
+  }
+}
+"""
+
+
+def test_outer_loops_share_a_region():
+    """Parallel @outer loops in a row: one ``omp parallel`` region, ``omp for`` on each (its
+    barrier orders them); a loop with a guard before it (a possibly negative start) stays a
+    region of its own."""
+    c = okl.translate(TWO, "openmp").source
+    assert c.count("#pragma omp parallel\n") == 1
+    assert c.count("#pragma omp for\n") == 2
+    assert c.count("#pragma omp parallel for") == 1
+    assert "omp parallel" not in okl.translate(TWO, "serial").source
+    dev = okl.Device("openmp")
+    n = 37
+    x = np.arange(n * 32, dtype=np.float32)
+    y, z = dev.zeros(n * 32, np.float32), dev.zeros(n * 32, np.float32)
+    for _ in range(20):  # the second loop reads what other threads' blocks wrote
+        dev.build_kernel_from_string(TWO, "two")(np.int32(n), dev.asarray(x), y, z)
+        np.testing.assert_array_equal(z.get(), 2 * x + 2 * np.roll(x, -32) + 1)
