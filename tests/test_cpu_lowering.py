@@ -278,10 +278,27 @@ def _guarded(guard: str, pre: str = "", start: str = "0") -> str:
     ("i < n && x[b] > 0", "", "0"),             # not plain arithmetic
     ("i < n && j > 0", "int j = m; j += t;", "0"),  # a term on a name the body writes
     ("i < n && m > 0", "", "-2"),               # a start below 0: 0 x bound would run
+    ("i < m && j > 0", "const int j = n; const int n = 2;", "0"),  # j's n is not this n
 ])
 def test_conjunction_guard_refused(guard, pre, start):
     c = _guarded(guard, pre, start)
     assert f"if ({guard})" in c, c
+
+
+def test_conjunction_guard_refused_address_taken():
+    """A term's variable written through a pointer in the guarded code: not invariant."""
+    src = """
+@kernel void k(const int n, const int m, const float *x, float *y) {
+  for (int b = 0; b < 4; ++b; @outer) {
+    int lim = m;
+    for (int t = 0; t < 16; ++t; @inner) {
+      const int i = b * 16 + t;
+      if (i < n && lim > 0) { int *q = &lim; *q = 0; y[i] = x[i]; }
+    }
+  }
+}
+"""
+    assert "if (i < n && lim > 0)" in okl.translate(src, "serial").source
 
 
 def test_conjunction_guard_accepted():

@@ -175,6 +175,12 @@ def _pure_inits(decls: list) -> dict[str, c_ast.Node] | None:
                 not set(d.type.type.names) <= {"int", "long", "unsigned", "short", "signed"}:
             return None
         inits[d.name] = d.init
+    # an initialiser naming a variable declared after it means another variable (one of
+    # the enclosing scope, shadowed later): substituting would mix the two up
+    for k, d in enumerate(decls):
+        later = {e.name for e in decls[k:]}
+        if any(isinstance(n, c_ast.ID) and n.name in later for n in walk(d.init)):
+            return None
     return inits
 
 
@@ -250,6 +256,8 @@ def _invariant(bound: c_ast.Node, body: c_ast.Node, iterator: str) -> bool:
         target = n.lvalue if isinstance(n, c_ast.Assignment) else (
             n.expr if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--")
             else None)
+        if isinstance(n, c_ast.UnaryOp) and n.op == "&":  # written through a pointer?
+            target = n.expr
         if isinstance(target, c_ast.ID) and target.name in names:
             return False
         if isinstance(n, c_ast.Decl) and n.name in names:
