@@ -243,16 +243,33 @@ GUARDS = """
 """
 
 
+GRID = """
+@kernel void g(const int nx, const int ny, const float *u, float *w) {
+  for (int by = 0; by < (ny + 3) / 4; ++by; @outer(1)) {
+    for (int bx = 0; bx < (nx + 7) / 8; ++bx; @outer(0)) {
+      for (int ly = 0; ly < 4; ++ly; @inner(1)) {
+        for (int lx = 0; lx < 8; ++lx; @inner(0)) {
+          const int x = bx * 8 + lx;
+          const int y = by * 4 + ly;
+          if (x < nx && y < ny) w[y * nx + x] = 2 * u[y * nx + x] + y;
+        }
+      }
+    }
+  }
+}
+"""
+
+
 @pytest.mark.parametrize("mode", ["serial", "openmp"])
 def test_guard_terms_and_hoisting(mode):
     """A term of ``&&`` on the iterator becomes the bound; a guard the same in every lane
-    goes around the lane loop and becomes the bound of the loop around; a guard with a
-    division around a loop that may not run, or one that reads memory, stays."""
+    goes around the lane loop and becomes the bound of the loop around; around a loop that
+    may not run it becomes a factor 0 or 1 of the bound; one that reads memory stays."""
     c = okl.translate(GUARDS, mode).source
     assert "for (int a = 0; a < 3; ++a)" in c and c.count("for (int b = 0; b < 4; ++b)") == 1
     assert "for (int b = 0; b < 2; ++b)" in c
     assert "if (b < 4" not in c and "if (b < 2)" not in c
-    assert "if (d / 2 > b) y[" in c      # a < n: may run no iteration
+    assert "a < (d / 2 > b) * n" in c     # a < n may run no iteration: a factor, not hoisted
     assert "if (f[b] > 0) y[" in c        # reads memory
     dev = okl.Device(mode)
     E, f = 3, np.array([1, 0, 1, 0, 1], np.int32)
@@ -269,8 +286,23 @@ def test_guard_terms_and_hoisting(mode):
         np.testing.assert_array_equal(y.get().reshape(E, 4, 5, 5), want)
 
 
+def test_guard_on_the_bodys_own_names_becomes_a_factor():
+    """A guard the same in every lane that names a declaration of the lane body cannot go
+    around the loop; it becomes a factor 0 or 1 of the loop's bound instead."""
+    src = ("@kernel void h(int m, double *y) { for (int e = 0; e < 1; ++e; @outer) {"
+           " for (int b = 0; b < 5; ++b; @inner(1)) { for (int a = 0; a < 5; ++a; @inner(0)) {"
+           "int c = b; if (c < 4) y[b * 5 + a] = 1; } } } }")
+    c = okl.translate(src, "serial").source
+    assert "for (int b = 0; b < 5; ++b)" in c
+    assert "a < (((int) b) < 4) * 5" in c and "if (c < 4)" not in c, c
+    dev = okl.Device("serial")
+    y = dev.zeros(25, np.float64)
+    dev.build_kernel_from_string(src, "h")(np.int32(0), y)
+    np.testing.assert_array_equal(y.get().reshape(5, 5), np.where(np.arange(5) < 4, 1, 0)
+                                  [:, None] * np.ones((1, 5)))
+
+
 @pytest.mark.parametrize("body", [
-    "int c = b; if (c < 4) y[b * 5 + a] = 1;",   # a statement before the guard
     "if (b < 4) y[b * 5 + a] = 1; else y[0] = 2;",  # else
     "if (a + b < 4) y[b * 5 + a] = 1;",            # the iterator
     "if (m < 4) { y[b * 5 + a] = 1; m += 1; }",    # written in the loop
@@ -284,3 +316,121 @@ def test_guard_not_hoisted(body):
     c = okl.translate(src, "serial").source
     assert "for (int b = 0; b < 5; ++b)" in c
     assert c.index("for (int a = 0;") < c.index("if (")
+
+
+def test_conjunction_guard_becomes_bound():
+    """``if (x < nx && y < ny)``: the term on the loop's own index becomes its bound, the
+    term that does not depend on it a factor 0 or 1 of that bound (no iteration or all)."""
+    for mode in ("serial", "openmp"):
+        c = okl.translate(GRID, mode).source
+        assert "lx < (((int) (by * 4 + ly)) < ny) * ((8 < nx - bx * 8) ? (8) : " \
+               "(nx - bx * 8))" in c
+        assert "if (x < nx" not in c
+
+
+@pytest.mark.parametrize("mode", ["serial", "openmp"])
+@pytest.mark.parametrize("nx,ny", [(1, 1), (7, 5), (8, 4), (13, 9), (16, 16)])
+def test_conjunction_guard_same_iterations(mode, nx, ny):
+    dev = okl.Device(mode)
+    k = dev.build_kernel_from_string(GRID, "g")
+    u = np.arange(nx * ny, dtype=np.float32)
+    # w one row longer than the grid: a store past it would show
+    w = dev.asarray(np.full(nx * ny + nx, -1, np.float32))
+    k(np.int32(nx), np.int32(ny), dev.asarray(u), w)
+    want = np.full(nx * ny + nx, -1, np.float32)
+    want[:nx * ny] = 2 * u + np.repeat(np.arange(ny), nx)
+    np.testing.assert_array_equal(w.get(), want)
+
+
+def _guarded(guard: str, pre: str = "", start: str = "0") -> str:
+    src = f"""
+@kernel void k(const int n, const int m, const float *x, float *y) {{
+  for (int b = 0; b < 4; ++b; @outer) {{
+    for (int t = {start}; t < 16; ++t; @inner) {{
+      const int i = b * 16 + t;
+      {pre}
+      if ({guard}) y[i] = x[i];
+    }}
+  }}
+}}
+"""
+    return okl.translate(src, "serial").source
+
+
+@pytest.mark.parametrize("guard,pre,start", [
+    ("i < n && t * t < m", "", "0"),            # a term on t that is not a bound
+    ("i < n || m > 0", "", "0"),                # not a conjunction
+    ("i < n && m / n > 0", "", "0"),            # a division after the first term
+    ("i < n && x[b] > 0", "", "0"),             # not plain arithmetic
+    ("i < n && j > 0", "int j = m; j += t;", "0"),  # a term on a name the body writes
+    ("i < n && m > 0", "", "-2"),               # a start below 0: 0 x bound would run
+    ("i < m && j > 0", "const int j = n; const int n = 2;", "0"),  # j's n is not this n
+])
+def test_conjunction_guard_refused(guard, pre, start):
+    """No factor of the bound: the terms that are not a bound on the index stay a guard
+    inside the loop (where the bound term is one, it alone becomes the bound)."""
+    c = _guarded(guard, pre, start)
+    rest = guard.split(" && ", 1)[-1]
+    assert f"if ({guard})" in c or f"if ({rest})" in c, c
+
+
+def test_conjunction_guard_refused_address_taken():
+    """A term's variable written through a pointer in the guarded code: not invariant."""
+    src = """
+@kernel void k(const int n, const int m, const float *x, float *y) {
+  for (int b = 0; b < 4; ++b; @outer) {
+    int lim = m;
+    for (int t = 0; t < 16; ++t; @inner) {
+      const int i = b * 16 + t;
+      if (i < n && lim > 0) { int *q = &lim; *q = 0; y[i] = x[i]; }
+    }
+  }
+}
+"""
+    c = okl.translate(src, "serial").source
+    assert "if (i < n && lim > 0)" in c or "if (lim > 0)" in c, c
+
+
+def test_conjunction_guard_accepted():
+    c = _guarded("m / 2 > 0 && i < n && m < 100", start="1")
+    assert "t < (m / 2 > 0 && m < 100) * ((16 < n - b * 16) ? (16) : (n - b * 16))" \
+        in c, c
+
+
+TWO = """
+@kernel void two(const int n, const float *x, float *y, float *z) {
+  for (int b = 0; b < n; ++b; @outer) {
+    for (int t = 0; t < 32; ++t; @inner) {
+      y[b * 32 + t] = 2.0f * x[b * 32 + t];
+    }
+  }
+  for (int b = 0; b < n; ++b; @outer) {
+    for (int t = 0; t < 32; ++t; @inner) {
+      z[b * 32 + t] = y[b * 32 + t] + y[((b + 1) % n) * 32 + t];
+    }
+  }
+  for (int b = -1; b < n - 1; ++b; @outer) {
+    for (int t = 0; t < 32; ++t; @inner) {
+      z[(b + 1) * 32 + t] += 1.0f;
+    }
+  }
+}
+"""
+
+
+def test_outer_loops_share_a_region():
+    """Parallel @outer loops in a row: one ``omp parallel`` region, ``omp for`` on each (its
+    barrier orders them); a loop with a guard before it (a possibly negative start) stays a
+    region of its own."""
+    c = okl.translate(TWO, "openmp").source
+    assert c.count("#pragma omp parallel\n") == 1
+    assert c.count("#pragma omp for\n") == 2
+    assert c.count("#pragma omp parallel for") == 1
+    assert "omp parallel" not in okl.translate(TWO, "serial").source
+    dev = okl.Device("openmp")
+    n = 37
+    x = np.arange(n * 32, dtype=np.float32)
+    y, z = dev.zeros(n * 32, np.float32), dev.zeros(n * 32, np.float32)
+    for _ in range(20):  # the second loop reads what other threads' blocks wrote
+        dev.build_kernel_from_string(TWO, "two")(np.int32(n), dev.asarray(x), y, z)
+        np.testing.assert_array_equal(z.get(), 2 * x + 2 * np.roll(x, -32) + 1)

@@ -3,8 +3,10 @@
 ``collapse(n)`` is added when the top-level @outer loop's body is nothing but another
 @outer loop whose bounds do not depend on it (a perfect, rectangular nest): OCCA
 parallelises the outer-most loop only, which starves threads when it is short (e.g. 2-D
-grids of a few rows).  @atomic updates become ``omp atomic`` (``atomic write`` for ``=``);
-@atomic blocks and other statements become ``omp critical`` sections.
+grids of a few rows).  Top-level @outer loops that follow one another share one
+``omp parallel`` region, an ``omp for`` each (one team wake-up per launch).  @atomic
+updates become ``omp atomic`` (``atomic write`` for ``=``); @atomic blocks and other
+statements become ``omp critical`` sections.
 """
 
 from __future__ import annotations
@@ -37,6 +39,15 @@ class OpenMPTarget(SerialTarget):
                 break
             depth, loop = depth + 1, child
         return "omp parallel for" + (f" collapse({depth})" if depth > 1 else "")
+
+    def share_region(self, pragmas: list[str]) -> tuple[str, list[str]] | None:
+        """``parallel for`` loops in a row: ``omp parallel`` around them, ``omp for`` (its
+        clauses kept) on each; the barrier at the end of each ``omp for`` keeps them in
+        order."""
+        head = "omp parallel for"
+        if not all(p == head or p.startswith(head + " ") for p in pragmas):
+            return None
+        return "omp parallel", ["omp for" + p[len(head):] for p in pragmas]
 
     def outer_guard(self, outer) -> c_ast.Node | None:
         """OpenMP counts a parallel loop's iterations in its iterator's type, where C compares

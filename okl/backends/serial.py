@@ -41,6 +41,11 @@ class SerialTarget(Target):
         """A test to make once before a parallelised @outer loop (see OpenMPTarget)."""
         return None
 
+    def share_region(self, pragmas: list[str]) -> tuple[str, list[str]] | None:
+        """(pragma of one parallel region, pragmas of its loops) for parallel loops that
+        follow one another, their pragmas given (see OpenMPTarget); None: leave them."""
+        return None
+
     def pragma(self, text: str) -> str | None:
         """CUDA's ``#pragma unroll N`` is ``#pragma GCC unroll N`` in C (gcc >= 8, clang);
         a bare ``#pragma unroll`` has no C spelling and is left to the optimiser."""

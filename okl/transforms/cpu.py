@@ -3,7 +3,8 @@
 @outer and @inner loops stay loops, @shared arrays stay local arrays (one per @outer
 iteration, so private to an OpenMP thread), @exclusive variables get one slot per @inner
 iteration, barriers disappear (inner loops already run one after another), and OpenMP puts
-``parallel for`` on each top-level @outer loop.  A ``_okl_entry_<name>(void **args)``
+``parallel for`` on each top-level @outer loop (loops in a row: one ``parallel`` region,
+``omp for`` on each).  A ``_okl_entry_<name>(void **args)``
 wrapper gives the runtime one C ABI for every kernel: ``args[i]`` is the address of scalar
 argument i, or the data pointer of array argument i.
 """
@@ -43,14 +44,20 @@ def lower_cpu_kernel(program: Program, kernel: Kernel, target,
         if id(loop.node) in independent and id(loop.node) not in swapped and \
                 uncounted(loop, counted):
             _prefix(parents, loop.node, simd_mark(loop.node))
+    marked = []  # (pragma, loop) of the parallel @outer loops with no guard around them
     for outer in kernel.outers:
         pragma = target.outer_pragma(kernel, outer)
         if pragma:
             guard = target.outer_guard(outer)
             if guard is not None:
                 guard_in_place(parents, outer.node, guard)
-            _prefix(parents, outer.node, c_ast.Pragma(pragma, coord=outer.node.coord))
-    # marked lane loops that use t / C, t % C count t in two loops (last: parents go stale)
+            mark = c_ast.Pragma(pragma, coord=outer.node.coord)
+            _prefix(parents, outer.node, mark)
+            if guard is None:
+                marked.append((mark, outer.node))
+    # parallel loops one after the other: one parallel region (last: parents go stale)
+    _share_regions(parents, marked, target)
+    # marked lane loops that use t / C, t % C count t in two loops
     split_divmod_lanes(kernel.node)
     _spell_params(kernel, target)
     return [kernel.node, entry_point(kernel)]
@@ -99,6 +106,44 @@ def _prefix(parents: Parents, node: c_ast.Node, new: c_ast.Node) -> None:
         setattr(parent, slot, block)
         parents[id(block)] = (parent, slot)
         parents[id(new)] = parents[id(node)] = (block, "block_items")
+
+
+def _share_regions(parents: Parents, marked: list, target) -> None:
+    """Runs of parallel @outer loops that follow one another in a block, nothing but their
+    pragmas between them, share one parallel region: ``#pragma omp parallel`` around them,
+    ``omp for`` on each (the target's ``share_region`` spells both).  Each ``omp for`` ends
+    in a barrier, so the second loop still starts when the first is done everywhere, as
+    after the end of the first region; what the loops declare stays private to a thread
+    and what they read from outside stays shared, as before.  One team wake-up instead of
+    one per loop (a kernel with an interior and a boundary loop launches once per step)."""
+    mine = {id(m): loop for m, loop in marked}
+    blocks = {}
+    for m, loop in marked:
+        parent, _ = parents[id(loop)]
+        if isinstance(parent, c_ast.Compound) and parents[id(m)][0] is parent:
+            blocks[id(parent)] = parent
+    for block in blocks.values():
+        items, out, k = block.block_items, [], 0
+        while k < len(items):
+            run = 0  # pragma-loop pairs from k on
+            while k + 2 * run + 1 < len(items) and \
+                    mine.get(id(items[k + 2 * run])) is items[k + 2 * run + 1]:
+                run += 1
+            shared = target.share_region([items[k + 2 * j].string for j in range(run)]) \
+                if run > 1 else None
+            if shared is None:
+                out.extend(items[k:k + 2 * max(run, 1)])
+                k += 2 * max(run, 1)
+                continue
+            region, inner = shared
+            body = []
+            for j in range(run):
+                mark, loop = items[k + 2 * j], items[k + 2 * j + 1]
+                body += [c_ast.Pragma(inner[j], coord=mark.coord), loop]
+            out += [c_ast.Pragma(region, coord=items[k].coord),
+                    c_ast.Compound(body, coord=items[k + 1].coord)]
+            k += 2 * run
+        block.block_items = out
 
 
 def _spell_params(kernel: Kernel, target) -> None:

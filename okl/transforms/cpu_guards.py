@@ -10,8 +10,7 @@ becomes the loop's bound, so the iterations that run are the same ones in the sa
 * ``for (t = 0; t < B; ++t) if (t < n) S``  ->  ``for (t = 0; t < min(B, n); ++t) S``
 * ``for (t ...) { const int i = A + t; if (i < N) S }``  ->  bound ``min(B, N - (A))``,
   the declarations kept (``A`` may go through earlier declarations of the body);
-* ``for (t = 0; t < B; ++t) if (t == c) S``  ->  ``for (t = c; t < c + 1; ++t) S``.
-
+* ``for (t = 0; t < B; ++t) if (t == c) S``  ->  ``for (t = c; t < c + 1; ++t) S``;
 * ``if (t < n && C) S`` (any order of a chain of ``&&``, every term plain arithmetic): the
   bound as above, ``if (C) S`` kept in the loop.  The terms have no side effects, and ``C``
   now runs only for iterations where it ran before (``t < n`` true), so nothing new can trap.
@@ -24,7 +23,12 @@ bound of the loop around (bk1's ``for (b < 5) for (a < 5) if (b < 4 && a < 4)`` 
 ``not vectorized: no vectype for stmt: .MASK_LOAD``).  The hoisted guard runs once where it
 ran once per iteration, so where the loop may run no iteration at all it must not trap: no
 ``/``, ``%`` or shift then, and no address of its variables taken anywhere in the kernel, no
-call in the loop where it names a variable the kernel does not declare.
+call in the loop where it names a variable the kernel does not declare.  A guard the same in
+every iteration that names the body's own declarations cannot go around the loop (the 2-D
+grid's ``{ const int x = A + t, y = ...; if (x < nx && y < ny) S }``, once ``x < nx`` is the
+bound); it becomes a factor 0 or 1 of the bound, y's initialiser in place of y:
+``t < (Y < ny) * min(B, nx - (A))``, no iteration from a start >= 0, and nothing in it that
+can trap (it now runs where the loop runs no iteration).
 
 Only increasing loops, guards without ``else``, and bounds that are plain arithmetic on
 variables neither the loop nor the guarded code writes.  @outer loops whose @exclusive slots
@@ -55,7 +59,55 @@ def guards_to_bounds(kernel: Kernel, counted: set[int]) -> None:
         if parents is None:
             parents = parent_map(kernel.node)
             declared = _declared(kernel.node)
-        _hoist_guard(loop, kernel.node, parents, declared)
+        if not _hoist_guard(loop, kernel.node, parents, declared):
+            _factor_guard(loop)
+
+
+_BOOLEAN = {"<", "<=", ">", ">=", "==", "!=", "&&", "||"}
+
+
+def _may_trap(n: c_ast.Node) -> bool:
+    """A division or remainder by anything but a non-zero constant, or a shift."""
+    if not isinstance(n, c_ast.BinaryOp):
+        return False
+    if n.op in ("/", "%"):
+        return evaluate(n.right) in (None, 0)
+    return n.op in ("<<", ">>")
+
+
+def _factor_guard(loop) -> None:
+    """``for (t ...) { decls; if (C) S }`` with C the same in every iteration but naming the
+    body's own declarations, so that it cannot go around the loop (ins's 2-D edge guard
+    ``y < ny`` once ``x < nx`` is the bound): C, those names replaced by their initialisers,
+    becomes a factor 0 or 1 of the bound, ``t < (C) * B`` (a product, not ?:, which would
+    put control flow in the loop's condition: gcc then neither vectorises nor honours ivdep,
+    "ignoring loop annotation"); 0 means no iteration from a start >= 0.  C is now evaluated
+    where the loop runs no iteration too: nothing that can trap."""
+    node = loop.node
+    body = node.stmt
+    items = list(body.block_items or []) if isinstance(body, c_ast.Compound) else [body]
+    if not items:
+        return
+    *decls, guard = items
+    cond = node.cond
+    if not isinstance(guard, c_ast.If) or guard.iffalse is not None or \
+            _pure_inits(decls) is None or not isinstance(cond, c_ast.BinaryOp) or \
+            cond.op != "<" or not _is_id(cond.left, loop.iterator):
+        return
+    start = evaluate(loop.form.start)
+    if start is None or start < 0:
+        return
+    factor = _substitute(clone(guard.cond), _typed(decls))
+    if factor is None or not _invariant(factor, node.stmt, loop.iterator) or any(
+            _may_trap(n) for n in walk(factor)):
+        return
+    once = factor if isinstance(factor, c_ast.BinaryOp) and factor.op in _BOOLEAN or \
+        isinstance(factor, c_ast.UnaryOp) and factor.op == "!" else \
+        c_ast.UnaryOp("!", c_ast.UnaryOp("!", factor))  # 0 or 1
+    node.cond = c_ast.BinaryOp("<", c_ast.ID(loop.iterator),
+                               c_ast.BinaryOp("*", once, cond.right))
+    node.stmt = c_ast.Compound(decls + [guard.iftrue], coord=body.coord) \
+        if decls else guard.iftrue
 
 
 def _fold_guard(loop, mine: c_ast.Node) -> c_ast.Node | None:
@@ -112,34 +164,35 @@ def _with_cond(guard, cond):
 _SAFE_OPS = {"<", "<=", ">", ">=", "==", "!=", "&&", "||", "!"}
 
 
-def _hoist_guard(loop, root, parents, declared: set[str]) -> None:
+def _hoist_guard(loop, root, parents, declared: set[str]) -> bool:
     """``for (...) if (C) S`` -> ``if (C) for (...) S`` where C is the same in every
     iteration and evaluating it once more (or once where no iteration runs) is harmless."""
     node = loop.node
     body = node.stmt
     items = list(body.block_items or []) if isinstance(body, c_ast.Compound) else [body]
     if len(items) != 1 or not isinstance(items[0], c_ast.If) or items[0].iffalse is not None:
-        return
+        return False
     guard = items[0]
     cond = guard.cond
     if not is_pure(cond) or id(node) not in parents:
-        return
+        return False
     names = {n.name for n in walk(cond) if isinstance(n, c_ast.ID)}
     if loop.iterator in names or not _invariant(cond, node, loop.iterator):
-        return
+        return False
     runs = loop.form.step is None and _runs(node, loop.iterator)
     if not runs and any(isinstance(n, (c_ast.BinaryOp, c_ast.UnaryOp)) and
                         n.op not in _SAFE_OPS for n in walk(cond)):
-        return
+        return False
     if any(isinstance(n, c_ast.UnaryOp) and n.op == "&" and
            any(isinstance(i, c_ast.ID) and i.name in names for i in walk(n.expr))
            for n in walk(root)):
-        return
+        return False
     if not names <= declared and any(isinstance(n, c_ast.FuncCall) for n in walk(node)):
-        return
+        return False
     guard_in_place(parents, node, cond, guard.coord)
     node.stmt = guard.iftrue
     parents[id(guard.iftrue)] = (node, "stmt")
+    return True
 
 
 def _runs(node: c_ast.For, iterator: str) -> bool:
@@ -169,12 +222,43 @@ def uncounted(loop, counted: set[int]) -> bool:
 
 
 def _guard_bound(guard, iterator: str, decls: list) -> c_ast.Node | None:
-    """The exclusive upper bound on ``iterator`` that the guard ``if (E < X)`` (``<=``, or
-    flipped, no else) sets, where E is the iterator or a variable the ``decls`` before the
-    guard define as ``A + iterator``; None for any other statement."""
+    """The exclusive upper bound on ``iterator`` that the guard ``if (T1 && T2 && ...)`` (no
+    else) sets when every term is ``E < X`` (``<=``, or flipped), E the iterator or a
+    variable the ``decls`` before the guard define as ``A + iterator`` (several terms: their
+    minimum); None for any other statement, or when a term after the first divides
+    (evaluated where ``&&`` would not have: the loop bound evaluates every term)."""
     if not isinstance(guard, c_ast.If) or guard.iffalse is not None:
         return None
-    cond = guard.cond
+    inits = _pure_inits(decls)  # what runs before the guard must be worth skipping
+    if inits is None:
+        return None
+    bounds = []
+    for k, term in enumerate(_chain(guard.cond, "&&")):
+        if k and any(isinstance(n, c_ast.BinaryOp) and n.op in ("/", "%")
+                     for n in walk(term)):
+            return None
+        bound = _term_bound(term, iterator, inits)
+        if bound is None:
+            return None
+        bounds.append(bound)
+    bound = bounds[0]
+    for b in bounds[1:]:
+        bound = _min(bound, b)
+    return bound
+
+
+def _typed(decls: list) -> dict[str, c_ast.Node]:
+    """name -> ``(T) (init)`` of the (integer scalar) declarations: the value the name has,
+    converted as the declaration converts it."""
+    return {d.name: c_ast.Cast(c_ast.Typename(None, [], None, c_ast.TypeDecl(
+        None, [], None, c_ast.IdentifierType(list(d.type.type.names)))), clone(d.init))
+        for d in decls}
+
+
+def _term_bound(cond, iterator: str, inits: dict[str, c_ast.Node]) -> c_ast.Node | None:
+    """The exclusive upper bound on ``iterator`` that the comparison ``E < X`` (``<=``, or
+    flipped) sets, where E is the iterator or a variable of ``inits`` defined as
+    ``A + iterator``; None for any other expression."""
     if not isinstance(cond, c_ast.BinaryOp):
         return None
     flip = {">": "<", ">=": "<="}
@@ -187,9 +271,6 @@ def _guard_bound(guard, iterator: str, decls: list) -> c_ast.Node | None:
     if not isinstance(var, c_ast.ID):
         return None
     bound = _exclusive_bound(op, bound)
-    inits = _pure_inits(decls)  # what runs before the guard must be worth skipping
-    if inits is None:
-        return None
     if var.name == iterator:
         return bound
     if var.name not in inits:
@@ -215,6 +296,12 @@ def _pure_inits(decls: list) -> dict[str, c_ast.Node] | None:
                 not set(d.type.type.names) <= {"int", "long", "unsigned", "short", "signed"}:
             return None
         inits[d.name] = d.init
+    # an initialiser naming a variable declared after it means another variable (one of
+    # the enclosing scope, shadowed later): substituting would mix the two up
+    for k, d in enumerate(decls):
+        later = {e.name for e in decls[k:]}
+        if any(isinstance(n, c_ast.ID) and n.name in later for n in walk(d.init)):
+            return None
     return inits
 
 
@@ -294,6 +381,8 @@ def _invariant(bound: c_ast.Node, body: c_ast.Node, iterator: str) -> bool:
         target = n.lvalue if isinstance(n, c_ast.Assignment) else (
             n.expr if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--")
             else None)
+        if isinstance(n, c_ast.UnaryOp) and n.op == "&":  # written through a pointer?
+            target = n.expr
         if isinstance(target, c_ast.ID) and target.name in names:
             return False
         if isinstance(n, c_ast.Decl) and n.name in names:

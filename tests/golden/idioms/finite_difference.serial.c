@@ -28,11 +28,11 @@ static void laplacian(const int nx, const int ny, const float h2, const float *u
       for (int ty = 0; ty < 8; ++ty) {
         #pragma GCC ivdep
 #line 21 "finite_difference.okl"
-        for (int tx = 0; tx < ((16 < nx - gx * 16) ? (16) : (nx - gx * 16)); ++tx) {
+        for (int tx = 0; tx < (((int) (gy * 8 + ty)) < ny) * ((16 < nx - gx * 16) ? (16) : (nx - gx * 16)); ++tx) {
           const int x = gx * 16 + tx;
 #line 22 "finite_difference.okl"
           const int y = gy * 8 + ty;
-          if (y < ny) {
+          {
             lu[y * nx + x] = (s_u[ty + 1][tx] + s_u[ty + 1][tx + 2] + s_u[ty][tx + 1] + s_u[ty + 2][tx + 1] - 4.0f * s_u[ty + 1][tx + 1]) / h2;
           }
         }

@@ -5,22 +5,25 @@
 
 #line 2 "inclusive_bounds.okl"
 static void inclusive(const int last, int *hits) {
-  #pragma omp parallel for
+  #pragma omp parallel
+  {
+    #pragma omp for
 #line 3 "inclusive_bounds.okl"
-  for (int b = 1; b <= last; ++b) {
-    #pragma GCC ivdep
+    for (int b = 1; b <= last; ++b) {
+      #pragma GCC ivdep
 #line 4 "inclusive_bounds.okl"
-    for (int t = 7; t >= 0; --t) {
-      hits[(b - 1) * 8 + t] = b;
+      for (int t = 7; t >= 0; --t) {
+        hits[(b - 1) * 8 + t] = b;
+      }
     }
-  }
-  #pragma omp parallel for
+    #pragma omp for
 #line 8 "inclusive_bounds.okl"
-  for (int b = 0; b <= last - 1; b++) {
-    #pragma GCC ivdep
+    for (int b = 0; b <= last - 1; b++) {
+      #pragma GCC ivdep
 #line 9 "inclusive_bounds.okl"
-    for (int t = 0; t <= 7; t++) {
-      hits[b * 8 + t] += t;
+      for (int t = 0; t <= 7; t++) {
+        hits[b * 8 + t] += t;
+      }
     }
   }
 }

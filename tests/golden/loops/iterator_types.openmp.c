@@ -5,31 +5,34 @@
 
 #line 2 "iterator_types.okl"
 static void wide(const long n, const unsigned int m, double *x) {
-  #pragma omp parallel for
+  #pragma omp parallel
+  {
+    #pragma omp for
 #line 3 "iterator_types.okl"
-  for (long b = 0; b < n; ++b) {
-    #pragma GCC ivdep
+    for (long b = 0; b < n; ++b) {
+      #pragma GCC ivdep
 #line 4 "iterator_types.okl"
-    for (unsigned int t = 0; t < 32u; ++t) {
-      x[b * 32 + t] = 0.5 * t;
+      for (unsigned int t = 0; t < 32u; ++t) {
+        x[b * 32 + t] = 0.5 * t;
+      }
     }
-  }
-  #pragma omp parallel for
+    #pragma omp for
 #line 8 "iterator_types.okl"
-  for (size_t b = 0; b < m; ++b) {
-    #pragma GCC ivdep
+    for (size_t b = 0; b < m; ++b) {
+      #pragma GCC ivdep
 #line 9 "iterator_types.okl"
-    for (size_t t = 0; t < 8; ++t) {
-      x[b * 8 + t] += 1.0;
+      for (size_t t = 0; t < 8; ++t) {
+        x[b * 8 + t] += 1.0;
+      }
     }
-  }
-  #pragma omp parallel for
+    #pragma omp for
 #line 13 "iterator_types.okl"
-  for (unsigned long b = 0; b < ((unsigned long) n); b += 2) {
-    #pragma GCC ivdep
+    for (unsigned long b = 0; b < ((unsigned long) n); b += 2) {
+      #pragma GCC ivdep
 #line 14 "iterator_types.okl"
-    for (long t = 0; t < 16; t += 1) {
-      x[b * 16 + t] *= 2.0;
+      for (long t = 0; t < 16; t += 1) {
+        x[b * 16 + t] *= 2.0;
+      }
     }
   }
 }

@@ -10,10 +10,10 @@ static void transpose(const int rows, const int cols, const float *in, float *ou
       for (int ty = 0; ty < 8; ++ty) {
         #pragma GCC ivdep
 #line 6 "implicit_2d.okl"
-        for (int tx = 0; tx < ((8 < cols - bx * 8) ? (8) : (cols - bx * 8)); ++tx) {
+        for (int tx = 0; tx < (((int) (by * 8 + ty)) < rows) * ((8 < cols - bx * 8) ? (8) : (cols - bx * 8)); ++tx) {
           const int r = by * 8 + ty;
           const int c = bx * 8 + tx;
-          if (r < rows) out[c * rows + r] = in[r * cols + c];
+          out[c * rows + r] = in[r * cols + c];
         }
       }
     }

@@ -5,22 +5,25 @@
 
 #line 2 "two_outer_loops.okl"
 static void twoPasses(const int n, const float *x, float *y, float *z) {
-  #pragma omp parallel for
+  #pragma omp parallel
+  {
+    #pragma omp for
 #line 3 "two_outer_loops.okl"
-  for (int b = 0; b < n; ++b) {
-    #pragma GCC ivdep
+    for (int b = 0; b < n; ++b) {
+      #pragma GCC ivdep
 #line 4 "two_outer_loops.okl"
-    for (int t = 0; t < 32; ++t) {
-      y[b * 32 + t] = 2.0f * x[b * 32 + t];
+      for (int t = 0; t < 32; ++t) {
+        y[b * 32 + t] = 2.0f * x[b * 32 + t];
+      }
     }
-  }
-  #pragma omp parallel for
+    #pragma omp for
 #line 8 "two_outer_loops.okl"
-  for (int b = 0; b < n; ++b) {
-    #pragma GCC ivdep
+    for (int b = 0; b < n; ++b) {
+      #pragma GCC ivdep
 #line 9 "two_outer_loops.okl"
-    for (int t = 0; t < 32; ++t) {
-      z[b * 32 + t] = y[b * 32 + t] + y[(b + 1) % n * 32 + t];
+      for (int t = 0; t < 32; ++t) {
+        z[b * 32 + t] = y[b * 32 + t] + y[(b + 1) % n * 32 + t];
+      }
     }
   }
 }
