@@ -97,6 +97,8 @@ def _factor_guard(loop) -> None:
     start = evaluate(loop.form.start)
     if start is None or start < 0:
         return
+    if any(isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile)) for n in walk(guard.iftrue)):
+        return  # left to cpu_interchange, which takes the guard out with the loop inside
     factor = _substitute(clone(guard.cond), _typed(decls))
     if factor is None or not _invariant(factor, node.stmt, loop.iterator) or any(
             _may_trap(n) for n in walk(factor)):

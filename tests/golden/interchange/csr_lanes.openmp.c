@@ -8,18 +8,43 @@ static void csrLanes(const int n, const int *rowPtr, const int *col, const float
   #pragma omp parallel for
   for (int g = 0; g < n; g += 2) {
     for (int r = 0; r < 2; ++r) {
-      #pragma GCC ivdep
-#line 10 "csr_lanes.okl"
-      for (int t = 0; t < (((int) (g + r)) < n) * 12; ++t) {
+      {
         const int i = g + r;
-        {
-          const int l = t / 4;
-          float acc = 1.0f;
+        if (i < n) {
+#line 15 "csr_lanes.okl"
           const int end = rowPtr[i + 1];
-          for (int m = rowPtr[i]; m < end; ++m) {
-            acc += A[m * 12 + t] * x[col[m] * 3 + l];
+#line 14 "csr_lanes.okl"
+          float acc__x[12];
+          #pragma GCC ivdep
+#line 10 "csr_lanes.okl"
+          for (int t = 0; t < 12; ++t) {
+#line 13 "csr_lanes.okl"
+            const int l = t / 4;
+            acc__x[t] = 1.0f;
           }
-          y[i * 12 + t] = acc;
+          for (int m = rowPtr[i]; m < end; ++m) {
+            #pragma GCC ivdep
+            #pragma GCC unroll 3
+#line 10 "csr_lanes.okl"
+            for (int t__hi = 0; t__hi < 3; ++t__hi) {
+              #pragma GCC ivdep
+#line 10 "csr_lanes.okl"
+              for (int t__lo = 0; t__lo < 4; ++t__lo) {
+#line 10 "csr_lanes.okl"
+                const int t = t__hi * 4 + t__lo;
+#line 13 "csr_lanes.okl"
+                const int l = t__hi;
+#line 17 "csr_lanes.okl"
+                acc__x[t] += A[m * 12 + t] * x[col[m] * 3 + l];
+              }
+            }
+          }
+          #pragma GCC ivdep
+#line 10 "csr_lanes.okl"
+          for (int t = 0; t < 12; ++t) {
+#line 19 "csr_lanes.okl"
+            y[i * 12 + t] = acc__x[t];
+          }
         }
       }
     }
