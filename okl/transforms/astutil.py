@@ -83,23 +83,27 @@ def rewrite(node: c_ast.Node, fn: Callable[[c_ast.Node], c_ast.Node | None]) -> 
 
 def walk(node: c_ast.Node) -> Iterator[c_ast.Node]:
     """Pre-order iteration over a subtree."""
-    table = _CHILD_SLOTS
+    table = _REVERSED_SLOTS
     stack = [node]
-    pop, push = stack.pop, stack.append
+    pop, push, extend = stack.pop, stack.append, stack.extend
     while stack:
         n = pop()
         yield n
         slots = table.get(type(n))
         if slots is None:
-            slots = child_slots(type(n))
-        for k in range(len(slots) - 1, -1, -1):  # reversed: the first child is popped first
-            value = getattr(n, slots[k])
+            slots = table[type(n)] = child_slots(type(n))[::-1]
+        for slot in slots:  # reversed: the first child is popped first
+            value = getattr(n, slot)
             if value is None:
                 continue
             if type(value) is list:
-                stack.extend(value[::-1])
+                extend(value[::-1])
             else:
                 push(value)
+
+
+#: node class -> its child slots in reverse order (for :func:`walk`)
+_REVERSED_SLOTS: dict[type, tuple[str, ...]] = {}
 
 
 def ids_in(node: c_ast.Node) -> list[c_ast.ID]:

@@ -61,9 +61,16 @@ MAX_UNROLLED = 2048
 
 def split_divmod_lanes(root: c_ast.Node) -> int:
     """Split every marked lane loop below ``root`` that qualifies; returns how many."""
-    taken = {n.name for n in walk(root) if isinstance(n, c_ast.ID)} | \
-        {n.name for n in walk(root) if isinstance(n, c_ast.Decl) and n.name}
-    blocks = [n for n in walk(root) if isinstance(n, c_ast.Compound) and n.block_items]
+    taken: set[str] = set()  # the names in use (identifiers and declared names)
+    blocks = []
+    for n in walk(root):  # one walk for both
+        if isinstance(n, c_ast.ID):
+            taken.add(n.name)
+        elif isinstance(n, c_ast.Decl):
+            if n.name:
+                taken.add(n.name)
+        elif isinstance(n, c_ast.Compound) and n.block_items:
+            blocks.append(n)
     done = 0
     for block in blocks:
         items, out = block.block_items, []
@@ -91,19 +98,20 @@ def _split(loop: c_ast.For, taken: set[str]) -> list[c_ast.Node] | None:
         return None
     t, first, count = form
     body = loop.stmt
-    if _touched(body, t) or _breaks(body) or \
-            any(isinstance(n, (c_ast.Goto, c_ast.Label)) for n in walk(body)):
+    nodes = list(walk(body))  # the body's nodes in preorder, for the checks below
+    if _touched(nodes, t) or _breaks(body) or \
+            any(isinstance(n, (c_ast.Goto, c_ast.Label)) for n in nodes):
         return None
-    dead = _dead_inits(body)
-    divisors = {_divisor(n, t) for n in walk(body) if isinstance(n, c_ast.BinaryOp) and
+    dead = _dead_inits(nodes)
+    divisors = {_divisor(n, t) for n in nodes if isinstance(n, c_ast.BinaryOp) and
                 n.op in ("/", "%") and _is_id(n.left, t) and id(n) not in dead}
     if len(divisors) != 1:
         return None  # none, or several different ones, or one that is not a plain constant
     c = divisors.pop()
     if c is None or c < 2 or count % c or first % c:
         return None
-    unroll = not any(isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile)) for n in walk(body))
-    if unroll and count // c * sum(1 for _ in walk(body)) > MAX_UNROLLED:
+    unroll = not any(isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile)) for n in nodes)
+    if unroll and count // c * len(nodes) > MAX_UNROLLED:
         return None
     hi, lo = t + HI, t + LO
     if hi in taken or lo in taken:
@@ -158,12 +166,12 @@ def _int_lanes(loop: c_ast.For) -> tuple[str, int, int] | None:
     return t, first, count
 
 
-def _dead_inits(body) -> set[int]:
-    """``id`` of the nodes in the initialisers of declarations ``body`` never reads (a lane
-    loop split off by cpu_interchange keeps ``const int l = t / 5;`` that it does not use):
-    gcc drops them, so they are no reason to split."""
-    used = {n.name for n in walk(body) if isinstance(n, c_ast.ID)}
-    return {id(x) for n in walk(body) if isinstance(n, c_ast.Decl) and n.name and
+def _dead_inits(nodes: list[c_ast.Node]) -> set[int]:
+    """``id`` of the nodes in the initialisers of declarations the body (whose nodes are
+    ``nodes``) never reads (a lane loop split off by cpu_interchange keeps ``const int l =
+    t / 5;`` that it does not use): gcc drops them, so they are no reason to split."""
+    used = {n.name for n in nodes if isinstance(n, c_ast.ID)}
+    return {id(x) for n in nodes if isinstance(n, c_ast.Decl) and n.name and
             n.name not in used and n.init is not None for x in walk(n.init)}
 
 
@@ -183,9 +191,10 @@ def _divisor(n: c_ast.BinaryOp, t: str) -> int | None:
     return value if value is not None and value < 2 ** 31 else None
 
 
-def _touched(body, t: str) -> bool:
-    """``t`` is written, has its address taken, or is declared again in ``body``."""
-    for n in walk(body):
+def _touched(nodes: list[c_ast.Node], t: str) -> bool:
+    """``t`` is written, has its address taken, or is declared again in the body whose
+    nodes are ``nodes``."""
+    for n in nodes:
         if isinstance(n, c_ast.Decl) and n.name == t:
             return True
         if isinstance(n, c_ast.Assignment) and _is_id(n.lvalue, t):
