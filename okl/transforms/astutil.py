@@ -139,32 +139,31 @@ def parent_map(root: c_ast.Node, visit: Callable[[c_ast.Node], object] | None = 
     when given, is called with every node in preorder (a pass that needs the map and a
     walk gets both from one traversal)."""
     # one stack walk (as :func:`walk`, inlined): each node's slots are read once, for the
-    # map and for the walk
+    # map and for the walk; a list's children share one (parent, slot) tuple
     out: dict[int, tuple[c_ast.Node, str]] = {}
-    table = _CHILD_SLOTS
+    table = _REVERSED_SLOTS
     stack = [root]
-    pop = stack.pop
+    pop, push, extend = stack.pop, stack.append, stack.extend
     while stack:
         n = pop()
         if visit is not None:
             visit(n)
         slots = table.get(type(n))
         if slots is None:
-            slots = child_slots(type(n))
-        kids: list[c_ast.Node] = []
-        for slot in slots:
+            slots = table[type(n)] = child_slots(type(n))[::-1]
+        for slot in slots:  # reversed: the first child is popped first
             value = getattr(n, slot)
             if value is None:
                 continue
             if type(value) is list:
-                for child in value:
-                    out[id(child)] = (n, slot)
-                kids.extend(value)
+                if value:
+                    entry = (n, slot)
+                    for child in value:
+                        out[id(child)] = entry
+                    extend(value[::-1])
             else:
                 out[id(value)] = (n, slot)
-                kids.append(value)
-        if kids:
-            stack.extend(kids[::-1])  # reversed: the first child is popped first
+                push(value)
     return out
 
 
