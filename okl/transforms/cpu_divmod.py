@@ -99,12 +99,15 @@ def _split(loop: c_ast.For, taken: set[str]) -> list[c_ast.Node] | None:
     t, first, count = form
     body = loop.stmt
     nodes = list(walk(body))  # the body's nodes in preorder, for the checks below
+    parts = [n for n in nodes if isinstance(n, c_ast.BinaryOp) and n.op in ("/", "%") and
+             _is_id(n.left, t)]
+    if not parts:  # no t / C or t % C: nothing to split (checked first: most loops)
+        return None
     if _touched(nodes, t) or _breaks(body) or \
             any(isinstance(n, (c_ast.Goto, c_ast.Label)) for n in nodes):
         return None
     dead = _dead_inits(nodes)
-    divisors = {_divisor(n, t) for n in nodes if isinstance(n, c_ast.BinaryOp) and
-                n.op in ("/", "%") and _is_id(n.left, t) and id(n) not in dead}
+    divisors = {_divisor(n, t) for n in parts if id(n) not in dead}
     if len(divisors) != 1:
         return None  # none, or several different ones, or one that is not a plain constant
     c = divisors.pop()
