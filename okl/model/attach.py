@@ -55,64 +55,66 @@ class AttributeMap:
 def _attachables(ast: c_ast.FileAST):
     """(start, preorder index, node, parent list id) for every statement/declaration.
 
-    Iterative (expressions can nest thousands deep): a preorder pass records the nodes, a
-    reversed pass computes each subtree's start (its smallest coord) from its children's."""
-    out: list = []
+    Iterative (expressions can nest thousands deep): a preorder pass records the nodes and
+    each one's parent, a reversed pass lowers each parent's start (its smallest coord) to
+    its children's.  Starts are ints ``line << 32 | column`` while they are compared."""
     declarators: dict[tuple[int, int], c_ast.Node] = {}
     fors: dict[tuple[int, int], c_ast.Node] = {}
-    none = (1 << 30, 0)
-    # (node, slot, group, children)
-    preorder: list[tuple[c_ast.Node, int | None, int | None, list[c_ast.Node]]] = []
-    stack: list[tuple[c_ast.Node | None, int | None]] = [(e, id(ast)) for e in reversed(ast.ext)]
+    keys: list[int] = []  # per node in preorder: the start of its subtree (so far)
+    ups: list[int] = []  # per node in preorder: its parent's index, -1 at the top
+    marked: list[tuple[int, c_ast.Node, int]] = []  # (index, node, group) in preorder
+    stack: list[tuple[c_ast.Node | None, int | None, int]] = [
+        (e, id(ast), -1) for e in reversed(ast.ext)]
     table = _SLOT_GROUPS
+    pop, extend = stack.pop, stack.extend
     while stack:
-        node, group = stack.pop()
+        node, group, up = pop()
         if node is None:
             continue
-        slot = None
+        index = len(keys)
         if group is not None:
-            slot = len(out)
-            out.append(None)
-        kids: list[c_ast.Node] = []
-        preorder.append((node, slot, group, kids))
+            marked.append((index, node, group))
+        c = node.coord
+        keys.append(c.line << 32 | (c.column or 0) if c is not None and c.line else _NONE)
+        ups.append(up)
         cls = type(node)
         if cls is c_ast.Decl or cls is c_ast.Typedef:
             name_node = _declarator(node.type)
             if name_node is not None and name_node.coord is not None:
                 declarators[(name_node.coord.line, name_node.coord.column)] = node
-        elif cls is c_ast.For and node.coord is not None:
-            fors[(node.coord.line, node.coord.column)] = node
+        elif cls is c_ast.For and c is not None:
+            fors[(c.line, c.column)] = node
         groups = table.get(cls)
         pushed = []
         for name, grouping in _slot_groups(cls) if groups is None else groups:
             value = getattr(node, name)
             if value is None:
                 continue
-            values = value if type(value) is list else [value]
-            kids.extend(values)
+            if type(value) is not list:
+                value = [value]
             if grouping == "parent":
                 g = id(node)
-                pushed += [(child, g) for child in values]
+                pushed += [(child, g, index) for child in value]
             elif grouping == "child":
-                pushed += [(child, id(child)) for child in values]
+                pushed += [(child, id(child), index) for child in value]
             else:
-                pushed += [(child, None) for child in values]
+                pushed += [(child, None, index) for child in value]
         if pushed:
             pushed.reverse()
-            stack.extend(pushed)
-    starts: dict[int, tuple[int, int]] = {}
-    for node, slot, group, kids in reversed(preorder):
-        c = node.coord
-        best = (c.line, c.column or 0) if c is not None and c.line else none
-        for child in kids:
-            start = starts.get(id(child), none)
-            if start < best:
-                best = start
-        starts[id(node)] = best
-        if slot is not None:
-            out[slot] = (best, slot, node, group)
+            extend(pushed)
+    for k in range(len(keys) - 1, 0, -1):  # children after their parent in preorder
+        up = ups[k]
+        if up >= 0 and keys[k] < keys[up]:
+            keys[up] = keys[k]
+    out = [(keys[index], slot, node, group)
+           for slot, (index, node, group) in enumerate(marked)]
     out.sort(key=lambda item: (item[0], item[1]))
-    return out, declarators, fors
+    return [((key >> 32, key & _MASK), slot, node, group) for key, slot, node, group in out], \
+        declarators, fors
+
+
+_NONE = (1 << 30) << 32  # no coord: after every real one, as (1 << 30, 0)
+_MASK = (1 << 32) - 1
 
 
 def _grouping(cls: type, name: str) -> str | None:
