@@ -56,9 +56,8 @@ def guards_to_bounds(kernel: Kernel, counted: set[int]) -> None:
             mine = _fold_guard(loop, mine)
             if mine is None:
                 break
-        if parents is None:
-            parents = parent_map(kernel.node)
-            declared = _declared(kernel.node)
+        if parents is None:  # the parent map and the declared names from one walk
+            parents = parent_map(kernel.node, lambda n: _note_declared(n, declared))
         if not _hoist_guard(loop, kernel.node, parents, declared):
             _factor_guard(loop)
 
@@ -209,8 +208,9 @@ def _runs(node: c_ast.For, iterator: str) -> bool:
     return start is not None and end is not None and start < end
 
 
-def _declared(root) -> set[str]:
-    return {n.name for n in walk(root) if isinstance(n, c_ast.Decl) and n.name}
+def _note_declared(n: c_ast.Node, declared: set[str]) -> None:
+    if isinstance(n, c_ast.Decl) and n.name:
+        declared.add(n.name)
 
 
 def uncounted(loop, counted: set[int]) -> bool:
