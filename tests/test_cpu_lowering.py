@@ -434,3 +434,26 @@ def test_outer_loops_share_a_region():
     for _ in range(20):  # the second loop reads what other threads' blocks wrote
         dev.build_kernel_from_string(TWO, "two")(np.int32(n), dev.asarray(x), y, z)
         np.testing.assert_array_equal(z.get(), 2 * x + 2 * np.roll(x, -32) + 1)
+
+
+def test_loop_shapes_the_cpu_passes_share():
+    """cpu_loops: which loops count a constant range, and which bodies leave their loop."""
+    from pycparser import c_parser
+
+    from okl.transforms.cpu_loops import counted_loop, leaves
+
+    def loop(text):
+        fn = c_parser.CParser().parse(f"void f(int n) {{ {text} }}").ext[0]
+        return fn.body.block_items[0]
+
+    assert counted_loop(loop("for (int t = 2; t < 10; ++t) ;")) == ("t", 2, 8)
+    assert counted_loop(loop("for (int t = 0; t <= 4; t += 1) ;")) == ("t", 0, 5)
+    assert counted_loop(loop("for (int t = 5; t < 5; t++) ;")) == ("t", 5, 0)
+    assert counted_loop(loop("for (int t = 0; t < n; ++t) ;")) is None
+    assert counted_loop(loop("for (int t = 0; t < 8; t += 2) ;")) is None
+    body = loop("for (;;) { switch (n) { case 1: break; } for (;;) { continue; } }").stmt
+    assert not leaves(body, continues=True)
+    assert leaves(loop("for (;;) { switch (n) { case 1: continue; } }").stmt, continues=True)
+    assert not leaves(loop("for (;;) { switch (n) { case 1: continue; } }").stmt,
+                      continues=False)
+    assert leaves(loop("for (;;) { if (n) break; }").stmt, continues=False)

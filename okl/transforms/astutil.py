@@ -219,6 +219,11 @@ _PURE = (c_ast.ID, c_ast.Constant, c_ast.BinaryOp, c_ast.UnaryOp, c_ast.TernaryO
          c_ast.Typename, c_ast.TypeDecl, c_ast.IdentifierType)
 
 
+def is_id(node, name: str) -> bool:
+    """``node`` is the identifier ``name``."""
+    return isinstance(node, c_ast.ID) and node.name == name
+
+
 def is_pure(expr: c_ast.Node) -> bool:
     """Plain arithmetic on variables: evaluating it again, or not at all, changes nothing."""
     return all(isinstance(n, _PURE) and not (

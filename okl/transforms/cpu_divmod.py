@@ -42,7 +42,8 @@ before it), ``for (int t = c0; t < c1; ++t)`` with constant bounds, ``c0 >= 0``;
 plain ``int`` that the body neither writes, takes the address of nor declares again; every
 ``t / C`` and ``t % C`` in the body has one constant ``C > 1`` (a plain ``int`` constant: no
 suffix, no cast) that divides ``c0`` and the trip count; no ``break`` leaves the loop (it
-would leave only the inner one), no ``goto`` or label.
+would leave only the inner one; a ``continue`` goes on with the next ``t`` in both), no
+``goto`` or label.
 """
 
 from __future__ import annotations
@@ -50,7 +51,8 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from ..model.consteval import evaluate
-from .astutil import rewrite, walk
+from .astutil import is_id, rewrite, walk
+from .cpu_loops import counted_loop, leaves
 from .cpu_simd import PRAGMA
 
 HI, LO = "__hi", "__lo"
@@ -100,10 +102,10 @@ def _split(loop: c_ast.For, taken: set[str]) -> list[c_ast.Node] | None:
     body = loop.stmt
     nodes = list(walk(body))  # the body's nodes in preorder, for the checks below
     parts = [n for n in nodes if isinstance(n, c_ast.BinaryOp) and n.op in ("/", "%") and
-             _is_id(n.left, t)]
+             is_id(n.left, t)]
     if not parts:  # no t / C or t % C: nothing to split (checked first: most loops)
         return None
-    if _touched(nodes, t) or _breaks(body) or \
+    if _touched(nodes, t) or leaves(body, continues=False) or \
             any(isinstance(n, (c_ast.Goto, c_ast.Label)) for n in nodes):
         return None
     dead = _dead_inits(nodes)
@@ -122,7 +124,7 @@ def _split(loop: c_ast.For, taken: set[str]) -> list[c_ast.Node] | None:
     coord = loop.coord
 
     def to_parts(n):
-        if isinstance(n, c_ast.BinaryOp) and n.op in ("/", "%") and _is_id(n.left, t):
+        if isinstance(n, c_ast.BinaryOp) and n.op in ("/", "%") and is_id(n.left, t):
             return c_ast.ID(hi if n.op == "/" else lo, coord=n.coord)
         return None
 
@@ -130,7 +132,7 @@ def _split(loop: c_ast.For, taken: set[str]) -> list[c_ast.Node] | None:
     rewrite(holder, to_parts)
     body = holder.block_items[0]
     items = list(body.block_items or []) if isinstance(body, c_ast.Compound) else [body]
-    if any(_is_id(n, t) for n in walk(holder)):
+    if any(is_id(n, t) for n in walk(holder)):
         items.insert(0, _const_int(t, c_ast.BinaryOp(
             "+", c_ast.BinaryOp("*", c_ast.ID(hi), _int(c)), c_ast.ID(lo)), coord))
     inner = _count(lo, 0, c, c_ast.Compound(items, coord=coord), coord)
@@ -141,32 +143,18 @@ def _split(loop: c_ast.For, taken: set[str]) -> list[c_ast.Node] | None:
 
 
 def _int_lanes(loop: c_ast.For) -> tuple[str, int, int] | None:
-    """(iterator, first, count) of ``for (int t = c0; t < c1; ++t)`` (or ``<=``, ``t++``,
-    ``t += 1``), constants, ``0 <= c0``, ``t`` a plain ``int``."""
-    init, cond, step = loop.init, loop.cond, loop.next
-    if not isinstance(init, c_ast.DeclList) or len(init.decls) != 1:
+    """(iterator, first, count) of a counted loop (cpu_loops) of at least 2 lanes from
+    ``0 <= c0``, ``t`` a plain ``int``."""
+    form = counted_loop(loop)
+    if form is None:
         return None
-    d = init.decls[0]
-    if d.init is None or d.storage or d.bitsize is not None or \
-            not isinstance(d.type, c_ast.TypeDecl) or \
+    d = loop.init.decls[0]
+    if d.storage or d.bitsize is not None or not isinstance(d.type, c_ast.TypeDecl) or \
             not isinstance(d.type.type, c_ast.IdentifierType) or \
             d.type.type.names not in (["int"], ["signed", "int"], ["signed"]):
         return None
-    t = d.name
-    if not isinstance(cond, c_ast.BinaryOp) or cond.op not in ("<", "<=") or \
-            not _is_id(cond.left, t):
-        return None
-    first, last = evaluate(d.init), evaluate(cond.right)
-    if first is None or last is None or first < 0:
-        return None
-    count = last - first + (cond.op == "<=")
-    unit = isinstance(step, c_ast.UnaryOp) and step.op in ("++", "p++") and \
-        _is_id(step.expr, t) or \
-        isinstance(step, c_ast.Assignment) and step.op == "+=" and _is_id(step.lvalue, t) and \
-        evaluate(step.rvalue) == 1
-    if count < 2 or not unit:
-        return None
-    return t, first, count
+    t, first, count = form
+    return form if first >= 0 and count >= 2 else None
 
 
 def _dead_inits(nodes: list[c_ast.Node]) -> set[int]:
@@ -200,22 +188,12 @@ def _touched(nodes: list[c_ast.Node], t: str) -> bool:
     for n in nodes:
         if isinstance(n, c_ast.Decl) and n.name == t:
             return True
-        if isinstance(n, c_ast.Assignment) and _is_id(n.lvalue, t):
+        if isinstance(n, c_ast.Assignment) and is_id(n.lvalue, t):
             return True
         if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&") and \
-                _is_id(n.expr, t):
+                is_id(n.expr, t):
             return True
     return False
-
-
-def _breaks(stmt) -> bool:
-    """A ``break`` of the loop itself (not of a loop or switch inside it)."""
-    def visit(n, depth):
-        if isinstance(n, c_ast.Break) and depth == 0:
-            return True
-        inner = isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Switch))
-        return any(visit(c, depth + inner) for _, c in n.children())
-    return visit(stmt, 0)
 
 
 def _int(v: int) -> c_ast.Constant:
@@ -238,7 +216,3 @@ def _count(name: str, lo: int, hi: int, body, coord) -> c_ast.For:
     return c_ast.For(c_ast.DeclList([decl], coord=coord),
                      c_ast.BinaryOp("<", c_ast.ID(name), _int(hi)),
                      c_ast.UnaryOp("++", c_ast.ID(name)), body, coord=coord)
-
-
-def _is_id(node, name: str) -> bool:
-    return isinstance(node, c_ast.ID) and node.name == name

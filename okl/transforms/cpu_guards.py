@@ -41,7 +41,8 @@ from pycparser import c_ast
 
 from ..model.consteval import evaluate
 from ..model.kernel import Kernel
-from .astutil import clone, guard_in_place, is_pure, parent_map, walk
+from .astutil import clone, guard_in_place, is_id, is_pure, parent_map, walk
+from .cpu_loops import counted_loop
 
 
 def guards_to_bounds(kernel: Kernel, counted: set[int]) -> None:
@@ -91,7 +92,7 @@ def _factor_guard(loop) -> None:
     cond = node.cond
     if not isinstance(guard, c_ast.If) or guard.iffalse is not None or \
             _pure_inits(decls) is None or not isinstance(cond, c_ast.BinaryOp) or \
-            cond.op != "<" or not _is_id(cond.left, loop.iterator):
+            cond.op != "<" or not is_id(cond.left, loop.iterator):
         return
     start = evaluate(loop.form.start)
     if start is None or start < 0:
@@ -197,15 +198,9 @@ def _hoist_guard(loop, root, parents, declared: set[str]) -> bool:
 
 
 def _runs(node: c_ast.For, iterator: str) -> bool:
-    """``for (int t = c0; t < c1; ...)`` with constants ``c0 < c1``: the first test passes."""
-    init, cond = node.init, node.cond
-    if not isinstance(init, c_ast.DeclList) or len(init.decls) != 1 or \
-            init.decls[0].name != iterator or init.decls[0].init is None or \
-            not isinstance(cond, c_ast.BinaryOp) or cond.op != "<" or \
-            not _is_id(cond.left, iterator):
-        return False
-    start, end = evaluate(init.decls[0].init), evaluate(cond.right)
-    return start is not None and end is not None and start < end
+    """``for (int t = c0; t < c1; ++t)`` with constants ``c0 < c1``: the first test passes."""
+    form = counted_loop(node)
+    return form is not None and form[0] == iterator and form[2] > 0
 
 
 def _note_declared(n: c_ast.Node, declared: set[str]) -> None:
@@ -363,9 +358,9 @@ def _single(guard, iterator: str) -> int | None:
             not isinstance(guard.cond, c_ast.BinaryOp) or guard.cond.op != "==":
         return None
     left, right = guard.cond.left, guard.cond.right
-    if _is_id(right, iterator):
+    if is_id(right, iterator):
         left, right = right, left
-    return evaluate(right) if _is_id(left, iterator) else None
+    return evaluate(right) if is_id(left, iterator) else None
 
 
 def _exclusive_bound(op: str, bound: c_ast.Node) -> c_ast.Node:
@@ -399,5 +394,3 @@ def _min(a: c_ast.Node, b: c_ast.Node) -> c_ast.Node:
     return c_ast.TernaryOp(c_ast.BinaryOp("<", a, b), clone(a), clone(b))
 
 
-def _is_id(node, name: str) -> bool:
-    return isinstance(node, c_ast.ID) and node.name == name

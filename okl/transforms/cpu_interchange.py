@@ -44,7 +44,8 @@ from pycparser import c_ast
 
 from ..model.consteval import evaluate
 from ..model.kernel import Kernel
-from .astutil import clone, parent_map, walk
+from .astutil import clone, is_id, parent_map, walk
+from .cpu_loops import counted_loop, leaves
 from .cpu_simd import PRAGMA, lane_loops
 
 SUFFIX = "__x"
@@ -86,29 +87,9 @@ def interchange_lanes(kernel: Kernel, eligible) -> set[int]:
 
 
 def _lanes(loop: c_ast.For) -> tuple[str, int, int] | None:
-    """(iterator, first, count) of ``for (int t = c0; t < c1; ++t)``, constants, count >= 2."""
-    init, cond, step = loop.init, loop.cond, loop.next
-    if not isinstance(init, c_ast.DeclList) or len(init.decls) != 1 or init.decls[0].init is None:
-        return None
-    name = init.decls[0].name
-    first = evaluate(init.decls[0].init)
-    if not isinstance(cond, c_ast.BinaryOp) or cond.op not in ("<", "<=") or \
-            not _is_id(cond.left, name):
-        return None
-    last = evaluate(cond.right)
-    if first is None or last is None:
-        return None
-    count = last - first + (cond.op == "<=")
-    if count < 2 or not _unit_step(step, name):
-        return None
-    return name, first, count
-
-
-def _unit_step(step, name: str) -> bool:
-    if isinstance(step, c_ast.UnaryOp) and step.op in ("++", "p++"):
-        return _is_id(step.expr, name)
-    return isinstance(step, c_ast.Assignment) and step.op == "+=" and \
-        _is_id(step.lvalue, name) and evaluate(step.rvalue) == 1
+    """(iterator, first, count) of a counted loop (cpu_loops) of at least 2 lanes."""
+    form = counted_loop(loop)
+    return form if form is not None and form[2] >= 2 else None
 
 
 def _interchange(lane: c_ast.For, taken: set[str]) -> c_ast.Node | None:
@@ -200,7 +181,7 @@ def _interchange(lane: c_ast.For, taken: set[str]) -> c_ast.Node | None:
     if split is None:
         return None
     pre, loop, post = split
-    if _escapes(loop.stmt) or not _coalesced(loop.stmt, t):
+    if leaves(loop.stmt, continues=True) or not _coalesced(loop.stmt, t):
         return None
     # what the pieces after the first need of the first's declarations
     later = [x for n in [loop.stmt, *post] for x in walk(n)]
@@ -217,7 +198,7 @@ def _interchange(lane: c_ast.For, taken: set[str]) -> c_ast.Node | None:
             recompute.append(item)
         elif item.name in used:
             if not _scalar(item) or any(
-                    isinstance(n, c_ast.UnaryOp) and n.op == "&" and _is_id(n.expr, item.name)
+                    isinstance(n, c_ast.UnaryOp) and n.op == "&" and is_id(n.expr, item.name)
                     for x in [*pre, loop.stmt, *post] for n in walk(x)):
                 return None
             expand[item.name] = item
@@ -279,7 +260,7 @@ def _coalesced(stmt, t: str) -> bool:
             return terms(e.left)
         return [e]
     return any(isinstance(n, c_ast.ArrayRef) and
-               any(_is_id(x, t) for x in terms(n.subscript)) for n in walk(stmt))
+               any(is_id(x, t) for x in terms(n.subscript)) for n in walk(stmt))
 
 
 def _split(items, is_uniform):
@@ -310,9 +291,9 @@ def _uniform_loop(loop: c_ast.For, is_uniform) -> bool:
     cond_ok = _uniform_with(loop.cond, name, is_uniform)
     next_ok = isinstance(loop.next, c_ast.UnaryOp) and loop.next.op in ("++", "p++", "--",
                                                                          "p--") and \
-        _is_id(loop.next.expr, name) or \
+        is_id(loop.next.expr, name) or \
         isinstance(loop.next, c_ast.Assignment) and loop.next.op in ("+=", "-=") and \
-        _is_id(loop.next.lvalue, name) and _uniform_with(loop.next.rvalue, name, is_uniform)
+        is_id(loop.next.lvalue, name) and _uniform_with(loop.next.rvalue, name, is_uniform)
     return cond_ok and next_ok
 
 
@@ -323,17 +304,6 @@ def _uniform_with(expr, name: str, is_uniform) -> bool:
         if isinstance(n, c_ast.ID) and n.name == name:
             n.name = "0"  # a constant as far as is_uniform cares
     return is_uniform(marked)
-
-
-def _escapes(stmt) -> bool:
-    """A ``break`` or ``continue`` of the uniform loop itself (not of a loop or switch
-    inside it)."""
-    def visit(n, depth):
-        if isinstance(n, (c_ast.Break, c_ast.Continue)) and depth == 0:
-            return True
-        inner = isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Switch))
-        return any(visit(c, depth + inner) for _, c in n.children())
-    return visit(stmt, 0)
 
 
 def _used_before_declared(nodes, decls) -> bool:
@@ -414,7 +384,3 @@ def _rename(root, names: dict[str, str], index: c_ast.Node) -> None:
 def _lane_loop(lane: c_ast.For, body: c_ast.Compound) -> c_ast.For:
     return c_ast.For(clone(lane.init), clone(lane.cond), clone(lane.next), body,
                      coord=lane.coord)
-
-
-def _is_id(node, name: str) -> bool:
-    return isinstance(node, c_ast.ID) and node.name == name

@@ -1,0 +1,56 @@
+"""Shapes of the plain C loops the CPU lowering leaves, read by its later passes.
+
+``cpu_interchange``, ``cpu_divmod`` and ``cpu_guards`` each need to know whether a loop counts
+a constant range one by one, and whether its body can leave it early; one reading of each
+keeps the three passes agreeing on what a loop is.
+"""
+
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from ..model.consteval import evaluate
+from .astutil import is_id
+
+_LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile)
+
+
+def counted_loop(loop: c_ast.For) -> tuple[str, int, int] | None:
+    """(iterator, first, count) of ``for (T t = c0; t < c1; ++t)`` (or ``<=``, ``t++``,
+    ``t += 1``) with constant ``c0`` and ``c1``; ``count`` may be 0 or less (no iteration).
+    None for any other loop."""
+    init, cond, step = loop.init, loop.cond, loop.next
+    if not isinstance(init, c_ast.DeclList) or len(init.decls) != 1 or \
+            init.decls[0].init is None:
+        return None
+    name = init.decls[0].name
+    if not isinstance(cond, c_ast.BinaryOp) or cond.op not in ("<", "<=") or \
+            not is_id(cond.left, name):
+        return None
+    first, last = evaluate(init.decls[0].init), evaluate(cond.right)
+    if first is None or last is None:
+        return None
+    unit = isinstance(step, c_ast.UnaryOp) and step.op in ("++", "p++") and \
+        is_id(step.expr, name) or \
+        isinstance(step, c_ast.Assignment) and step.op == "+=" and \
+        is_id(step.lvalue, name) and evaluate(step.rvalue) == 1
+    if not unit:
+        return None
+    return name, first, last - first + (cond.op == "<=")
+
+
+def leaves(body: c_ast.Node, *, continues: bool) -> bool:
+    """``body`` (a loop's) has a ``break`` -- or, with ``continues``, a ``continue`` -- of
+    that loop itself: not one inside a loop of its own, nor a ``break`` inside a switch (a
+    ``continue`` inside a switch still belongs to the loop)."""
+    stack = [(body, False, False)]  # (node, inside a loop, inside a switch)
+    while stack:
+        n, in_loop, in_switch = stack.pop()
+        if isinstance(n, c_ast.Break) and not in_loop and not in_switch:
+            return True
+        if continues and isinstance(n, c_ast.Continue) and not in_loop:
+            return True
+        in_loop = in_loop or isinstance(n, _LOOPS)
+        in_switch = in_switch or isinstance(n, c_ast.Switch)
+        stack.extend((c, in_loop, in_switch) for _, c in n.children())
+    return False
