@@ -63,6 +63,15 @@ def guards_to_bounds(kernel: Kernel, counted: set[int]) -> None:
             _factor_guard(loop)
 
 
+def _guarded(loop) -> tuple[list[c_ast.Node], c_ast.If] | None:
+    """(the statements before it, the guard) of a loop body ending in ``if (C) S`` (no else)."""
+    body = loop.node.stmt
+    items = list(body.block_items or []) if isinstance(body, c_ast.Compound) else [body]
+    if not items or not isinstance(items[-1], c_ast.If) or items[-1].iffalse is not None:
+        return None
+    return items[:-1], items[-1]
+
+
 _BOOLEAN = {"<", "<=", ">", ">=", "==", "!=", "&&", "||"}
 
 
@@ -85,13 +94,12 @@ def _factor_guard(loop) -> None:
     where the loop runs no iteration too: nothing that can trap."""
     node = loop.node
     body = node.stmt
-    items = list(body.block_items or []) if isinstance(body, c_ast.Compound) else [body]
-    if not items:
+    parts = _guarded(loop)
+    if parts is None:
         return
-    *decls, guard = items
+    decls, guard = parts
     cond = node.cond
-    if not isinstance(guard, c_ast.If) or guard.iffalse is not None or \
-            _pure_inits(decls) is None or not isinstance(cond, c_ast.BinaryOp) or \
+    if _pure_inits(decls) is None or not isinstance(cond, c_ast.BinaryOp) or \
             cond.op != "<" or not is_id(cond.left, loop.iterator):
         return
     start = evaluate(loop.form.start)
@@ -116,12 +124,12 @@ def _fold_guard(loop, mine: c_ast.Node) -> c_ast.Node | None:
     """Make the loop's guard on its iterator its bound (``mine``: the exclusive bound so
     far); the new bound, or None when nothing more can be folded."""
     body = loop.node.stmt
-    items = list(body.block_items or []) if isinstance(body, c_ast.Compound) else [body]
-    if not items:
+    parts = _guarded(loop)
+    if parts is None:
         return None
-    *decls, guard = items
+    decls, guard = parts
     for term, rest in _splits(guard):
-        bound = _guard_bound(_with_cond(guard, term), loop.iterator, decls)
+        bound = _guard_bound(term, loop.iterator, decls)
         if bound is not None and _invariant(bound, loop.node.stmt, loop.iterator):
             new = _min(mine, bound)
             loop.node.cond = c_ast.BinaryOp("<", c_ast.ID(loop.iterator), new)
@@ -141,11 +149,9 @@ def _fold_guard(loop, mine: c_ast.Node) -> c_ast.Node | None:
     return None
 
 
-def _splits(guard):
+def _splits(guard: c_ast.If):
     """(term, the other terms joined by && or None) for ``if (A && B && ...)``; the guard's
     whole condition alone where it is no such chain or a term is not plain arithmetic."""
-    if not isinstance(guard, c_ast.If) or guard.iffalse is not None:
-        return
     terms = _chain(guard.cond, "&&")
     if len(terms) == 1 or not all(is_pure(t) for t in terms):
         yield guard.cond, None
@@ -158,11 +164,6 @@ def _splits(guard):
         yield term, joined
 
 
-def _with_cond(guard, cond):
-    return c_ast.If(cond, guard.iftrue, None, coord=guard.coord) \
-        if isinstance(guard, c_ast.If) else guard
-
-
 _SAFE_OPS = {"<", "<=", ">", ">=", "==", "!=", "&&", "||", "!"}
 
 
@@ -170,11 +171,10 @@ def _hoist_guard(loop, root, parents, declared: set[str]) -> bool:
     """``for (...) if (C) S`` -> ``if (C) for (...) S`` where C is the same in every
     iteration and evaluating it once more (or once where no iteration runs) is harmless."""
     node = loop.node
-    body = node.stmt
-    items = list(body.block_items or []) if isinstance(body, c_ast.Compound) else [body]
-    if len(items) != 1 or not isinstance(items[0], c_ast.If) or items[0].iffalse is not None:
+    parts = _guarded(loop)
+    if parts is None or parts[0]:
         return False
-    guard = items[0]
+    guard = parts[1]
     cond = guard.cond
     if not is_pure(cond) or id(node) not in parents:
         return False
@@ -218,19 +218,17 @@ def uncounted(loop, counted: set[int]) -> bool:
     return outer is not None and id(outer.node) not in counted
 
 
-def _guard_bound(guard, iterator: str, decls: list) -> c_ast.Node | None:
-    """The exclusive upper bound on ``iterator`` that the guard ``if (T1 && T2 && ...)`` (no
-    else) sets when every term is ``E < X`` (``<=``, or flipped), E the iterator or a
-    variable the ``decls`` before the guard define as ``A + iterator`` (several terms: their
-    minimum); None for any other statement, or when a term after the first divides
-    (evaluated where ``&&`` would not have: the loop bound evaluates every term)."""
-    if not isinstance(guard, c_ast.If) or guard.iffalse is not None:
-        return None
+def _guard_bound(cond: c_ast.Node, iterator: str, decls: list) -> c_ast.Node | None:
+    """The exclusive upper bound on ``iterator`` that a guard's condition ``T1 && T2 && ...``
+    sets when every term is ``E < X`` (``<=``, or flipped), E the iterator or a variable the
+    ``decls`` before the guard define as ``A + iterator`` (several terms: their minimum);
+    None otherwise, or when a term after the first divides (evaluated where ``&&`` would not
+    have: the loop bound evaluates every term)."""
     inits = _pure_inits(decls)  # what runs before the guard must be worth skipping
     if inits is None:
         return None
     bounds = []
-    for k, term in enumerate(_chain(guard.cond, "&&")):
+    for k, term in enumerate(_chain(cond, "&&")):
         if k and any(isinstance(n, c_ast.BinaryOp) and n.op in ("/", "%")
                      for n in walk(term)):
             return None
