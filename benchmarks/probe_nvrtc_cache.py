@@ -4,11 +4,13 @@
 order cuda, hip, cuda, hip, each on an empty okl cache with a fresh ``-D`` flag, timing
 NVRTC and the module load inside okl's build; then NVRTC alone on bk5's translation, first
 with a fresh unused ``-D`` flag each time, then with a unique unused device global in the
-code; then CuPy's RawModule on the hand peer.  What it showed on an H100 (CUDA 13.0,
-``results/h100-2026-11-24-s4-nvrtc-cache-probe.txt``): NVRTC answers a compilation it has
-seen from its own cache (20 ms instead of 390 ms for bk5) when only a flag the code never
-reads differs, so the hip rows of the build benchmark, which followed the cuda rows with the
-same code, were cache hits; unique code makes every compilation cold again.
+code; then CuPy's RawModule on the hand peer.  What it showed (CUDA 13.0; this script on an
+H200, ``results/h200-2026-11-24-s4-nvrtc-cache-probe.txt``, the same steps in an earlier
+form of it on an H100, ``results/h100-2026-11-24-s4-nvrtc-cache-probe.txt``): NVRTC answers a
+compilation it has seen from its own cache (20-24 ms instead of 230-390 ms for bk5) when only
+a flag the code never reads differs, so the hip rows of the build benchmark, which followed
+the cuda rows with the same code, were cache hits; unique code makes every compilation cold
+again.
 """
 
 from __future__ import annotations
