@@ -7,12 +7,13 @@ addVectors, each also timed alone; then the same for the peer (``import cupy``,
 ``RawModule(...).get_function``) in a second fresh process.  Printed: the phases' times and
 the top ``--top`` functions by cumulative time of each process (profiling inflates the
 absolute numbers; read the shares), and ``python -X importtime``'s slowest imports of
-``import okl, cupy``.
+``import okl, cupy``.  okl's modules are byte-compiled first, as in benchmarks.first_build.
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import subprocess
 import sys
@@ -66,7 +67,10 @@ def main(argv=None) -> None:
     p.add_argument("--mode", default="cuda")
     p.add_argument("--top", type=int, default=40)
     args = p.parse_args(argv)
+    import okl
+
     from .common import KERNELS, PEERS
+    compileall.compile_dir(os.path.dirname(okl.__file__), quiet=1)
     print(_fresh(["-c", _OKL, args.mode, str(KERNELS / "addvectors.okl"), str(args.top)]))
     print(_fresh(["-c", _PEER, str(PEERS / "cuda" / "addvectors.cu"), str(args.top)]))
     out = _fresh(["-X", "importtime", "-c", "import okl, cupy"])
