@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 
 from .. import limits
 from ..errors import Diagnostic, Diagnostics, SourceLoc, TranslationError, note
+from . import cppinline
 from .cpp_repairs import CppRepairs
 from .cpprun import cpp_command, run_cpp
 from .linemarker import line_directive, unescape
@@ -147,19 +148,18 @@ class Expanded:
 
 
 def preprocess(source: str, filename: str = "<input>", *, mode: str = "serial",
-               defines: dict | None = None, include_dirs=()) -> Expanded:
-    """Preprocess OKL ``source`` for backend ``mode``; raise TranslationError on cpp errors."""
-    # cpp, or pcpp behind cpp's conventions where there is none (okl/parser/pcpprun.py);
-    # GCC's cpp is started as the cc1 it runs (okl/parser/cpprun.cpp_command)
-    head, tail = cpp_command(preprocessor_command())
-    args = [*head, "-D__OKL__=1", f'-DOKL_MODE="{MODE_NAMES.get(mode, mode)}"']
+               defines: dict | None = None, include_dirs=(), inline: bool | None = None
+               ) -> Expanded:
+    """Preprocess OKL ``source`` for backend ``mode``; raise TranslationError on cpp errors.
+
+    okl's in-process preprocessor (okl/parser/cppinline.py) takes the file first unless
+    ``inline`` is False or, by default, ``OKL_CPP`` names a preprocessor; cpp runs where it
+    declines."""
+    given = [("__OKL__", "1"), ("OKL_MODE", f'"{MODE_NAMES.get(mode, mode)}"')]
     if mode in GPU_MODES:
-        args += ["-DOKL_USING_GPU=1", "-DOCCA_USING_GPU=1"]
-    args += [f"-D{k}={v}" for k, v in C_SPELLINGS.items()]
-    for d in include_dirs:
-        args += ["-I", os.path.abspath(os.fspath(d))]
-    for name, value in (defines or {}).items():
-        args.append(f"-D{name}={_define_value(value)}")
+        given += [("OKL_USING_GPU", "1"), ("OCCA_USING_GPU", "1")]
+    given += list(C_SPELLINGS.items())
+    given += [(name, _define_value(value)) for name, value in (defines or {}).items()]
     # cpp reads stdin, whose directory is its working directory: running it in the kernel's
     # folder makes #include "x.h" look next to the kernel first, as for a file on disk.
     base = os.path.dirname(os.path.abspath(filename)) if filename[:1] != "<" else ""
@@ -168,6 +168,19 @@ def preprocess(source: str, filename: str = "<input>", *, mode: str = "serial",
     original = {filename: source.split("\n")}
     _check_size(source, filename, original[filename])
     names = _FileNames(filename, base)
+    if inline if inline is not None else not os.environ.get("OKL_CPP", "").strip():
+        output = cppinline.expand(_prepare(source, filename), given)
+        if output is not None:
+            expanded = _collect(output, filename, names)
+            expanded.files.update(original)
+            return expanded
+    # cpp, or pcpp behind cpp's conventions where there is none (okl/parser/pcpprun.py);
+    # GCC's cpp is started as the cc1 it runs (okl/parser/cpprun.cpp_command)
+    head, tail = cpp_command(preprocessor_command())
+    args = list(head)
+    for d in include_dirs:
+        args += ["-I", os.path.abspath(os.fspath(d))]
+    args += [f"-D{name}={value}" for name, value in given]
     repairs = CppRepairs(source, filename)
     where = SourceLoc(filename, 1, 1, original[filename][0])
     for _ in range(MAX_REPAIR_ROUNDS):
