@@ -72,10 +72,16 @@ def describe() -> str:
     """Which preprocessor translations use, for ``oklc info``."""
     from ..errors import OKLError
 
+    then = ("" if os.environ.get("OKL_CPP", "").strip()
+            else "; okl's own (okl/parser/cppinline.py) first, this one where it declines")
     try:
         cmd = preprocessor_command()
     except OKLError as e:
         return f"none ({e})"
+    return _described(cmd) + then
+
+
+def _described(cmd: list[str]) -> str:
     if cmd[0] == sys.executable and cmd[-1] == __name__:
         import pcpp
 
