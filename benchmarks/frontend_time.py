@@ -1,4 +1,4 @@
-"""Front-end time on a ~500-line, macro-heavy OKL file, and cpp versus pcpp on the same file.
+"""Front-end time on a ~500-line, macro-heavy OKL file; cpp, pcpp and okl's own preprocessor.
 
     python benchmarks/frontend_time.py [--runs 21] [--write generated.okl]
 
@@ -6,8 +6,9 @@ Generates the file (64 #defines, function-like macros, #if/#elif/#ifdef, device 
 eight kernels with @shared, @exclusive, @tile, @barrier, @atomic, @dim), runs
 ``okl.analyze`` on it ``--runs`` times and prints the median time per front-end stage
 (preprocess / attributes / parse / model).  Then it times the preprocessing alone with the
-system ``cpp`` (the subprocess okl runs) and with pcpp (pure Python, in-process) and checks
-that both produce the same tokens.  The numbers quoted in okl/parser/preprocess.py come from
+system ``cpp`` (the subprocess okl runs where its own declines), with okl's own in-process
+preprocessor (okl/parser/cppinline.py) and with pcpp (pure Python, in-process) and checks
+that all produce the same tokens.  The numbers quoted in okl/parser/preprocess.py come from
 this script.
 """
 
@@ -142,6 +143,21 @@ def time_cpp(path: str, runs: int) -> tuple[list[float], str]:
     return times, out
 
 
+def time_inline(source: str, filename: str, runs: int) -> tuple[list[float], str]:
+    from okl.parser.cppinline import expand
+    from okl.parser.preprocess import _prepare
+
+    times, out = [], ""
+    for _ in range(runs):
+        start = time.perf_counter()
+        out = expand(_prepare(source, filename), [("__OKL__", "1")])
+        times.append(time.perf_counter() - start)
+    if out is None:
+        raise SystemExit("okl's own preprocessor declined the generated file")
+    return times, "\n".join(ln for ln in out.split("\n")
+                            if not re.match(r"#(define|undef) ", ln))
+
+
 def time_pcpp(source: str, filename: str, runs: int) -> tuple[list[float], str]:
     from pcpp import Preprocessor
 
@@ -186,6 +202,7 @@ def main() -> None:
         program = okl.analyze(source, path)
         laps = time_frontend(source, path, args.runs)
         cpp_times, cpp_out = time_cpp(path, args.runs)
+        inline_times, inline_out = time_inline(source, path, args.runs)
         try:
             pcpp_times, pcpp_out = time_pcpp(source, path, args.runs)
         except ImportError:
@@ -201,6 +218,11 @@ def main() -> None:
         print(f"  {s:<11} {median_ms(laps[s]):8.2f} ms")
     print("preprocessing the same file:")
     print(f"  cpp (subprocess)  {median_ms(cpp_times):8.2f} ms")
+    same = tokens(cpp_out) == tokens(inline_out)
+    print(f"  okl's own         {median_ms(inline_times):8.2f} ms  "
+          f"(same tokens as cpp: {'yes' if same else 'NO'})")
+    if not same:
+        sys.exit(1)
     if pcpp_times is None:
         print("  pcpp              not installed (pip install pcpp)")
         return

@@ -8,9 +8,10 @@ in the runtime) on the benchmark kernels with the defines of ``benchmarks/bench_
 on the ~500-line macro-heavy file of ``benchmarks/frontend_time.py``, for every mode.  Runs
 go round-robin over (file, mode) so that the noise of a shared machine spreads over all of
 them; each cell is the median of ``--runs`` translates after one warm-up translate.  Stages
-are those ``translate(timings=...)`` reports: the front end's preprocess (the cpp subprocess
-and the line map), attributes, parse (pycparser), model (tiles, dims, the kernel model and
-its checks), then analyses (bounds, barriers, launch plans), lower (per-kernel lowering for
+are those ``translate(timings=...)`` reports: the front end's preprocess (okl's in-process
+preprocessor, or the cpp subprocess where it declines or ``OKL_CPP`` is set; and the line
+map), attributes, parse (pycparser), model (tiles, dims, the kernel model and its checks),
+then analyses (bounds, barriers, launch plans), lower (per-kernel lowering for
 the target) and emit (C text).  ``--profile N`` instead prints cProfile's top N functions
 by own time and by cumulative time over the same translates.
 """

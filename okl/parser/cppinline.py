@@ -47,9 +47,10 @@ _IDENT = re.compile(r"[A-Za-z_]\w*")
 #: pp-numbers (so that words inside them are not taken for names) and identifiers
 _WORD = re.compile(r"\.?[0-9](?:[eEpP][+-]|[\w.])*|[A-Za-z_]\w*")
 #: identifiers that make cpp do what this module does not (dynamic macros, operators, ...)
-_DYNAMIC = re.compile(r"\b(?:__FILE__|__LINE__|__COUNTER__|__DATE__|__TIME__|__TIMESTAMP__|"
-                      r"__BASE_FILE__|__INCLUDE_LEVEL__|__FILE_NAME__|_Pragma|__VA_OPT__|"
-                      r"__has_\w+)\b|\?\?|%:|[^\x01-\x7f]|[\r\f\v$]")
+_DYNAMIC = re.compile(r"__(?:FILE|LINE|COUNTER|DATE|TIME|TIMESTAMP|BASE_FILE|INCLUDE_LEVEL|"
+                      r"FILE_NAME|VA_OPT)__|__has_|_Pragma\b")
+#: trigraphs, digraphs, '$' in names, odd white space, null characters
+_ODD = ("??", "%:", "$", "\r", "\f", "\v", "\x00")
 _LINE = re.compile(r'\s*(\d+)(?:\s+("(?:\\.|[^"\\])*"))?\s*\Z')
 
 
@@ -168,7 +169,9 @@ class _Preprocessor:
 
     def run(self, prepared: str) -> str:
         text = _BLANKABLE.sub(_blank, prepared)
-        if _DYNAMIC.search(text) or "/*" in text or re.search(r"\\[ \t]+$", text, re.M):
+        if (not text.isascii() or any(odd in text for odd in _ODD) or "/*" in text
+                or ("_" in text and _DYNAMIC.search(text))
+                or re.search(r"\\[ \t]+$", text, re.M)):
             raise _Bail  # see the module's docstring; "/*" left: an unterminated comment
         self.lines = text.split("\n")
         self.raw = prepared.split("\n")
