@@ -9,6 +9,8 @@ answer is what the user gets.
 
 from __future__ import annotations
 
+import os
+import random
 import re
 from pathlib import Path
 
@@ -215,3 +217,90 @@ def test_if_arithmetic_left_to_cpp(text):
     tokens = [(t.kind, t.text) for t in cppinline._lex(text, 1)]
     with pytest.raises(cppexpr.Unsupported):
         cppexpr.evaluate(tokens)
+
+
+FUZZ_SEED = int(os.environ.get("OKL_FUZZ_SEED") or 1)
+FUZZ_CASES = int(os.environ.get("OKL_CPPINLINE_CASES") or 120)
+_NAMES = ["A", "B", "C", "F", "G", "H"]
+
+
+def _random_file(rng: random.Random) -> str:
+    """A small file of random macros, calls (some over several lines) and conditionals."""
+    params: dict[str, tuple] = {}
+
+    def tokens(pool: list[str], n: int) -> str:
+        return " ".join(rng.choice(pool) for _ in range(n))
+
+    def call_or_word(depth: int) -> str:
+        name = rng.choice(_NAMES)
+        if name in params and params[name] is not None and rng.random() < 0.8 and depth < 3:
+            count = max(len(params[name]), 1) + (rng.random() < 0.1)
+            args = [expression(depth + 1) if rng.random() < 0.8 else "" for _ in range(count)]
+            sep = ",\n  " if rng.random() < 0.15 else ", "
+            return f"{name}({sep.join(args)})"
+        return name
+
+    def expression(depth: int = 0) -> str:
+        parts = []
+        for _ in range(rng.randint(1, 4)):
+            r = rng.random()
+            if r < 0.45:
+                parts.append(call_or_word(depth))
+            elif r < 0.7:
+                parts.append(rng.choice(["1", "2", "0x10", "7", "x", "y", "q"]))
+            elif r < 0.8 and depth < 3:
+                parts.append(f"({expression(depth + 1)})")
+            else:
+                parts.append(rng.choice(["+", "-", "*", "<", "==", "&&", "|", '"s"', "'c'"]))
+        return " ".join(parts)
+
+    lines = []
+    open_ifs = 0
+    for _ in range(rng.randint(4, 14)):
+        r = rng.random()
+        if r < 0.3:
+            name = rng.choice(_NAMES)
+            shape = rng.choice([None, None, (), ("x",), ("x", "y"), ("x", "...")])
+            params[name] = shape
+            pool = ["1", "+", "*", "(", ")", *_NAMES, "x1"]
+            if shape:
+                names = [p if p != "..." else "__VA_ARGS__" for p in shape]
+                pool += names * 3 + [f"#{names[0]}", f"{names[0]} ## {names[-1]}",
+                                     f"{names[0]} ## 1"]
+            head = name if shape is None else f"{name}({', '.join(shape)})"
+            body = tokens(pool, rng.randint(0, 6))
+            if rng.random() < 0.1:
+                body = body.replace(" ", " \\\n    ", 1)
+            lines.append(f"#define {head} {body}")
+        elif r < 0.35:
+            lines.append(f"#undef {rng.choice(_NAMES)}")
+        elif r < 0.45:
+            cond = rng.choice([expression(), f"defined {rng.choice(_NAMES)}",
+                               f"defined({rng.choice(_NAMES)}) || {expression()}"])
+            lines.append(rng.choice(["#if ", "#if ", "#ifdef ", "#ifndef "])
+                         + (rng.choice(_NAMES) if lines[-1:] and rng.random() < 0.3 else cond))
+            open_ifs += 1
+        elif r < 0.52 and open_ifs:
+            lines.append(rng.choice(["#else", f"#elif {expression()}"]))
+        elif r < 0.6 and open_ifs:
+            lines.append("#endif")
+            open_ifs -= 1
+        else:
+            lines.append(f"int v{len(lines)} = {expression()};")
+    lines += ["#endif"] * (open_ifs if rng.random() < 0.9 else 0)
+    return "\n".join(lines) + "\n"
+
+
+def test_random_macro_files_agree_with_cpp():
+    """Whatever okl's own preprocessor takes of random macro files, it gives as cpp does;
+    what cpp diagnoses, it leaves to cpp.  OKL_FUZZ_SEED reproduces a run."""
+    taken = 0
+    for index in range(FUZZ_CASES):
+        rng = random.Random(FUZZ_SEED * 100_003 + index)
+        source = _random_file(rng)
+        mine = _inline(source, "serial", {})
+        if mine is None:
+            continue
+        taken += 1
+        assert mine == _cpp(source, "serial", {}), (index, source)
+    assert taken >= FUZZ_CASES // 4  # the generator must mostly make files it takes
