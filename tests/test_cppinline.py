@@ -304,3 +304,15 @@ def test_random_macro_files_agree_with_cpp():
         taken += 1
         assert mine == _cpp(source, "serial", {}), (index, source)
     assert taken >= FUZZ_CASES // 4  # the generator must mostly make files it takes
+
+
+def test_okl_cpp_set_means_cpp_only(monkeypatch):
+    calls = []
+    real = cppinline.expand
+    monkeypatch.setattr(cppinline, "expand", lambda *a: calls.append(a) or real(*a))
+    monkeypatch.setenv("OKL_CPP", "cpp")
+    pp.preprocess("#define N 2\nint x = N;\n", "case.okl")
+    assert calls == []
+    monkeypatch.delenv("OKL_CPP")
+    expanded = pp.preprocess("#define N 2\nint x = N;\n", "case.okl")
+    assert len(calls) == 1 and "int x = 2;" in expanded.text
