@@ -7,7 +7,11 @@
   level can answer (okl's, CuPy's, PoCL's, the NVIDIA driver's -- and NVRTC's own since CUDA
   12.9, which a flag the code never reads does not defeat): translate + compile + load, as
   ``Kernel.build_seconds`` reports it;
-- warm load: a new Device on the same cache directory, same flags (min / median of 5).
+- warm load: a new Device on the same cache directory, same flags (min / median of 5);
+- on cuda and hip (NVIDIA): NVRTC alone on the source okl made (its own unique device global
+  appended, okl's options and GPU architecture), right after each cold build; the cold
+  build (median of 3, each unique) over NVRTC alone (median of the same 3) is what okl
+  costs beyond NVRTC, translation and module load included (issue 14: at most 1.10).
 For comparison the hand-written peers' compile time (cc with okl's flags; NVRTC through
 CuPy with a fresh option; the OpenCL peer built from source in okl's opencl context with okl's
 options and a fresh -D flag) is recorded too.
@@ -60,23 +64,33 @@ def run(ctx: Context) -> None:
                     translate(src, mode, defines=defines, filename=str(KERNELS / file))
                     tt.append(time.perf_counter() - t0)
                 row["translate_s_min"], row["translate_s_median"] = min(tt), statistics.median(tt)
-                cache = tempfile.mkdtemp(prefix="okl-bench-cache-")
+                alone = _nvrtc_alone(ctx, impl)
+                colds, walls, alones, caches = [], [], [], []
                 try:
-                    props = dict(impl.okl_device.props, cache_dir=cache)
-                    nonce = uuid.uuid4().hex[:12]
-                    flags = [f"-DOKL_BENCH_NONCE_{nonce}=1"]
-                    unique = f"{src}\nconst int okl_bench_nonce_{nonce} = 1;\n"
-                    where = str(KERNELS / file)
-                    dev = okl.Device(mode, **props)
-                    t0 = time.perf_counter()
-                    k = dev.build_kernel_from_string(unique, name, defines=defines, flags=flags,
-                                                     filename=where)
-                    row["cold_wall_s"] = time.perf_counter() - t0
-                    row["cold_s"] = k.build_seconds
-                    row["cold_cache_hit"] = k.cache_hit
+                    for _ in range(3 if alone and not ctx.quick else 1):
+                        caches.append(tempfile.mkdtemp(prefix="okl-bench-cache-"))
+                        props = dict(impl.okl_device.props, cache_dir=caches[-1])
+                        nonce = uuid.uuid4().hex[:12]
+                        flags = [f"-DOKL_BENCH_NONCE_{nonce}=1"]
+                        unique = f"{src}\nconst int okl_bench_nonce_{nonce} = 1;\n"
+                        where = str(KERNELS / file)
+                        dev = okl.Device(mode, **props)
+                        t0 = time.perf_counter()
+                        k = dev.build_kernel_from_string(unique, name, defines=defines,
+                                                         flags=flags, filename=where)
+                        walls.append(time.perf_counter() - t0)
+                        colds.append(k.build_seconds)
+                        row["cold_cache_hit"] = k.cache_hit
+                        if alone:
+                            alones.append(alone(k.source, flags))
+                    row["cold_wall_s"] = statistics.median(walls)
+                    row["cold_s"] = statistics.median(colds)
+                    if alones:
+                        row["nvrtc_same_source_s"] = statistics.median(alones)
+                        row["cold_over_nvrtc"] = row["cold_s"] / row["nvrtc_same_source_s"]
                     warm = []
                     hits = []
-                    for _ in range(2 if ctx.quick else 5):
+                    for _ in range(2 if ctx.quick else 5):  # the last cold build's cache
                         dev = okl.Device(mode, **props)
                         k = dev.build_kernel_from_string(unique, name, defines=defines,
                                                          flags=flags, filename=where)
@@ -85,7 +99,8 @@ def run(ctx: Context) -> None:
                     row["warm_s_min"], row["warm_s_median"] = min(warm), statistics.median(warm)
                     row["warm_cache_hit"] = all(hits)
                 finally:
-                    shutil.rmtree(cache, ignore_errors=True)
+                    for cache in caches:
+                        shutil.rmtree(cache, ignore_errors=True)
                 row["peer_compile_s"], row["peer"] = _peer_compile(ctx, impl, peer, peer_defines)
                 row["check"] = "PASS"
             except Exception as e:
@@ -94,11 +109,39 @@ def run(ctx: Context) -> None:
             ctx.builds.append(row)
             if row["check"] == "PASS":
                 peer_ms = (row["peer_compile_s"] or 0) * 1e3
+                alone_ms = (f"  NVRTC alone {row['nvrtc_same_source_s'] * 1e3:.1f} ms "
+                            f"(cold / alone {row['cold_over_nvrtc']:.2f})"
+                            if "nvrtc_same_source_s" in row else "")
                 log(f"[bench] build     {name:12} {mode:8} translate "
                     f"{row['translate_s_min'] * 1e3:7.1f} ms  cold {row['cold_s'] * 1e3:7.1f} ms  "
-                    f"warm {row['warm_s_min'] * 1e3:7.3f} ms  (peer compile {peer_ms:.0f} ms)")
+                    f"warm {row['warm_s_min'] * 1e3:7.3f} ms  (peer compile {peer_ms:.0f} ms)"
+                    f"{alone_ms}")
             else:
                 log(f"[bench] build {name} {mode}: {row['check_detail']}")
+
+
+def _nvrtc_alone(ctx: Context, impl):
+    """``time(source, flags)``: seconds NVRTC alone takes to make the cubin of okl's
+    ``source`` as okl's cuda/hip build does (same options and architecture, a unique device
+    global appended so that NVRTC's own cache cannot answer); None off NVIDIA GPUs."""
+    backend = impl.okl_device.backend
+    if impl.mode not in ("cuda", "hip") or ctx.cp is None or getattr(backend, "rocm", True):
+        return None
+    nvrtc = ctx.cp.cuda.nvrtc
+
+    def time_it(source: str, flags: list[str]) -> float:
+        code = f"{source}\n__device__ int okl_bench_alone_{uuid.uuid4().hex[:12]};\n"
+        options = [*backend.compile_options(flags), f"--gpu-architecture={backend.arch}"]
+        t0 = time.perf_counter()
+        program = nvrtc.createProgram(code, "okl.cu", (), ())
+        try:
+            nvrtc.compileProgram(program, options)
+            nvrtc.getCUBIN(program)
+        finally:
+            nvrtc.destroyProgram(program)
+        return time.perf_counter() - t0
+
+    return time_it
 
 
 def _peer_compile(ctx: Context, impl, peer: str, defines: dict):

@@ -255,9 +255,7 @@ class CudaBackend:
         cache keeps the binary (hit: None).
         """
         cp = _cupy()
-        options = ["-std=c++17", *self.flags, *flags]
-        if self.mode == "hip" and not self.rocm:
-            options.append(f"-I{HIP_INCLUDE}")
+        options = self.compile_options(flags)
         memo = (str(device.cache.root), self.mode, self.device_id, source, tuple(options))
         found = _LOADED.get(memo)  # this process loaded it on this GPU already
         if found is not None:
@@ -268,6 +266,15 @@ class CudaBackend:
             found = self._compile(cp, source, names, options), None
         _LOADED[memo] = found
         return found
+
+    def compile_options(self, flags: list[str]) -> list[str]:
+        """NVRTC's (or hiprtc's) options for a build with the user's ``flags``; the cubin
+        path adds ``--gpu-architecture`` (benchmarks.bench_build compiles okl's source
+        with the same, to time NVRTC alone on it)."""
+        options = ["-std=c++17", *self.flags, *flags]
+        if self.mode == "hip" and not self.rocm:
+            options.append(f"-I{HIP_INCLUDE}")
+        return options
 
     def _cubin_build(self, cp, device, source: str, names: list[str], options: list[str]):
         """(functions, hit) through okl's cache and NVRTC's cubin, or None: then CuPy
