@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from pycparser import c_ast, c_generator
 
+from ..model.kernel import Atomic
 from ..parser.cparse import PRELUDE_TYPES
 from ..parser.linemarker import line_directive
 from ..parser.preprocess import Expanded
@@ -90,9 +91,12 @@ class Target:
         """Last backend-specific rewrite of the emitted file-scope items (OpenCL: address
         spaces of pointers, one copy of a device function per combination of them)."""
 
-    def atomic(self, node: c_ast.Node, base: str, space: str, diags, loc) -> c_ast.Node:
+    def atomic(self, node: c_ast.Node, base: str, space: str, diags,
+               where: Atomic) -> c_ast.Node:
         """Lower one @atomic statement; ``base`` is the target's C type ("" for a block),
-        ``space`` "global" or "shared".  Serial code runs one thread: nothing to do."""
+        ``space`` "global" or "shared".  ``where`` is the model's record of the statement:
+        errors point at its ``loc``, which is only found when read (it costs a column
+        alignment).  Serial code runs one thread: nothing to do."""
         return node
 
 
