@@ -32,7 +32,12 @@ class AttributeMap:
         return self._by_node.get(id(node), [])
 
     def get(self, node: c_ast.Node, name: str) -> Attribute | None:
-        return next((a for a in self.of(node) if a.name == name), None)
+        # a plain loop, not next() over a generator: the model and the passes ask this for
+        # most statements they visit (is_barrier, @atomic, @nobarrier...)
+        for a in self._by_node.get(id(node), ()):
+            if a.name == name:
+                return a
+        return None
 
     def has(self, node: c_ast.Node, name: str) -> bool:
         return self.get(node, name) is not None
