@@ -147,8 +147,10 @@ def lower_program(program: Program, target: Target, *, line_directives: bool = T
     for ext in program.ast.ext:
         kernel = kernels_by_node.get(id(ext))
         if kernel is not None:
-            # checked mode records the first bad access: its loops stay scalar
-            independent = independent_inner_loops(kernel) if checks is None else set()
+            # checked mode records the first bad access: its loops stay scalar; GPU lowering
+            # has no SIMD lanes to mark
+            independent = independent_inner_loops(kernel) \
+                if checks is None and not target.gpu else set()
             lower_atomics(program, kernel, target, diags)
             plan = plans[kernel.name]
             nodes = lowered[kernel.name] = \

@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from pycparser import c_ast, c_generator
 
+from ..model.kernel import Atomic
 from ..parser.cparse import PRELUDE_TYPES
 from ..parser.linemarker import line_directive
 from ..parser.preprocess import Expanded
@@ -90,9 +91,12 @@ class Target:
         """Last backend-specific rewrite of the emitted file-scope items (OpenCL: address
         spaces of pointers, one copy of a device function per combination of them)."""
 
-    def atomic(self, node: c_ast.Node, base: str, space: str, diags, loc) -> c_ast.Node:
+    def atomic(self, node: c_ast.Node, base: str, space: str, diags,
+               where: Atomic) -> c_ast.Node:
         """Lower one @atomic statement; ``base`` is the target's C type ("" for a block),
-        ``space`` "global" or "shared".  Serial code runs one thread: nothing to do."""
+        ``space`` "global" or "shared".  ``where`` is the model's record of the statement:
+        errors point at its ``loc``, which is only found when read (it costs a column
+        alignment).  Serial code runs one thread: nothing to do."""
         return node
 
 
@@ -127,6 +131,10 @@ _SIMPLE = (c_ast.Assignment, c_ast.UnaryOp, c_ast.FuncCall, c_ast.Return, c_ast.
 
 
 _BITWISE = {"&", "|", "^"}
+#: CGenerator._is_simple_node's classes: never parenthesized as operands (pycparser's node
+#: classes have no subclasses, so the class itself decides)
+_SIMPLE_NODES = frozenset({c_ast.Constant, c_ast.ID, c_ast.ArrayRef, c_ast.StructRef,
+                           c_ast.FuncCall, c_ast.GenericSelection})
 
 
 def _warns(parent: str, child: str) -> bool:
@@ -206,7 +214,7 @@ class Emitter(c_generator.CGenerator):
         (``(k + 1) & 7``, ``(a && b) || c``): what reads well and compiles without noise."""
         def side(d: c_ast.Node, right: bool) -> str:
             text = self.visit(d)
-            if self._is_simple_node(d):
+            if type(d) in _SIMPLE_NODES:
                 return text
             if isinstance(d, c_ast.BinaryOp):
                 mine, theirs = self.precedence_map[n.op], self.precedence_map[d.op]
@@ -215,6 +223,12 @@ class Emitter(c_generator.CGenerator):
                     return text
             return f"({text})"
         return f"{side(n.left, False)} {n.op} {side(n.right, True)}"
+
+    def _parenthesize_unless_simple(self, n: c_ast.Node) -> str:
+        """pycparser's, without the closure it builds per call and the isinstance test
+        over a tuple (array, member and call operands, about a tenth of the printing)."""
+        s = self._visit_expr(n)
+        return s if type(n) in _SIMPLE_NODES else "(" + s + ")"
 
     def visit_Cast(self, n: c_ast.Cast) -> str:
         """``(T)(a, b)`` as written: C reads it as a cast of a comma expression, OpenCL C as

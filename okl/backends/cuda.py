@@ -65,9 +65,9 @@ class CudaTarget(Target):
         name = "__syncwarp" if kind == "warp" else "__syncthreads"
         return c_ast.FuncCall(c_ast.ID(name), None)
 
-    def atomic(self, node, base, space, diags, loc):
+    def atomic(self, node, base, space, diags, where):
         if isinstance(node, c_ast.Compound):
-            diags.error("@atomic blocks cannot run on GPU backends", loc,
+            diags.error("@atomic blocks cannot run on GPU backends", where.loc,
                         hint="update one location per statement: @atomic x += v;")
             return node
         if isinstance(node, c_ast.UnaryOp):
@@ -76,15 +76,16 @@ class CudaTarget(Target):
         else:
             op, target, value = node.op, node.lvalue, node.rvalue
         if op not in _OPS:
-            diags.error(f"Atomic does not support this operation on GPU backends: '{op}'", loc,
+            diags.error(f"Atomic does not support this operation on GPU backends: '{op}'",
+                        where.loc,
                         hint="supported: +=, -=, &=, |=, ^=, =, ++, --")
             return node
         if base not in _NATIVE | _AS_ULL:
-            diags.error(f"@atomic on a '{base}' is not supported on {self.mode}", loc,
+            diags.error(f"@atomic on a '{base}' is not supported on {self.mode}", where.loc,
                         hint="use int, unsigned int, long, unsigned long, float or double")
             return node
         if base in _FLOATS and op in ("&=", "|=", "^="):
-            diags.error(f"'{op}' is not an operation on '{base}'", loc)
+            diags.error(f"'{op}' is not an operation on '{base}'", where.loc)
             return node
         func = _OPS[op]
         if op == "-=" and (base in _FLOATS or base in _AS_ULL or base ==

@@ -104,9 +104,9 @@ class OpenCLTarget(Target):
         address_spaces(nodes, program, diags)
         vector_literals(nodes)
 
-    def atomic(self, node, base, space, diags, loc):
+    def atomic(self, node, base, space, diags, where):
         if isinstance(node, c_ast.Compound):
-            diags.error("@atomic blocks cannot run on GPU backends", loc,
+            diags.error("@atomic blocks cannot run on GPU backends", where.loc,
                         hint="update one location per statement: @atomic x += v;")
             return node
         if isinstance(node, c_ast.UnaryOp):
@@ -131,8 +131,9 @@ class OpenCLTarget(Target):
                 [c_ast.Cast(_typename(["double"]), value)]))
             return _call("atom_xchg", [c_ast.Cast(word, address), bits], node)
         diags.error(f"Atomic does not support this operation on OpenCL: '{op}' on '{base}'",
-                    loc, hint="supported: += -= &= |= ^= = ++ -- on integers, += -= ++ -- = "
-                              "on float and double")
+                    where.loc,
+                    hint="supported: += -= &= |= ^= = ++ -- on integers, += -= ++ -- = on float "
+                         "and double")
         return node
 
 

@@ -65,7 +65,7 @@ class OpenMPTarget(SerialTarget):
                            clone(form.start))
         return c_ast.BinaryOp(form.cmp, start, clone(form.bound))
 
-    def atomic(self, node, base, space, diags, loc):
+    def atomic(self, node, base, space, diags, where):
         if isinstance(node, c_ast.Assignment) and node.op in UPDATE_OPS:
             pragma = "omp atomic"
         elif isinstance(node, c_ast.UnaryOp):

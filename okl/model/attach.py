@@ -32,7 +32,12 @@ class AttributeMap:
         return self._by_node.get(id(node), [])
 
     def get(self, node: c_ast.Node, name: str) -> Attribute | None:
-        return next((a for a in self.of(node) if a.name == name), None)
+        # a plain loop, not next() over a generator: the model and the passes ask this for
+        # most statements they visit (is_barrier, @atomic, @nobarrier...)
+        for a in self._by_node.get(id(node), ()):
+            if a.name == name:
+                return a
+        return None
 
     def has(self, node: c_ast.Node, name: str) -> bool:
         return self.get(node, name) is not None
@@ -66,7 +71,8 @@ def _attachables(ast: c_ast.FileAST):
     stack: list[tuple[c_ast.Node | None, int | None, int]] = [
         (e, id(ast), -1) for e in reversed(ast.ext)]
     table = _SLOT_GROUPS
-    pop, extend = stack.pop, stack.extend
+    pop, push = stack.pop, stack.append
+    decl, typedef, for_ = c_ast.Decl, c_ast.Typedef, c_ast.For
     while stack:
         node, group, up = pop()
         if node is None:
@@ -78,30 +84,37 @@ def _attachables(ast: c_ast.FileAST):
         keys.append(c.line << 32 | (c.column or 0) if c is not None and c.line else _NONE)
         ups.append(up)
         cls = type(node)
-        if cls is c_ast.Decl or cls is c_ast.Typedef:
+        if cls is decl or cls is typedef:
             name_node = _declarator(node.type)
             if name_node is not None and name_node.coord is not None:
                 declarators[(name_node.coord.line, name_node.coord.column)] = node
-        elif cls is c_ast.For and c is not None:
+        elif cls is for_ and c is not None:
             fors[(c.line, c.column)] = node
         groups = table.get(cls)
-        pushed = []
+        # slots and list items last to first, pushed one by one, so that they are popped
+        # in order (building a list of the children per node and reversing it cost three
+        # times as much)
         for name, grouping in _slot_groups(cls) if groups is None else groups:
             value = getattr(node, name)
             if value is None:
                 continue
-            if type(value) is not list:
-                value = [value]
-            if grouping == "parent":
-                g = id(node)
-                pushed += [(child, g, index) for child in value]
-            elif grouping == "child":
-                pushed += [(child, id(child), index) for child in value]
+            if type(value) is list:
+                if grouping is None:
+                    for child in reversed(value):
+                        push((child, None, index))
+                elif grouping == "parent":
+                    g = id(node)
+                    for child in reversed(value):
+                        push((child, g, index))
+                else:
+                    for child in reversed(value):
+                        push((child, id(child), index))
+            elif grouping is None:
+                push((value, None, index))
+            elif grouping == "parent":
+                push((value, id(node), index))
             else:
-                pushed += [(child, None, index) for child in value]
-        if pushed:
-            pushed.reverse()
-            extend(pushed)
+                push((value, id(value), index))
     for k in range(len(keys) - 1, 0, -1):  # children after their parent in preorder
         up = ups[k]
         if up >= 0 and keys[k] < keys[up]:
@@ -134,7 +147,7 @@ def _grouping(cls: type, name: str) -> str | None:
     return None
 
 
-#: node class -> ((slot, grouping), ...) for its child slots
+#: node class -> ((slot, grouping), ...) for its child slots, last slot first
 _SLOT_GROUPS: dict[type, tuple[tuple[str, str | None], ...]] = {}
 
 
@@ -142,7 +155,7 @@ def _slot_groups(cls: type) -> tuple[tuple[str, str | None], ...]:
     groups = _SLOT_GROUPS.get(cls)
     if groups is None:
         groups = _SLOT_GROUPS[cls] = tuple((name, _grouping(cls, name))
-                                           for name in child_slots(cls))
+                                           for name in reversed(child_slots(cls)))
     return groups
 
 

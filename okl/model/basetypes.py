@@ -24,8 +24,19 @@ INTEGER_TYPES = {k for k, v in BASE_DTYPES.items()
 
 def integer_bits(base: str) -> tuple[int, bool]:
     """(bits, signed) of an integer type named by its canonical base (see INTEGER_TYPES)."""
+    known = _INTEGER_BITS.get(base)
+    return _iinfo_bits(base) if known is None else known
+
+
+def _iinfo_bits(base: str) -> tuple[int, bool]:
+    """integer_bits from numpy (which raises for a name that is no integer type)."""
     info = np.iinfo(BASE_DTYPES[base]) if base != "_Bool" else np.iinfo(np.uint8)
     return info.bits, info.min < 0
+
+
+#: integer_bits of every integer type, computed once: np.iinfo takes about 2 us, and
+#: constant evaluation and loop trip counts ask for it dozens of times per translate
+_INTEGER_BITS = {base: _iinfo_bits(base) for base in (*INTEGER_TYPES, "_Bool")}
 
 
 def canonical_base(names: list[str]) -> str:

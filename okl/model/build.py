@@ -718,7 +718,17 @@ class ModelBuilder:
             uses = [i for i in ids_in(outer.node) if i.name in self.host_vars]
             if not uses:
                 continue
-            inside = {n.name for n in walk(outer.node) if isinstance(n, c_ast.Decl)}
+            # one walk for the names declared inside and the writes to plain names (checked
+            # below once the captured variables are known: nothing changes the tree between)
+            inside: set[str] = set()
+            writes: list[tuple[c_ast.Node, c_ast.Node]] = []
+            for n in walk(outer.node):
+                if isinstance(n, c_ast.Decl):
+                    inside.add(n.name)
+                elif isinstance(n, c_ast.Assignment):
+                    writes.append((n, n.lvalue))
+                elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
+                    writes.append((n, n.expr))
             found: list[HostVar] = []
             for ident in uses:
                 name = ident.name
@@ -736,10 +746,7 @@ class ModelBuilder:
                 found.append(HostVar(name, ctype, decl))
             if not found:
                 continue
-            for n in walk(outer.node):
-                target = n.lvalue if isinstance(n, c_ast.Assignment) else (
-                    n.expr if isinstance(n, c_ast.UnaryOp) and n.op in
-                    ("++", "--", "p++", "p--") else None)
+            for n, target in writes:
                 if isinstance(target, c_ast.ID) and any(h.name == target.name for h in found):
                     self.error(f"cannot assign host variable '{target.name}' inside an "
                                "[@outer] loop: device code cannot write host variables", n,

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 from pycparser import c_ast
 
-from ..transforms.astutil import children
+from ..transforms.astutil import child_slots, children
 
 #: Names the backends or their headers provide without a declaration in the kernel file.
 BUILTIN = frozenset({
@@ -77,26 +77,41 @@ class _Scopes:
     def visit(self, root: c_ast.Node | None) -> Iterator[c_ast.ID]:
         """Source-order walk with an explicit stack (expressions thousands of terms long
         must not hit Python's recursion limit).  Items are nodes, or the markers POP (leave
-        a scope) and ("declare", decl) (its names enter scope after its initialiser)."""
+        a scope) and ("declare", decl) (its names enter scope after its initialiser).
+        The children of the common nodes (expressions, most statements) are pushed from
+        their slots directly, as :func:`okl.transforms.astutil.walk` does."""
         todo: list = [root]
+        pop, push, extend = todo.pop, todo.append, todo.extend
+        table = _REVERSED_SLOTS
         while todo:
-            node = todo.pop()
+            node = pop()
             if node is None:
                 continue
-            if node is _POP:
-                self.stack.pop()
-            elif isinstance(node, tuple):
-                self.stack[-1].update(_declared_by(node[1]))
-            elif isinstance(node, c_ast.ID):
+            cls = type(node)
+            if cls is c_ast.ID:
                 if not self.declared(node.name):
                     yield node
-            else:
-                todo.extend(reversed(self._parts(node)))
+            elif cls in _SPECIAL:
+                extend(reversed(self._parts(node)))
+            elif node is _POP:
+                self.stack.pop()
+            elif cls is tuple:
+                self.stack[-1].update(_declared_by(node[1]))
+            else:  # children(node), last first
+                slots = table.get(cls)
+                if slots is None:
+                    slots = table[cls] = child_slots(cls)[::-1]
+                for slot in slots:
+                    value = getattr(node, slot)
+                    if value is None:
+                        continue
+                    if type(value) is list:
+                        extend(value[::-1])
+                    else:
+                        push(value)
 
     def _parts(self, node: c_ast.Node) -> list:
-        """What to visit in place of ``node``, in order."""
-        if type(node) not in _SPECIAL:  # expressions and most statements: their children
-            return children(node)
+        """What to visit in place of ``node`` (one of _SPECIAL), in order."""
         if isinstance(node, (c_ast.Compound, c_ast.For)):
             self.stack.append(set())
             return [*children(node), _POP]
@@ -117,6 +132,8 @@ class _Scopes:
 
 
 _POP = object()
+#: node class -> its child slots, last first (for :meth:`_Scopes.visit`)
+_REVERSED_SLOTS: dict[type, tuple[str, ...]] = {}
 #: the node classes that _Scopes._parts does not visit as plain children (pycparser's node
 #: classes have no subclasses, so the class itself decides)
 _SPECIAL = frozenset({

@@ -55,7 +55,7 @@ def lower_atomics(program: Program, kernel: Kernel, target, diags: Diagnostics) 
                             hint="update an element of a kernel argument, a @shared array or "
                                  "a local variable")
                 continue
-        new = target.atomic(node, base, space, diags, atomic.loc)
+        new = target.atomic(node, base, space, diags, atomic)
         if new is not node:
             parent, slot = parents[id(node)]
             _replace(parent, slot, node, new)

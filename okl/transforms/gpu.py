@@ -23,12 +23,16 @@ def lower_gpu_kernel(program: Program, kernel: Kernel, plan: KernelPlan, target,
                      diags: Diagnostics) -> list[c_ast.FuncDef]:
     out = []
     target.check_params(kernel, program, diags)
+    barriers = program.attrs.named("barrier")
     for dk in plan.device_kernels:
+        # the parent map holds every node below the @outer loop: what is in the device
+        # kernel is known without a walk per @shared array or a rewrite without barriers
         parents = parent_map(dk.outer_loop.node)
         body = _lower_loop(program, dk, dk.outer_loop, target, diags, parents)
-        body = _lower_barriers(program, body, target)
+        if any(id(b) in parents for b in barriers):
+            body = _lower_barriers(program, body, target)
         items = [body]
-        shared = [v for v in kernel.shared if _inside(v.node, dk.outer_loop.node)]
+        shared = [v for v in kernel.shared if id(v.node) in parents]
         if target.hoist_shared:
             items = _hoist_shared(shared, body, target, kernel.params) + items
         else:
@@ -55,10 +59,6 @@ def _max_threads(dk: DeviceKernel) -> int | None:
             p *= v
         return p
     return None
-
-
-def _inside(node: c_ast.Node, root: c_ast.Node) -> bool:
-    return any(n is node for n in walk(root))
 
 
 def _lower_loop(program: Program, dk: DeviceKernel, loop: Loop, target,

@@ -14,9 +14,12 @@ Runs before the model is built, like OCCA, so tiled loops are validated as ordin
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 from pycparser import c_ast
 
-from ..errors import Diagnostics
+from ..errors import Diagnostics, SourceLoc
 from ..model.attach import AttributeMap
 from ..model.consteval import evaluate
 from ..model.loops import LoopFormError, canonical_form
@@ -52,39 +55,39 @@ def expand_tiles(ast: c_ast.FileAST, amap: AttributeMap, types: TypeTable,
 def _expand(loop: c_ast.For, amap: AttributeMap, types: TypeTable, expanded: Expanded,
             diags: Diagnostics, tiled_outer: set[int]) -> None:
     tile = amap.get(loop, "tile")
-    here = expanded.locate(tile.line, tile.col)
+    here = _here(tile, expanded)
     parts = _tile_args(tile, expanded, diags)
     if parts is None:
         return
     size_text, outer_attrs, inner_attrs, check = parts
     for other in ("outer", "inner"):
         if amap.has(loop, other):
-            diags.error(f"[@tile] cannot be combined with @{other} on the same loop", here,
+            diags.error(f"[@tile] cannot be combined with @{other} on the same loop", here(),
                         hint=f"write @tile(S, @outer, @inner) instead of @{other}")
             return
     try:
         form = canonical_form(loop, types, "@tile")
     except LoopFormError as e:
         coord = e.node.coord
-        diags.error(str(e), expanded.locate(coord.line, coord.column) if coord else here,
+        diags.error(str(e), expanded.locate(coord.line, coord.column) if coord else here(),
                     hint=e.hint)
         return
     try:
         size = parse_expression(size_text, types.typedefs)
     except Exception:
-        diags.error(f"[@tile] size '{size_text}' is not an expression", here,
+        diags.error(f"[@tile] size '{size_text}' is not an expression", here(),
                     hint="the first argument is the tile size, e.g. @tile(16, @outer, @inner)")
         return
     # The size is pasted into the loops as an int: anything but an int constant in range
     # wraps the tile loop's increment (to 0 for 2^32: a loop that never ends) or truncates.
     value = evaluate(size)
     if value is None:
-        diags.error(f"[@tile] size '{size_text}' is not an integer constant expression", here,
+        diags.error(f"[@tile] size '{size_text}' is not an integer constant expression", here(),
                     hint="the tile size must be known when translating, e.g. 16 or a "
                          "#define'd constant")
         return
     if not 0 < value <= INT_MAX:
-        diags.error(f"[@tile] size must be between 1 and {INT_MAX}, got {value}", here,
+        diags.error(f"[@tile] size must be between 1 and {INT_MAX}, got {value}", here(),
                     hint="the first argument is the number of iterations per tile")
         return
     amap.remove(loop, "tile")  # on errors it stays: the model then leaves this loop alone
@@ -205,19 +208,25 @@ def _decl(name: str, type_node: c_ast.Node, init: c_ast.Node) -> c_ast.Decl:
     return c_ast.Decl(name, [], [], [], [], t, init, None)
 
 
+def _here(tile: Attribute, expanded: Expanded) -> Callable[[], SourceLoc]:
+    """Where ``tile`` is, found when an error needs it: finding the column aligns the
+    expanded line with the original (about 0.1 ms), and a valid tile needs none."""
+    return functools.partial(expanded.locate, tile.line, tile.col)
+
+
 def _tile_args(tile: Attribute, expanded: Expanded, diags: Diagnostics):
-    here = expanded.locate(tile.line, tile.col)
+    here = _here(tile, expanded)
     if not tile.args:
-        diags.error("[@tile] expects at least one argument", here,
+        diags.error("[@tile] expects at least one argument", here(),
                     hint="write @tile(16, @outer, @inner)")
         return None
     if len(tile.args) > 3:
         diags.error("[@tile] takes 1-3 arguments, the last 2 being attributes for the block "
-                    "and in-block loops respectively", here,
+                    "and in-block loops respectively", here(),
                     hint="write @tile(16, @outer, @inner)")
         return None
     if tile.args[0].kind != "expr":
-        diags.error("[@tile] the first argument must be the tile size", here,
+        diags.error("[@tile] the first argument must be the tile size", here(),
                     hint="write @tile(16, @outer, @inner)")
         return None
     lists = []
