@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from pycparser import c_ast
@@ -73,7 +75,9 @@ class Translation:
     def launcher(self) -> str:
         """The launch plan of every kernel as text (what ``oklc translate --launcher``
         prints)."""
-        return "".join(launcher_text(k.plan) for k in self.kernels)
+        program = self.program
+        with _deep_expressions(program.kernels[0].loc if program and program.kernels else None):
+            return "".join(launcher_text(k.plan) for k in self.kernels)
 
 
 def normalize_mode(mode: str) -> str:
@@ -96,17 +100,25 @@ def translate(source: str | bytes, mode: str, *, defines: dict | None = None, in
     mode = normalize_mode(mode)
     program = analyze(source, filename or "<input>", mode=mode, defines=defines,
                       include_dirs=include_dirs, timings=timings)
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 20000))  # pycparser's generator recurses per operator
-    try:
+    where = program.kernels[0].loc if program.kernels else SourceLoc(filename or "<input>", 1, 1)
+    with _deep_expressions(where):
         return lower_program(program, TARGETS[mode](), line_directives=line_directives,
                              check_bounds=check_bounds, timings=timings)
+
+
+@contextmanager
+def _deep_expressions(where: SourceLoc | None) -> Iterator[None]:
+    """Room for pycparser's generator, which recurses once per operator, and a diagnostic at
+    ``where`` (the first kernel: which expression is unknown here) where even that is not
+    enough."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20000))
+    try:
+        yield
     except RecursionError:
-        # which expression is unknown here: the first kernel is the closest place known
-        where = (program.kernels[0].loc if program.kernels
-                 else SourceLoc(filename or "<input>", 1, 1))
         raise TranslationError(diagnostics=[Diagnostic(
-            "error", "an expression in this kernel nests too deeply to translate", where,
+            "error", "an expression in this kernel nests too deeply to translate",
+            where or SourceLoc("<input>", 1, 1),
             hint="split it into several statements with temporary variables")]) from None
     finally:
         sys.setrecursionlimit(limit)

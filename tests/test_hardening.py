@@ -181,3 +181,18 @@ def test_pragma_macros_expand_once_like_cpp():
     result = okl.translate(source, "cuda")
     assert time.perf_counter() - began < 5
     assert "#pragma unroll (N * N)" in result.source
+
+
+def test_deep_host_expressions_are_said_not_raised(tmp_path):
+    """A thousand-term sum before the @outer loops: its launch plan prints, and a build is
+    refused with an OKLError saying what to do (Python's parser refuses the generated host
+    code's nesting), never a RecursionError or a SyntaxError."""
+    terms = " + ".join(["n"] * 3000)
+    path = tmp_path / "deep.okl"
+    path.write_text(f"@kernel void k(int n, float *a) {{\n  int m = {terms};\n"
+                    "  for (int i = 0; i < m; ++i; @outer) {\n"
+                    "    for (int j = 0; j < 1; ++j; @inner) { a[i] = 0; }\n  }\n}\n")
+    r = CliRunner().invoke(main, ["translate", "-m", "cuda", "--launcher", str(path)])
+    assert r.exit_code == 0 and "_okl_launch(0)" in r.output, r.output[-500:]
+    with pytest.raises(okl.OKLError, match="nests too deeply"):
+        okl.Device("serial").build_kernel(path, "k")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 
-from ..errors import Diagnostic, LaunchError, SourceLoc
+from ..errors import Diagnostic, LaunchError, OKLError, SourceLoc
 from . import cvalues as cv
 
 
@@ -77,8 +77,18 @@ RUNTIME_NAMES = {**HOST_RUNTIME_NAMES, "_check_max_inner": _check_max_inner, "_f
 @functools.lru_cache(maxsize=1024)
 def compiled(source: str, filename: str):
     """Python's compile() costs ~0.3 ms; a warm build_kernel on a new Device is ~1 ms in all,
-    so generated code objects are kept for the process."""
-    return compile(source, filename, "exec")
+    so generated code objects are kept for the process.
+
+    Generated code keeps the nesting of the kernel's own expressions, and Python's parser
+    refuses more than 200 nested parentheses (a sum of a thousand terms before the @outer
+    loops, say): that is said as an OKLError, not as Python's SyntaxError."""
+    try:
+        return compile(source, filename, "exec")
+    except (SyntaxError, RecursionError, MemoryError) as e:
+        raise OKLError(f"{filename.strip('<>')}: an expression of the kernel's host code (before "
+                       f"or between its @outer loops) nests too deeply for Python's parser "
+                       f"({type(e).__name__}: {getattr(e, 'msg', e)}); split it into several "
+                       "statements with temporary variables") from None
 
 
 def compile_function(source: str, name: str, filename: str):
