@@ -14,7 +14,6 @@ and device compilers have their own.
 
 from __future__ import annotations
 
-import bisect
 import contextlib
 import operator
 import re
@@ -38,6 +37,7 @@ _KIND = dict.fromkeys("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_", "
     dict.fromkeys("0123456789", "num") | dict.fromkeys("#\"'.")
 _DIGIT = re.compile(r"\d")
 _NEWLINE = re.compile("\n")
+_NOT_NEWLINE = re.compile("[^\n]")
 
 C_KEYWORDS = frozenset("""auto break case char const continue default do double else enum extern
 float for goto if inline int long register restrict return short signed sizeof static struct
@@ -143,28 +143,30 @@ def extract(expanded: Expanded, diags: Diagnostics) -> tuple[str, list[Attribute
     frames: list[list] = []  # per open paren: [is_for, semicolons, for_token, has_attr]
     last_sig: Token | None = None
     closed_for: Token | None = None  # `for` whose header the last ')' closed
-    i = h = 0
+    i = 0  # the first token not yet read (an attribute is read as a whole)
     reserved: set[str] = set()
-    while True:
-        h = bisect.bisect_left(stops, i, h)
-        if h == len(stops):
-            break
-        if stops[h] > i:  # the tokens before the next stop change nothing but last_sig
-            i = stops[h]
-            last_sig, closed_for = tokens[i - 1], None
-        tok = tokens[i]
-        if tok.kind == "id" and tok.text.startswith(RESERVED_PREFIX) and \
-                tok.text not in reserved:
-            reserved.add(tok.text)
-            diags.error(f"[{tok.text}] is a reserved name: okl's generated code uses names "
-                        f"starting with {RESERVED_PREFIX}", expanded.locate(tok.line, tok.col),
-                        hint="rename it")
-        if tok.kind == "id" and tok.text in ("__attribute__", "__attribute", "__declspec"):
-            end = _skip_parens(tokens, i + 1)
-            _blank(chars, tok.start, tokens[end - 1].end if end > i + 1 else tok.end)
-            i = end
+    for stop in stops:
+        if stop < i:
             continue
-        if tok.text == "@":
+        if stop > i:  # the tokens before the stop change nothing but last_sig
+            last_sig, closed_for = tokens[stop - 1], None
+        i = stop
+        tok = tokens[i]
+        word = tok.text
+        if word == "(":
+            is_for = last_sig is not None and last_sig.text == "for"
+            frames.append([is_for, 0, last_sig, False])
+            closed_for = None
+        elif word == ")":
+            frame = frames.pop() if frames else None
+            closed_for = frame[2] if frame and frame[0] else None
+            if frame and frame[0] and frame[3]:
+                _blank_last_semicolon(chars, tokens, i)
+        elif word == ";":
+            if frames and frames[-1][0]:
+                frames[-1][1] += 1
+            closed_for = None
+        elif word == "@":
             attr, i = _parse_attribute(tokens, i, diags, expanded)
             if attr is None:
                 continue
@@ -207,17 +209,17 @@ def extract(expanded: Expanded, diags: Diagnostics) -> tuple[str, list[Attribute
                 attr.anchor = (nxt.line, nxt.col) if nxt else (tok.line, tok.col)
             attrs.append(attr)
             continue
-        if tok.text == "(":
-            is_for = last_sig is not None and last_sig.text == "for"
-            frames.append([is_for, 0, last_sig, False])
-        elif tok.text == ")":
-            frame = frames.pop() if frames else None
-            closed_for = frame[2] if frame and frame[0] else None
-            if frame and frame[0] and frame[3]:
-                _blank_last_semicolon(chars, tokens, i)
-        elif tok.text == ";" and frames and frames[-1][0]:
-            frames[-1][1] += 1
-        if tok.text != ")":
+        else:  # a name: reserved, or a GNU attribute
+            if word.startswith(RESERVED_PREFIX) and word not in reserved:
+                reserved.add(word)
+                diags.error(f"[{word}] is a reserved name: okl's generated code uses names "
+                            f"starting with {RESERVED_PREFIX}",
+                            expanded.locate(tok.line, tok.col), hint="rename it")
+            if word in ("__attribute__", "__attribute", "__declspec"):
+                end = _skip_parens(tokens, i + 1)
+                _blank(chars, tok.start, tokens[end - 1].end if end > i + 1 else tok.end)
+                i = end
+                continue
             closed_for = None
         last_sig = tok
         i += 1
@@ -363,9 +365,7 @@ def _declarator_anchor(tokens: list[Token], last: Token) -> tuple[int, int]:
 
 
 def _blank(chars: list[str], start: int, end: int) -> None:
-    for k in range(start, end):
-        if chars[k] != "\n":
-            chars[k] = " "
+    chars[start:end] = _NOT_NEWLINE.sub(" ", "".join(chars[start:end]))
 
 
 def _blank_last_semicolon(chars: list[str], tokens: list[Token], close: int) -> None:
