@@ -8,9 +8,11 @@ token up among the punctuators.  That took about 45 % of the parse of a benchmar
 matches it when it is an identifier or keyword, a punctuator or a plain decimal integer;
 anything else -- directives, literals with quotes, other numbers, ``[[`` attributes, comment
 starts, a token after a ``#pragma`` -- is left to ``CLexer`` itself, at the same position.
-Tokens are the same (type, value, line, column, file) as ``CLexer``'s: tests/test_clexer.py
-compares both on every golden kernel.  ``CParser`` takes the lexer class as an argument for
-this purpose.
+:meth:`FastLexer.tokens` reads the whole text so, in one loop, for the parser's token buffer
+(okl.parser.cparse); ``token()`` is ``CLexer``'s and reads on where that stops (at a lexer
+error).  Tokens are the same (type, value, line, column, file) as ``CLexer``'s:
+tests/test_clexer.py compares both on every golden kernel.  ``CParser`` takes the lexer
+class as an argument for this purpose.
 """
 
 from __future__ import annotations
@@ -83,31 +85,67 @@ _Token = getattr(c_lexer, "Token", None)
 
 
 class FastLexer(CLexer):
-    """``CLexer`` with a one-regex path for identifiers, punctuators and plain integers."""
+    """``CLexer`` that reads all tokens at once, with a one-regex path for identifiers,
+    punctuators and plain integers."""
 
-    def token(self):  # -> pycparser's token type (its name differs between releases)
-        if not FAST_PATH or self._pending_tok is not None or self._in_attribute:
-            return super().token()
-        text, pos = self._lexdata, self._pos
-        m = _FAST.match(text, pos)
-        blank = m.group("blank")
-        if blank:
-            lines = blank.count("\n")
-            if lines:
-                self._lineno += lines
-                self._line_start = pos + blank.rfind("\n") + 1
-        kind = m.lastgroup
-        if kind is None or kind == "blank":
-            self._pos = m.end()
-            return super().token()
-        start = m.start(kind)
-        value = m.group(kind)
-        if kind == "id":
-            tok_type = self._keyword_map.get(value, "ID")
-        elif kind == "punct":
-            tok_type = PUNCTUATORS[value]
-        else:
-            tok_type = "INT_CONST_OCT" if value == "0" else "INT_CONST_DEC"
-        self._pos = m.end()
-        return _Token(tok_type, value, self._lineno, start - self._line_start + 1,
-                     self._filename)
+    def tokens(self) -> list:
+        """The tokens that ``token()`` would return from here on, up to and with the final
+        None; or, where the lexer reports an error, the tokens before it, with the lexer
+        left where it was before that token: ``token()`` reads on from there and reports
+        the error when the parser gets there, as it would have without reading ahead.
+        (The parser called the lexer once per token through two calls of its token buffer:
+        a fifth of the parse.)  Empty where ``FAST_PATH`` is off."""
+        out: list = []
+        if not FAST_PATH:
+            return out
+        append, fast, keywords = out.append, _FAST.match, self._keyword_map
+        text, pos, lineno, line_start = self._lexdata, self._pos, self._lineno, self._line_start
+        report, self.error_func = self.error_func, _stop
+        slow = self._pending_tok is not None or self._in_attribute  # CLexer's to finish
+        try:
+            while True:
+                if not slow:
+                    m = fast(text, pos)
+                    blank = m.group("blank")
+                    if blank:
+                        lines = blank.count("\n")
+                        if lines:
+                            lineno += lines
+                            line_start = pos + blank.rfind("\n") + 1
+                    kind = m.lastgroup
+                    pos = m.end()
+                    if kind is not None and kind != "blank":
+                        value = m.group(kind)
+                        if kind == "id":
+                            tok_type = keywords.get(value, "ID")
+                        elif kind == "punct":
+                            tok_type = PUNCTUATORS[value]
+                        else:
+                            tok_type = "INT_CONST_OCT" if value == "0" else "INT_CONST_DEC"
+                        append(_Token(tok_type, value, lineno, m.start(kind) - line_start + 1,
+                                      self._filename))
+                        continue
+                # anything else is CLexer's, from where the blanks end
+                self._pos, self._lineno, self._line_start = pos, lineno, line_start
+                state = [getattr(self, name) for name in _STATE]
+                try:
+                    tok = super().token()
+                except _Stop:
+                    for name, value in zip(_STATE, state, strict=True):
+                        setattr(self, name, value)
+                    return out
+                append(tok)
+                if tok is None:
+                    return out
+                pos, lineno, line_start = self._pos, self._lineno, self._line_start
+                slow = self._pending_tok is not None or self._in_attribute
+        finally:
+            self.error_func = report
+
+
+class _Stop(Exception):
+    """Raised in place of a lexer error while :meth:`FastLexer.tokens` reads ahead."""
+
+
+def _stop(msg: str, line: int, column: int) -> None:
+    raise _Stop

@@ -21,7 +21,7 @@ from .. import limits
 from ..errors import Diagnostics, TranslationError, note
 from ..transforms.astutil import clone
 from .attributes import Token, tokenize
-from .clexer import FastLexer
+from .clexer import FAST_PATH, FastLexer
 from .parens import StrayGroup, stray_semicolons, unclosed_paren
 from .preprocess import Expanded
 from .vectors import VECTOR_TYPES
@@ -51,7 +51,8 @@ class SyntaxProblem(c_parser.ParseError):
 class _Parser(c_parser.CParser):
     """pycparser with errors that always carry a position (pycparser 3 reports some errors
     with the file name only), an unmatched ``}`` reported instead of an assertion, the
-    faster lexer of :mod:`.clexer`, and typedef names known before the text starts."""
+    lexer of :mod:`.clexer` (which :class:`_BufferedParser` reads all at once), and typedef
+    names known before the text starts."""
 
     def __init__(self) -> None:
         super().__init__(lexer=FastLexer)
@@ -97,11 +98,94 @@ class _Parser(c_parser.CParser):
         return None
 
 
+class _BufferedParser(_Parser):
+    """:class:`_Parser` that lexes the whole text before it parses (:meth:`FastLexer.tokens`)
+    and reads its token buffer directly.
+
+    pycparser peeks about four times per token, each time through three calls (``_peek``,
+    the buffer's ``peek``, ``_classify_identifier``) and, for a new token, two more to
+    lex it: about a third of the parse.  The methods below read the buffer in one call and
+    classify an identifier only where pycparser would: when the token is not the one it
+    classified last (``_typedef_checked_token``).  Anything out of the ordinary -- past the
+    buffer, which ends early at a lexer error, or at the end of input -- is pycparser's own
+    code.  Used only where pycparser's parser has the layout this was written against
+    (:func:`_buffer_fits`)."""
+
+    def _parse_translation_unit_or_empty(self):
+        self._tokens._buffer = self.clex.tokens()
+        return super()._parse_translation_unit_or_empty()
+
+    def _peek(self, k: int = 1):
+        stream = self._tokens
+        buffer, at = stream._buffer, stream._index + k - 1
+        if k < 1 or at >= len(buffer):
+            return super()._peek(k)
+        tok = buffer[at]
+        if tok is not self._typedef_checked_token:
+            self._classify_identifier(tok)
+        return tok
+
+    def _peek_type(self, k: int = 1) -> str | None:
+        stream = self._tokens
+        buffer, at = stream._buffer, stream._index + k - 1
+        if k < 1 or at >= len(buffer):
+            return super()._peek_type(k)
+        tok = buffer[at]
+        if tok is not self._typedef_checked_token:
+            self._classify_identifier(tok)
+        return tok.type if tok is not None else None
+
+    def _advance(self):
+        stream = self._tokens
+        buffer, at = stream._buffer, stream._index
+        if at >= len(buffer) or buffer[at] is None:
+            return super()._advance()
+        tok = buffer[at]
+        stream._index = at + 1
+        if tok is not self._typedef_checked_token:
+            self._classify_identifier(tok)
+        return tok
+
+    def _accept(self, token_type: str):
+        stream = self._tokens
+        buffer, at = stream._buffer, stream._index
+        if at >= len(buffer):
+            return super()._accept(token_type)
+        tok = buffer[at]
+        if tok is not self._typedef_checked_token:
+            self._classify_identifier(tok)
+        if tok is None or tok.type != token_type:
+            return None
+        stream._index = at + 1
+        return tok
+
+
+def _buffer_fits() -> bool:
+    """Whether pycparser's parser keeps the token buffer, its position and the last
+    classified token where :class:`_BufferedParser` reads them, and the lexer's fast path
+    is on; elsewhere okl parses with :class:`_Parser` -- slower, never different."""
+    if not FAST_PATH:
+        return False
+    probe = c_parser.CParser()
+    stream = getattr(probe, "_tokens", None)
+    return isinstance(getattr(stream, "_buffer", None), list) and \
+        getattr(stream, "_index", None) == 0 and \
+        hasattr(probe, "_typedef_checked_token") and \
+        all(callable(getattr(probe, name, None)) for name in _BUFFER_METHODS)
+
+
+#: pycparser's methods that :class:`_BufferedParser` overrides or calls
+_BUFFER_METHODS = ("_parse_translation_unit_or_empty", "_peek", "_peek_type", "_advance",
+                   "_accept", "_classify_identifier")
+#: The parser class okl uses (see :func:`_buffer_fits`).
+PARSER = _BufferedParser if _buffer_fits() else _Parser
+
+
 def parser() -> c_parser.CParser:
     """The parser of this thread (a parser keeps state while it parses)."""
     p = getattr(_local, "parser", None)
     if p is None:
-        p = _local.parser = _Parser()
+        p = _local.parser = PARSER()
     return p
 
 
