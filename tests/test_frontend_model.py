@@ -270,3 +270,13 @@ def test_device_functions_and_file_scope_constants():
     assert [f.decl.name for f in p.functions] == ["square", "twice"]
     assert [d.name for d in p.constants] == ["weights", "offset"]
     assert "inline" in p.functions[0].decl.funcspec
+
+
+def test_a_function_defined_twice_is_an_error():
+    """C's rule; a kernel made twice by a macro reached the GPU lowering, which finds nodes
+    by kernel name, and crashed there (a KeyError found by tests/test_fuzz.py)."""
+    kernel = ("@kernel void k(const int n, float *a) {\n"
+              "  for (int i = 0; i < n; ++i; @tile(16, @outer, @inner)) { a[i] = 0; }\n}\n")
+    assert errors(kernel + kernel) == ["redefinition of 'k'"]
+    helper = "float twice(float x) { return 2 * x; }\n"
+    assert errors(helper + helper + kernel) == ["redefinition of 'twice'"]

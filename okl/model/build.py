@@ -110,12 +110,21 @@ class ModelBuilder:
                            hint="put the attribute before a statement or declaration, or as "
                                 "the 4th clause of a for-header")
         self._check_placement()
+        defined: dict[str, c_ast.Decl] = {}  # function name -> its definition
         for ext in self.ast.ext:
             if isinstance(ext, c_ast.FuncDef) and not isinstance(ext.decl.type, c_ast.FuncDecl):
                 self.error(f"'{ext.decl.name}' is not a function: a function definition needs "
                            "a return type and a parameter list", ext.decl,
                            hint=f"write it as @kernel void {ext.decl.name}(...) {{ ... }}")
+            elif isinstance(ext, c_ast.FuncDef) and ext.decl.name in defined:
+                # C's error; later passes find functions by name and would mix the two up
+                first = defined[ext.decl.name]
+                self.error(f"redefinition of '{ext.decl.name}'", ext.decl,
+                           notes=[note("previous definition is here", self.loc(first))],
+                           hint="rename one of them (a macro that makes kernels may have "
+                                "been called twice with the same arguments)")
             elif isinstance(ext, c_ast.FuncDef):
+                defined[ext.decl.name] = ext.decl
                 if self.amap.has(ext, "kernel"):
                     kernels.append(self._kernel(ext))
                 else:
