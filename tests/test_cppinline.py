@@ -316,3 +316,12 @@ def test_okl_cpp_set_means_cpp_only(monkeypatch):
     monkeypatch.delenv("OKL_CPP")
     expanded = pp.preprocess("#define N 2\nint x = N;\n", "case.okl")
     assert len(calls) == 1 and "int x = 2;" in expanded.text
+
+
+def test_output_past_cpps_cap_is_left_to_cpp(monkeypatch):
+    """Constants that expand to a lot of text stop at cpp's own output cap, where cpp then
+    reports the located error."""
+    source = "#define D x x x x x x x x x x\n#define E D D D D D D D D D D\n" + "E E E\n" * 100
+    assert _inline(source, "serial", {}) is not None
+    monkeypatch.setenv("OKL_MAX_CPP_OUTPUT_BYTES", "10000")
+    assert _inline(source, "serial", {}) is None

@@ -17,7 +17,8 @@ caller runs cpp as before: ``#include "..."``, ``#error``, ``#warning``, unknown
 conditionals, unterminated macro calls or quotes, arguments of the wrong count, pastes that
 do not form one token, trigraphs, non-ASCII text, ``#pragma once``/``GCC``/
 ``push_macro``/``pop_macro``, ``defined`` produced by a macro, and expansions past
-:data:`MAX_TOKENS` tokens (a macro bomb: cpp runs under okl's limits and reports it).
+:data:`MAX_TOKENS` tokens of replacement lists or past cpp's output cap (a macro bomb: cpp
+runs under okl's limits and reports it).
 
 The output is what ``cpp -dD`` would print, as okl/parser/preprocess.py reads it: ``# N
 "file"`` markers, the ``#define``/``#undef`` lines in place, every token on the line it
@@ -30,6 +31,7 @@ from __future__ import annotations
 import bisect
 import re
 
+from .. import limits
 from .cppexpr import Unsupported, evaluate
 
 #: Tokens one file's macro expansion may produce before cpp is left to judge it.
@@ -154,6 +156,9 @@ class _Preprocessor:
         self.flats: dict[str, str | bool] = {}
         self.fixed: set[str] = set()  # predefined: cpp warns when they change
         self.budget = MAX_TOKENS
+        #: characters of output left before cpp's own cap (OKL_MAX_CPP_OUTPUT_BYTES): past
+        #: it, cpp runs and is stopped there with its located error
+        self.room = int(limits.CPP_OUTPUT_BYTES)
         self.out: list[str] = []
         for name, value in PREDEFINED:
             self.out += ['# 0 "<built-in>"', "#define " + self._define(f"{name} {value}", 0)]
@@ -205,7 +210,13 @@ class _Preprocessor:
         self.pos += 1
         return "".join(parts), self.pos - first
 
+    def _spend(self, chars: int) -> None:
+        self.room -= chars
+        if self.room < 0:
+            raise _Bail
+
     def _emit(self, text: str, span: int = 1) -> None:
+        self._spend(len(text))
         self.emitted.append(text)
         self.emitted.extend([""] * (span - 1))
 
@@ -263,6 +274,7 @@ class _Preprocessor:
             if not flat:
                 return " " if _glue_space(before, after) else ""
             lead = " " if _glue_space(before, flat) else ""
+            self._spend(len(flat))
             return lead + flat + (" " if _glue_space(flat, after) else "")
 
         return _WORD.sub(replace, text).rstrip()
@@ -297,6 +309,7 @@ class _Preprocessor:
             while index >= len(self.emitted):
                 self.emitted.append("")
             self.emitted[index] = _render(toks)
+            self._spend(len(self.emitted[index]))
 
     def _lex_spliced(self, text: str, start: int, span: int) -> list[_Token]:
         """The tokens of a logical line, each on the physical line it starts on (as cpp
