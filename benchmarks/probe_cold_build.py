@@ -1,0 +1,83 @@
+"""What a cold cuda/hip build costs beyond NVRTC: ``python -m benchmarks.probe_cold_build``.
+
+For every kernel of benchmarks.bench_build and each of cuda and hip (NVIDIA GPUs), three
+unique cold builds (a new Device on an empty cache, a unique ``-D`` flag and constant); per
+build it records ``Kernel.build_seconds``, the time okl's build spent inside NVRTC (okl's
+NVRTC call timed where it is made) and NVRTC alone on the same source, once before and once
+after okl's build (okl's options and GPU architecture, a unique device global appended so
+that NVRTC's own cache cannot answer).  Printed: medians per kernel and mode, and okl's own
+``OKL_VERBOSE`` lines (translate, compile and load, launch set-up).
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import tempfile
+import time
+import uuid
+
+from .bench_build import CASES
+from .common import KERNELS
+
+
+def main() -> None:
+    os.environ["OKL_VERBOSE"] = "1"
+    import cupy as cp
+
+    import okl
+    from okl.runtime import cuda as okl_cuda
+    from okl.translation import translate
+
+    inside: list[float] = []
+    nvrtc_cubin = okl_cuda._nvrtc_cubin
+
+    def timed(nvrtc, source, options):
+        start = time.perf_counter()
+        try:
+            return nvrtc_cubin(nvrtc, source, options)
+        finally:
+            inside.append(time.perf_counter() - start)
+
+    okl_cuda._nvrtc_cubin = timed
+    nvrtc = cp.cuda.nvrtc
+
+    def alone(backend, source: str, flags: list[str]) -> float:
+        code = f"{source}\n__device__ int okl_probe_{uuid.uuid4().hex[:12]};\n"
+        options = [*backend.compile_options(flags), f"--gpu-architecture={backend.arch}"]
+        start = time.perf_counter()
+        program = nvrtc.createProgram(code, "okl.cu", (), ())
+        try:
+            nvrtc.compileProgram(program, options)
+            nvrtc.getCUBIN(program)
+        finally:
+            nvrtc.destroyProgram(program)
+        return time.perf_counter() - start
+
+    for file, name, defines, *_ in CASES:
+        src = (KERNELS / file).read_text()
+        where = str(KERNELS / file)
+        for mode in ("cuda", "hip"):
+            rows = []
+            for _ in range(3):
+                with tempfile.TemporaryDirectory() as cache:
+                    dev = okl.Device(mode, cache_dir=cache)
+                    nonce = uuid.uuid4().hex[:12]
+                    flags = [f"-DOKL_PROBE_{nonce}=1"]
+                    unique = f"{src}\nconst int okl_probe_{nonce} = 1;\n"
+                    before = alone(dev.backend, translate(unique, mode, defines=defines,
+                                                          filename=where).source, flags)
+                    inside.clear()
+                    k = dev.build_kernel_from_string(unique, name, defines=defines,
+                                                     flags=flags, filename=where)
+                    after = alone(dev.backend, k.source, flags)
+                    rows.append((k.build_seconds, inside[0] if inside else float("nan"),
+                                 before, after))
+            cold, within, before, after = (statistics.median(r[i] for r in rows) * 1e3
+                                           for i in range(4))
+            print(f"PROBE {name:12} {mode:5} cold {cold:7.1f}  nvrtc-in-okl {within:7.1f}  "
+                  f"alone-before {before:7.1f}  alone-after {after:7.1f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
