@@ -110,6 +110,7 @@ LEFT_TO_CPP = {
                    "#define C B B B B B B B B\n#define D C C C C C C C C\n"
                    "#define E D D D D D D D D\n#define F E E E E E E E E\nF F\n"),
     "va_args_outside": "int __VA_ARGS__;\n",
+    "other_predefined": "#ifdef __STDC_IEC_559__\nint iec;\n#endif\n",
 }
 
 
@@ -122,11 +123,12 @@ def _given(mode: str, defines: dict) -> list[tuple[str, str]]:
 
 def _view(expanded: pp.Expanded):
     """What the rest of okl reads: each non-blank line's tokens and origin, the macro table
-    (name -> file, line), the passed-through includes, the warnings."""
+    (name -> file, line; cpp's built-ins left out: which it has varies by version), the
+    passed-through includes, the warnings."""
     lines = [(origin, pp._TOKEN.findall(line))
              for line, origin in zip(expanded.text.split("\n"), expanded.origins, strict=True)
              if line.strip()]
-    return (lines, {k: v[:2] for k, v in expanded.macros.items()},
+    return (lines, {k: v[:2] for k, v in expanded.macros.items() if v[0] != "<built-in>"},
             expanded.system_includes, [w.message for w in expanded.warnings])
 
 

@@ -51,6 +51,8 @@ _WORD = re.compile(r"\.?[0-9](?:[eEpP][+-]|[\w.])*|[A-Za-z_]\w*")
 #: identifiers that make cpp do what this module does not (dynamic macros, operators, ...)
 _DYNAMIC = re.compile(r"__(?:FILE|LINE|COUNTER|DATE|TIME|TIMESTAMP|BASE_FILE|INCLUDE_LEVEL|"
                       r"FILE_NAME|VA_OPT)__|__has_|_Pragma\b")
+#: what a cpp predefines besides PREDEFINED (``__STDC_IEC_559__``, ...) varies by version
+_OTHER_STDC = re.compile(r"__STDC(?!__\b|_VERSION__\b|_HOSTED__\b)\w*")
 #: trigraphs, digraphs, '$' in names, odd white space, null characters
 _ODD = ("??", "%:", "$", "\r", "\f", "\v", "\x00")
 _LINE = re.compile(r'\s*(\d+)(?:\s+("(?:\\.|[^"\\])*"))?\s*\Z')
@@ -176,6 +178,7 @@ class _Preprocessor:
         text = _BLANKABLE.sub(_blank, prepared)
         if (not text.isascii() or any(odd in text for odd in _ODD) or "/*" in text
                 or ("_" in text and _DYNAMIC.search(text))
+                or ("__STDC" in text and _OTHER_STDC.search(text))
                 or re.search(r"\\[ \t]+$", text, re.M)):
             raise _Bail  # see the module's docstring; "/*" left: an unterminated comment
         self.lines = text.split("\n")
