@@ -19,6 +19,7 @@ options and a fresh -D flag) is recorded too.
 
 from __future__ import annotations
 
+import functools
 import shutil
 import statistics
 import subprocess
@@ -121,27 +122,27 @@ def run(ctx: Context) -> None:
 
 
 def _nvrtc_alone(ctx: Context, impl):
-    """``time(source, flags)``: seconds NVRTC alone takes to make the cubin of okl's
-    ``source`` as okl's cuda/hip build does (same options and architecture, a unique device
-    global appended so that NVRTC's own cache cannot answer); None off NVIDIA GPUs."""
+    """``time(source, flags)`` (:func:`nvrtc_alone` on this GPU), or None off NVIDIA GPUs."""
     backend = impl.okl_device.backend
     if impl.mode not in ("cuda", "hip") or ctx.cp is None or getattr(backend, "rocm", True):
         return None
-    nvrtc = ctx.cp.cuda.nvrtc
+    return functools.partial(nvrtc_alone, ctx.cp.cuda.nvrtc, backend)
 
-    def time_it(source: str, flags: list[str]) -> float:
-        code = f"{source}\n__device__ int okl_bench_alone_{uuid.uuid4().hex[:12]};\n"
-        options = [*backend.compile_options(flags), f"--gpu-architecture={backend.arch}"]
-        t0 = time.perf_counter()
-        program = nvrtc.createProgram(code, "okl.cu", (), ())
-        try:
-            nvrtc.compileProgram(program, options)
-            nvrtc.getCUBIN(program)
-        finally:
-            nvrtc.destroyProgram(program)
-        return time.perf_counter() - t0
 
-    return time_it
+def nvrtc_alone(nvrtc, backend, source: str, flags: list[str]) -> float:
+    """Seconds NVRTC alone (CuPy's binding ``nvrtc``) takes to make the cubin of okl's
+    ``source`` as ``backend`` (an okl cuda/hip backend) builds it: the same options and
+    architecture, a unique device global appended so that NVRTC's own cache cannot answer."""
+    code = f"{source}\n__device__ int okl_bench_alone_{uuid.uuid4().hex[:12]};\n"
+    options = [*backend.compile_options(flags), f"--gpu-architecture={backend.arch}"]
+    t0 = time.perf_counter()
+    program = nvrtc.createProgram(code, "okl.cu", (), ())
+    try:
+        nvrtc.compileProgram(program, options)
+        nvrtc.getCUBIN(program)
+    finally:
+        nvrtc.destroyProgram(program)
+    return time.perf_counter() - t0
 
 
 def _peer_compile(ctx: Context, impl, peer: str, defines: dict):

@@ -72,11 +72,22 @@ print(json.dumps({"import_s": t1 - t0, "build_s": t2 - t1, "kernel_build_s": k.b
 """
 
 
-def _sample(script: str, argument: list) -> dict:
+def fresh_process(argv: list[str], check: bool = True) -> subprocess.CompletedProcess:
+    """``python *argv`` in a new process whose caches (okl's, CuPy's) are empty."""
     with tempfile.TemporaryDirectory() as okl_cache, tempfile.TemporaryDirectory() as cupy_cache:
         env = dict(os.environ, OKL_CACHE_DIR=okl_cache, CUPY_CACHE_DIR=cupy_cache)
-        out = subprocess.run([sys.executable, "-c", script, json.dumps(argument)], env=env,
-                             capture_output=True, text=True, timeout=300, check=True)
+        return subprocess.run([sys.executable, *argv], env=env, capture_output=True, text=True,
+                              timeout=300, check=check)
+
+
+def byte_compile_okl() -> None:
+    """okl's modules byte-compiled, as ``pip install`` leaves them (see the docstring)."""
+    import okl
+    compileall.compile_dir(os.path.dirname(okl.__file__), quiet=1)
+
+
+def _sample(script: str, argument: list) -> dict:
+    out = fresh_process(["-c", script, json.dumps(argument)])
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -85,8 +96,7 @@ def main(argv=None) -> None:
     p.add_argument("--mode", default="cuda")
     p.add_argument("--runs", type=int, default=3)
     args = p.parse_args(argv)
-    import okl
-    compileall.compile_dir(os.path.dirname(okl.__file__), quiet=1)
+    byte_compile_okl()
     for file, name, defines, peer, peer_name, peer_defines in CASES:
         code = (PEERS / "cuda" / peer).read_text()
         options = [*NVRTC_FLAGS, *(f"-D{k}={v}" for k, v in peer_defines.items())]

@@ -17,7 +17,7 @@ import tempfile
 import time
 import uuid
 
-from .bench_build import CASES
+from .bench_build import CASES, nvrtc_alone
 from .common import KERNELS
 
 
@@ -42,18 +42,6 @@ def main() -> None:
     okl_cuda._nvrtc_cubin = timed
     nvrtc = cp.cuda.nvrtc
 
-    def alone(backend, source: str, flags: list[str]) -> float:
-        code = f"{source}\n__device__ int okl_probe_{uuid.uuid4().hex[:12]};\n"
-        options = [*backend.compile_options(flags), f"--gpu-architecture={backend.arch}"]
-        start = time.perf_counter()
-        program = nvrtc.createProgram(code, "okl.cu", (), ())
-        try:
-            nvrtc.compileProgram(program, options)
-            nvrtc.getCUBIN(program)
-        finally:
-            nvrtc.destroyProgram(program)
-        return time.perf_counter() - start
-
     for file, name, defines, *_ in CASES:
         src = (KERNELS / file).read_text()
         where = str(KERNELS / file)
@@ -65,12 +53,12 @@ def main() -> None:
                     nonce = uuid.uuid4().hex[:12]
                     flags = [f"-DOKL_PROBE_{nonce}=1"]
                     unique = f"{src}\nconst int okl_probe_{nonce} = 1;\n"
-                    before = alone(dev.backend, translate(unique, mode, defines=defines,
-                                                          filename=where).source, flags)
+                    ours = translate(unique, mode, defines=defines, filename=where).source
+                    before = nvrtc_alone(nvrtc, dev.backend, ours, flags)
                     inside.clear()
                     k = dev.build_kernel_from_string(unique, name, defines=defines,
                                                      flags=flags, filename=where)
-                    after = alone(dev.backend, k.source, flags)
+                    after = nvrtc_alone(nvrtc, dev.backend, k.source, flags)
                     rows.append((k.build_seconds, inside[0] if inside else float("nan"),
                                  before, after))
             cold, within, before, after = (statistics.median(r[i] for r in rows) * 1e3

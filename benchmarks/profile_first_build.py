@@ -13,11 +13,9 @@ absolute numbers; read the shares), and ``python -X importtime``'s slowest impor
 from __future__ import annotations
 
 import argparse
-import compileall
-import os
-import subprocess
-import sys
-import tempfile
+
+from .common import KERNELS, PEERS
+from .first_build import byte_compile_okl, fresh_process
 
 _OKL = """
 import cProfile, pstats, sys, time
@@ -55,10 +53,7 @@ pstats.Stats(prof).sort_stats("cumulative").print_stats(top)
 
 
 def _fresh(argv: list[str]) -> str:
-    with tempfile.TemporaryDirectory() as okl_cache, tempfile.TemporaryDirectory() as cupy_cache:
-        env = dict(os.environ, OKL_CACHE_DIR=okl_cache, CUPY_CACHE_DIR=cupy_cache)
-        out = subprocess.run([sys.executable, *argv], env=env, capture_output=True, text=True,
-                             timeout=300)
+    out = fresh_process(argv, check=False)
     return out.stdout + out.stderr
 
 
@@ -67,10 +62,7 @@ def main(argv=None) -> None:
     p.add_argument("--mode", default="cuda")
     p.add_argument("--top", type=int, default=40)
     args = p.parse_args(argv)
-    import okl
-
-    from .common import KERNELS, PEERS
-    compileall.compile_dir(os.path.dirname(okl.__file__), quiet=1)
+    byte_compile_okl()
     print(_fresh(["-c", _OKL, args.mode, str(KERNELS / "addvectors.okl"), str(args.top)]))
     print(_fresh(["-c", _PEER, str(PEERS / "cuda" / "addvectors.cu"), str(args.top)]))
     out = _fresh(["-X", "importtime", "-c", "import okl, cupy"])

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 from pycparser import c_ast
 
-from ..transforms.astutil import child_slots, children
+from ..transforms.astutil import REVERSED_SLOTS, children, reversed_child_slots
 
 #: Names the backends or their headers provide without a declaration in the kernel file.
 BUILTIN = frozenset({
@@ -82,7 +82,7 @@ class _Scopes:
         their slots directly, as :func:`okl.transforms.astutil.walk` does."""
         todo: list = [root]
         pop, push, extend = todo.pop, todo.append, todo.extend
-        table = _REVERSED_SLOTS
+        table = REVERSED_SLOTS
         while todo:
             node = pop()
             if node is None:
@@ -100,7 +100,7 @@ class _Scopes:
             else:  # children(node), last first
                 slots = table.get(cls)
                 if slots is None:
-                    slots = table[cls] = child_slots(cls)[::-1]
+                    slots = reversed_child_slots(cls)
                 for slot in slots:
                     value = getattr(node, slot)
                     if value is None:
@@ -132,8 +132,6 @@ class _Scopes:
 
 
 _POP = object()
-#: node class -> its child slots, last first (for :meth:`_Scopes.visit`)
-_REVERSED_SLOTS: dict[type, tuple[str, ...]] = {}
 #: the node classes that _Scopes._parts does not visit as plain children (pycparser's node
 #: classes have no subclasses, so the class itself decides)
 _SPECIAL = frozenset({

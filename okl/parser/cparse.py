@@ -104,7 +104,8 @@ class _BufferedParser(_Parser):
 
     pycparser peeks about four times per token, each time through three calls (``_peek``,
     the buffer's ``peek``, ``_classify_identifier``) and, for a new token, two more to
-    lex it: about a third of the parse.  The methods below read the buffer in one call and
+    lex it: about a third of the parse.  The methods below (and pycparser's ``_peek_type``,
+    which calls ``_peek``) read the buffer in one call and
     classify an identifier only where pycparser would: when the token is not the one it
     classified last (``_typedef_checked_token``).  Anything out of the ordinary -- past the
     buffer, which ends early at a lexer error, or at the end of input -- is pycparser's own
@@ -124,16 +125,6 @@ class _BufferedParser(_Parser):
         if tok is not self._typedef_checked_token:
             self._classify_identifier(tok)
         return tok
-
-    def _peek_type(self, k: int = 1) -> str | None:
-        stream = self._tokens
-        buffer, at = stream._buffer, stream._index + k - 1
-        if k < 1 or at >= len(buffer):
-            return super()._peek_type(k)
-        tok = buffer[at]
-        if tok is not self._typedef_checked_token:
-            self._classify_identifier(tok)
-        return tok.type if tok is not None else None
 
     def _advance(self):
         stream = self._tokens
@@ -175,8 +166,8 @@ def _buffer_fits() -> bool:
 
 
 #: pycparser's methods that :class:`_BufferedParser` overrides or calls
-_BUFFER_METHODS = ("_parse_translation_unit_or_empty", "_peek", "_peek_type", "_advance",
-                   "_accept", "_classify_identifier")
+_BUFFER_METHODS = ("_parse_translation_unit_or_empty", "_peek", "_advance", "_accept",
+                   "_classify_identifier")
 #: The parser class okl uses (see :func:`_buffer_fits`).
 PARSER = _BufferedParser if _buffer_fits() else _Parser
 

@@ -182,7 +182,6 @@ class _Preprocessor:
                 or re.search(r"\\[ \t]+$", text, re.M)):
             raise _Bail  # see the module's docstring; "/*" left: an unterminated comment
         self.lines = text.split("\n")
-        self.raw = prepared.split("\n")
         self.pos = 0
         #: per open conditional: [taking its lines now, a group taken already, #else seen]
         self.stack: list[list[bool]] = []

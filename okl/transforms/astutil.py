@@ -82,7 +82,7 @@ def rewrite(node: c_ast.Node, fn: Callable[[c_ast.Node], c_ast.Node | None]) -> 
 
 def walk(node: c_ast.Node) -> Iterator[c_ast.Node]:
     """Pre-order iteration over a subtree."""
-    table = _REVERSED_SLOTS
+    table = REVERSED_SLOTS
     stack = [node]
     pop, push, extend = stack.pop, stack.append, stack.extend
     while stack:
@@ -90,7 +90,7 @@ def walk(node: c_ast.Node) -> Iterator[c_ast.Node]:
         yield n
         slots = table.get(type(n))
         if slots is None:
-            slots = table[type(n)] = child_slots(type(n))[::-1]
+            slots = reversed_child_slots(type(n))
         for slot in slots:  # reversed: the first child is popped first
             value = getattr(n, slot)
             if value is None:
@@ -101,8 +101,15 @@ def walk(node: c_ast.Node) -> Iterator[c_ast.Node]:
                 push(value)
 
 
-#: node class -> its child slots in reverse order (for :func:`walk`)
-_REVERSED_SLOTS: dict[type, tuple[str, ...]] = {}
+#: node class -> its child slots in reverse order: what a walk with an explicit stack pushes
+#: (:func:`walk`, okl.model.names), read inline where a call per node would cost
+REVERSED_SLOTS: dict[type, tuple[str, ...]] = {}
+
+
+def reversed_child_slots(cls: type) -> tuple[str, ...]:
+    """:func:`child_slots` of ``cls``, last first, entered in :data:`REVERSED_SLOTS`."""
+    slots = REVERSED_SLOTS[cls] = child_slots(cls)[::-1]
+    return slots
 
 
 def ids_in(node: c_ast.Node) -> list[c_ast.ID]:
@@ -140,7 +147,7 @@ def parent_map(root: c_ast.Node, visit: Callable[[c_ast.Node], object] | None = 
     # one stack walk (as :func:`walk`, inlined): each node's slots are read once, for the
     # map and for the walk; a list's children share one (parent, slot) tuple
     out: dict[int, tuple[c_ast.Node, str]] = {}
-    table = _REVERSED_SLOTS
+    table = REVERSED_SLOTS
     stack = [root]
     pop, push, extend = stack.pop, stack.append, stack.extend
     while stack:
@@ -149,7 +156,7 @@ def parent_map(root: c_ast.Node, visit: Callable[[c_ast.Node], object] | None = 
             visit(n)
         slots = table.get(type(n))
         if slots is None:
-            slots = table[type(n)] = child_slots(type(n))[::-1]
+            slots = reversed_child_slots(type(n))
         for slot in slots:  # reversed: the first child is popped first
             value = getattr(n, slot)
             if value is None:
@@ -193,43 +200,8 @@ def clone(node: c_ast.Node, replace: dict[int, c_ast.Node] | None = None) -> c_a
         stand_in = replace.get(id(node))
         if stand_in is not None:
             return stand_in
-    # the node itself is copied here, its descendants by their classes' copiers: one
-    # Python frame per tree level, as the recursive clone this replaces took below a node,
-    # so deep expressions meet the recursion limit where they did (it took two below a
-    # list item; the parser takes more than two per level of nested blocks, calls or
-    # initializers, so no tree it builds nests lists deeply enough for that to show)
-    cls = type(node)
-    slots = _DATA_SLOTS.get(cls)
-    if slots is None:
-        slots = _DATA_SLOTS[cls] = tuple(s for s in cls.__slots__ if s != "__weakref__")
-    new = cls.__new__(cls)
-    for slot in slots:
-        value = getattr(node, slot, _UNSET)
-        if value is _UNSET:
-            continue
-        if isinstance(value, c_ast.Node):
-            stand_in = None if replace is None else replace.get(id(value))
-            if stand_in is None:
-                copier = _COPIERS.get(type(value))
-                stand_in = (_copier(type(value)) if copier is None else copier)(value, replace)
-            value = stand_in
-        elif type(value) is list:
-            items = []
-            for x in value:
-                if isinstance(x, c_ast.Node):
-                    stand_in = None if replace is None else replace.get(id(x))
-                    if stand_in is None:
-                        copier = _COPIERS.get(type(x))
-                        stand_in = (_copier(type(x)) if copier is None else copier)(x, replace)
-                    x = stand_in
-                items.append(x)
-            value = items
-        setattr(new, slot, value)
-    return new
-
-
-_DATA_SLOTS: dict[type, tuple[str, ...]] = {}
-_UNSET = object()
+    copier = _COPIERS.get(type(node))
+    return (_copier(type(node)) if copier is None else copier)(node, replace)
 
 
 #: node class -> the function that copies one node of it (see :func:`_copier`)
@@ -266,7 +238,8 @@ def _copier(cls: type) -> Callable[[c_ast.Node, dict | None], c_ast.Node]:
     """The copier of node class ``cls`` for :func:`clone`: straight-line code per slot
     (every slot but __weakref__, an unset one left unset) instead of a loop of getattr and
     setattr by name, about twice as fast.  Children and list items are copied by their
-    classes' copiers called from here (see :func:`clone` for the frames this takes)."""
+    classes' copiers called from here: one Python frame per tree level, as the recursive
+clone this replaced took, so deep expressions meet the recursion limit where they did."""
     slots = [s for s in cls.__slots__ if s != "__weakref__"]
     source = "def copy(node, replace):\n    new = new_node(cls)\n" + "".join(
         _COPY_SLOT.format(slot=s) for s in slots) + "    return new\n"
