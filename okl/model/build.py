@@ -23,6 +23,7 @@ from .kernel import Atomic, Barrier, HostVar, Kernel, Loop, Param, Program, Vari
 from .loops import LoopFormError, canonical_form
 from .names import undeclared
 from .types import TypeTable
+from .uniformity import check_barriers
 
 NO_ARGS = {"kernel", "shared", "exclusive", "nobarrier", "restrict", "atomic", "globalPtr",
            "global"}
@@ -335,6 +336,7 @@ class ModelBuilder:
             self._extents(kernel)
             self._max_inner_dims_respected(kernel)
             self._exclusive_slots(kernel)
+            check_barriers(kernel, self.amap, self.diags, self.loc)
         self._uses_outside_inner(kernel)
         self._captures(kernel)
         return kernel
