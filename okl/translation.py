@@ -29,6 +29,7 @@ from .transforms.barriers import insert_barriers
 from .transforms.bounds import BoundsPlan, derive_bounds
 from .transforms.checked import CheckTable, add_hidden_params, failure_function, guard_kernel
 from .transforms.cpu import lower_cpu_kernel
+from .transforms.cpu_barriers import split_inner_barriers
 from .transforms.cpu_simd import independent_inner_loops
 from .transforms.float_abs import float_abs
 from .transforms.gpu import lower_gpu_kernel
@@ -180,6 +181,8 @@ def lower_program(program: Program, target: Target, *, line_directives: bool = T
         if kernel is not None:
             # checked mode records the first bad access: its loops stay scalar; GPU lowering
             # has no SIMD lanes to mark
+            if not target.gpu:
+                split_inner_barriers(program, kernel, diags)
             independent = independent_inner_loops(kernel) \
                 if checks is None and not target.gpu else set()
             lower_atomics(program, kernel, target, diags)

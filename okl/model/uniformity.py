@@ -327,7 +327,7 @@ class Uniformity:
                     if reason is not None:
                         return reason
                     if id(decl) not in self.local and self._assigned_inside(decl):
-                        return Why("assigned", n.name, self._first_assignment(decl))
+                        return Why("assigned", n.name, self.first_assignment(decl))
                 continue
             if cls is c_ast.ArrayRef or (cls is c_ast.UnaryOp and n.op == "*") or \
                     (cls is c_ast.StructRef and n.type == "->"):
@@ -372,9 +372,9 @@ class Uniformity:
         return False
 
     def _assigned_inside(self, decl: c_ast.Decl) -> bool:
-        return self._first_assignment(decl) is not None
+        return self.first_assignment(decl) is not None
 
-    def _first_assignment(self, decl: c_ast.Decl) -> c_ast.Node | None:
+    def first_assignment(self, decl: c_ast.Decl) -> c_ast.Node | None:
         cache = self.__dict__.setdefault("_assigned", {})
         if id(decl) not in cache:
             cache[id(decl)] = None
