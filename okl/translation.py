@@ -32,6 +32,7 @@ from .transforms.cpu import lower_cpu_kernel
 from .transforms.cpu_barriers import split_inner_barriers
 from .transforms.cpu_simd import independent_inner_loops
 from .transforms.float_abs import float_abs
+from .transforms.gpu_tile_checks import distribute_tile_checks
 from .transforms.gpu import lower_gpu_kernel
 from .transforms.launch import KernelPlan, launcher_text, plan_kernel
 
@@ -181,7 +182,9 @@ def lower_program(program: Program, target: Target, *, line_directives: bool = T
         if kernel is not None:
             # checked mode records the first bad access: its loops stay scalar; GPU lowering
             # has no SIMD lanes to mark
-            if not target.gpu:
+            if target.gpu:
+                distribute_tile_checks(program, kernel, diags)
+            else:
                 split_inner_barriers(program, kernel, diags)
             independent = independent_inner_loops(kernel) \
                 if checks is None and not target.gpu else set()

@@ -51,7 +51,8 @@ class Why:
 
     @property
     def provable(self) -> bool:
-        return self.kind not in ("memory", "call")
+        """False where the value may or may not vary: okl cannot tell."""
+        return self.kind not in ("memory", "call") and (self.via is None or self.via.provable)
 
 
 def tile_checks(root: c_ast.Node) -> set[int]:
@@ -112,7 +113,13 @@ def check_barriers(kernel: Kernel, amap: AttributeMap, diags: Diagnostics,
 def _report(diags: Diagnostics, locate, barrier: c_ast.Node, where: c_ast.Node, why: Why,
             amap: AttributeMap) -> None:
     construct = describe_construct(where, amap)
-    if why.provable:
+    if why.kind == "switch":
+        diags.error(f"okl does not split barriers inside switch statements: this @barrier "
+                    f"is inside '{construct}'", locate(barrier),
+                    notes=[note(f"'{construct}' is here", locate(where))],
+                    hint="write the cases as if / else if with conditions that are the same "
+                         "for every @inner iteration")
+    elif why.provable:
         diags.error(
             f"this @barrier is not reached by every @inner iteration: it is inside "
             f"'{construct}', {_because(why)}", locate(barrier),
@@ -124,7 +131,7 @@ def _report(diags: Diagnostics, locate, barrier: c_ast.Node, where: c_ast.Node, 
         diags.error(
             f"okl cannot prove that every @inner iteration reaches this @barrier: it is "
             f"inside '{construct}', {_because(why)}", locate(barrier),
-            notes=[note(f"'{construct}' is here", locate(where))],
+            notes=[note(f"'{construct}' is here", locate(where))] + _origin(why, locate),
             hint="a value loaded from memory may differ between @inner iterations: compute "
                  "the condition from kernel arguments, @outer indices and loop counters "
                  "(hoist the load into a variable of the @outer loop, before the @inner "
@@ -142,15 +149,18 @@ def _because(why: Why) -> str:
         via = why.via
         while via is not None and via.kind == "assigned" and via.via is not None:
             via = via.via
-        source = f" (set from {_because(via).removeprefix('which depends on ')})" \
-            if via is not None and via.provable and via.kind not in ("exit", "switch") else ""
+        source = ""
+        if via is not None and via.kind in ("inner", "exclusive", "address"):
+            source = f" (set from {_because(via).removeprefix('which depends on ')})"
+        elif via is not None and via.kind == "memory":
+            source = f" (loaded from memory: '{via.name}')"
+        elif via is not None and via.kind == "call":
+            source = f" (set by a call with pointers: '{via.name}')"
         return f"which depends on '{why.name}'{source}"
     if why.kind == "memory":
         return f"which reads memory ('{why.name}')"
     if why.kind == "goto":
         return "and the @inner code jumps with goto"
-    if why.kind == "switch":
-        return "a switch (okl does not split barriers inside switch statements)"
     if why.kind == "exit":
         return f"which some @inner iterations leave early ({why.name})"
     return f"which calls a function with pointers ('{why.name}')"
@@ -218,7 +228,8 @@ class Uniformity:
 
     def _mark(self, decl: c_ast.Decl | None, why: Why | None, at: c_ast.Node) -> None:
         if decl is not None and why is not None and id(decl) not in self.varying:
-            self.varying[id(decl)] = Why("assigned", decl.name, at, why)
+            self.varying[id(decl)] = why if why.kind == "address" else \
+                Why("assigned", decl.name, at, why)
 
     def _statement(self, node: c_ast.Node | None, ctl: Why | None) -> None:
         if node is None:
@@ -277,7 +288,7 @@ class Uniformity:
         if cls is c_ast.UnaryOp and node.op == "&":
             target, _ = self._target(node.expr)
             if target is not None and id(target) in self.local:
-                self._mark(target, Why("address", target.name, node))
+                self._mark(target, Why("address", target.name, node), node)
         if cls is c_ast.TernaryOp:
             self._expression(node.cond, ctl)
             inner = ctl or self.why(node.cond)
@@ -408,10 +419,23 @@ class Uniformity:
         exit_ = self._early_exit(loop) if isinstance(loop, _LOOPS) else None
         if exit_ is not None:
             return exit_
-        for part in ("cond", "next"):
-            reason = self.why(getattr(loop, part, None))
+        # a counter declared in the header varies only if what it starts from or is
+        # compared with does: name that, not the counter
+        own = {id(d) for d in loop.init.decls} if isinstance(loop, c_ast.For) and \
+            isinstance(loop.init, c_ast.DeclList) else set()
+        for d in loop.init.decls if own else ():
+            reason = self.why(d.init)
             if reason is not None:
                 return reason
+        for part in ("cond", "next"):
+            for n in walk(getattr(loop, part)) if getattr(loop, part, None) else ():
+                if isinstance(n, c_ast.ID) and id(self.binds.get(id(n))) in own:
+                    continue
+                if isinstance(n, (c_ast.ID, c_ast.ArrayRef, c_ast.UnaryOp, c_ast.StructRef,
+                                  c_ast.FuncCall)):
+                    reason = self.why(n)
+                    if reason is not None:
+                        return reason
         return None
 
     def _early_exit(self, loop: c_ast.Node) -> Why | None:
@@ -423,7 +447,8 @@ class Uniformity:
             if cls in (c_ast.Break, c_ast.Continue):
                 if ctl is not None:
                     word = "break" if cls is c_ast.Break else "continue"
-                    return Why("exit", f"a {word} under {describe_construct(ctl[1])}", node)
+                    return Why("exit", f"a {word} under {describe_construct(ctl[1])}", node,
+                               ctl[0])
                 return None
             if cls in _LOOPS or cls is c_ast.Switch:
                 return None  # its own break/continue (a switch's break is its own too)

@@ -1,0 +1,50 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 3 "inner_bitonic.okl"
+static void bitonic(const int nb, float *keys) {
+  #pragma omp parallel for
+#line 4 "inner_bitonic.okl"
+  for (int b = 0; b < nb; ++b) {
+    float s[64];
+    #pragma GCC ivdep
+#line 6 "inner_bitonic.okl"
+    for (int t = 0; t < 64; ++t) {
+      s[t] = keys[b * 64 + t];
+    }
+#line 8 "inner_bitonic.okl"
+    for (int k = 2; k <= 64; k *= 2) {
+      for (int j = k / 2; j > 0; j /= 2) {
+        #pragma GCC ivdep
+#line 6 "inner_bitonic.okl"
+        for (int t = 0; t < 64; ++t) {
+#line 11 "inner_bitonic.okl"
+          const int partner = t ^ j;
+          if (partner > t) {
+            const bool up = (t & k) == 0;
+            const float a = s[t];
+#line 14 "inner_bitonic.okl"
+            const float c = s[partner];
+            if (a > c == up) {
+              s[t] = c;
+              s[partner] = a;
+            }
+          }
+        }
+      }
+    }
+    #pragma GCC ivdep
+#line 6 "inner_bitonic.okl"
+    for (int t = 0; t < 64; ++t) {
+#line 23 "inner_bitonic.okl"
+      keys[b * 64 + t] = s[t];
+    }
+  }
+}
+
+#line 3 "inner_bitonic.okl"
+void _okl_entry_bitonic(void **args) {
+  bitonic(*((const int *) args[0]), (float *) args[1]);
+}

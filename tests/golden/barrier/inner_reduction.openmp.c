@@ -1,0 +1,36 @@
+#include <math.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#line 3 "inner_reduction.okl"
+static void blockSum(const int nb, const float *x, float *out) {
+  #pragma omp parallel for
+#line 4 "inner_reduction.okl"
+  for (int b = 0; b < nb; ++b) {
+    float s[64];
+    #pragma GCC ivdep
+#line 6 "inner_reduction.okl"
+    for (int t = 0; t < 64; ++t) {
+      s[t] = x[b * 64 + t];
+    }
+#line 8 "inner_reduction.okl"
+    for (int w = 32; w > 0; w /= 2) {
+      #pragma GCC ivdep
+#line 6 "inner_reduction.okl"
+      for (int t = 0; t < ((64 < w) ? (64) : (w)); ++t)
+#line 10 "inner_reduction.okl"
+        s[t] += s[t + w];
+    }
+    #pragma GCC ivdep
+#line 6 "inner_reduction.okl"
+    for (int t = 0; t < 1; ++t)
+#line 12 "inner_reduction.okl"
+      out[b] = s[0];
+  }
+}
+
+#line 3 "inner_reduction.okl"
+void _okl_entry_blockSum(void **args) {
+  blockSum(*((const int *) args[0]), (const float *) args[1], (float *) args[2]);
+}
