@@ -32,8 +32,8 @@ from .transforms.cpu import lower_cpu_kernel
 from .transforms.cpu_barriers import split_inner_barriers
 from .transforms.cpu_simd import independent_inner_loops
 from .transforms.float_abs import float_abs
-from .transforms.gpu_tile_checks import distribute_tile_checks
 from .transforms.gpu import lower_gpu_kernel
+from .transforms.gpu_tile_checks import distribute_tile_checks
 from .transforms.launch import KernelPlan, launcher_text, plan_kernel
 
 TARGETS: dict[str, type[Target]] = {

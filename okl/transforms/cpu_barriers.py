@@ -38,7 +38,15 @@ from ..model.scopes import bindings
 from ..model.uniformity import Uniformity, inner_barriers
 from .astutil import clone, parent_map, walk
 from .barrier_regions import (
-    LOOPS, RegionSplitter, compound, declname, drop_const, is_assigned, replace, wrap)
+    LOOPS,
+    RegionSplitter,
+    compound,
+    declname,
+    drop_const,
+    is_assigned,
+    replace,
+    wrap,
+)
 
 
 def split_inner_barriers(program: Program, kernel: Kernel, diags: Diagnostics) -> None:
