@@ -216,6 +216,12 @@ class Uniformity:
                     self.varying[id(d)] = Why("inner", d.name, d)
         for decl in exclusive:
             self.varying[id(decl)] = Why("exclusive", decl.name, decl)
+        self.holds_barrier: set[int] = set()  # the barriers and what is around them
+        for n in walk(block.stmt):
+            if isinstance(n, c_ast.EmptyStatement) and amap.has(n, "barrier"):
+                while n is not block and id(n) not in self.holds_barrier:
+                    self.holds_barrier.add(id(n))
+                    n = parents[id(n)][0]
         self._solve()
 
     # -- the fixed point -------------------------------------------------------------------
@@ -231,18 +237,25 @@ class Uniformity:
             self.varying[id(decl)] = why if why.kind == "address" else \
                 Why("assigned", decl.name, at, why)
 
-    def _statement(self, node: c_ast.Node | None, ctl: Why | None) -> None:
+    def _statement(self, node: c_ast.Node | None, ctl: Why | None,
+                   tile: Why | None = None) -> None:
+        """``tile``: inside a @tile check, where only what holds a barrier runs for every
+        thread (okl applies the check to the regions between barriers)."""
         if node is None:
             return
+        if tile is not None and id(node) not in self.holds_barrier:
+            ctl, tile = ctl or tile, None
         cls = type(node)
         if cls is c_ast.Compound:
             for item in node.block_items or []:
-                self._statement(item, ctl)
+                self._statement(item, ctl, tile)
+        elif cls is c_ast.If and id(node) in self.tile_checks:
+            self._statement(node.iftrue, ctl, tile or (None if ctl else self.why(node.cond)))
         elif cls is c_ast.If:
             self._expression(node.cond, ctl)
-            inner = ctl or (None if id(node) in self.tile_checks else self.why(node.cond))
-            self._statement(node.iftrue, inner)
-            self._statement(node.iffalse, inner)
+            inner = ctl or self.why(node.cond)
+            self._statement(node.iftrue, inner, tile)
+            self._statement(node.iffalse, inner, tile)
         elif cls in _LOOPS or cls is c_ast.Switch:
             if cls is c_ast.For:
                 self._statement(node.init, ctl) if not isinstance(node.init, c_ast.DeclList) \
@@ -250,17 +263,17 @@ class Uniformity:
             inner = ctl or self.header_why(node)
             for part in ("cond", "next"):
                 self._expression(getattr(node, part, None), inner)
-            self._statement(node.stmt, inner)
+            self._statement(node.stmt, inner, tile)
         elif cls is c_ast.Decl:
             self._decl(node, ctl)
         elif cls is c_ast.DeclList:
             for d in node.decls:
                 self._decl(d, ctl)
         elif cls is c_ast.Label:
-            self._statement(node.stmt, ctl)
+            self._statement(node.stmt, ctl, tile)
         elif cls in (c_ast.Case, c_ast.Default):
             for s in node.stmts or []:
-                self._statement(s, ctl)
+                self._statement(s, ctl, tile)
         else:
             self._expression(node, ctl)
 

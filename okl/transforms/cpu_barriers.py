@@ -199,6 +199,10 @@ class CpuSplitter(RegionSplitter):
                 "+", c_ast.BinaryOp("*", index, clone(extent)), here)
             count = extent if count is None else _product(count, extent)
         assert index is not None and count is not None
+        if not isinstance(count, c_ast.Constant):
+            # a run-time extent may be 0 or less (no thread runs): the array still has a slot
+            count = c_ast.TernaryOp(c_ast.BinaryOp(">", count, c_ast.Constant("int", "0")),
+                                    clone(count), c_ast.Constant("int", "1"))
         return index, count
 
     def _counters_unchanged(self, root: c_ast.Compound, scalars: set[int]) -> None:

@@ -14,12 +14,18 @@ static void unevenBarrier(const int nb, const int m, const float *x, float *y) {
     for (int t = 0; t < 64; ++t) {
       s[t] = x[b * 64 + t];
     }
+#line 11 "barrier_in_smaller_block.okl"
+    float v[(m > 0) ? (m) : (1)];
     #pragma GCC ivdep
 #line 10 "barrier_in_smaller_block.okl"
     for (int t = 0; t < m; ++t) {
-      const float v = s[63 - t];
+      v[t] = s[63 - t];
+    }
+    #pragma GCC ivdep
+#line 10 "barrier_in_smaller_block.okl"
+    for (int t = 0; t < m; ++t) {
 #line 13 "barrier_in_smaller_block.okl"
-      s[t] = v;
+      s[t] = v[t];
     }
     #pragma GCC ivdep
 #line 15 "barrier_in_smaller_block.okl"
