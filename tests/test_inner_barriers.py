@@ -265,3 +265,27 @@ def test_the_split_text_is_separate_blocks() -> None:
     assert body.index("for (int t") < body.index("for (int w") < \
         body.index("for (int t", body.index("for (int w"))
     assert "[t] =" not in body.replace("s[t] =", "")
+
+
+@pytest.mark.parametrize("mode", params(("serial", "openmp", "opencl")))
+def test_checked_mode_guards_the_split_loops(mode: str) -> None:
+    """okl's checked mode sees the regions as blocks: an access past the end after a barrier
+    is reported at its line."""
+    source = """
+@kernel void k(const int nb, const float *x, float *out) {
+  for (int b = 0; b < nb; ++b; @outer) {
+    @shared float s[16];
+    for (int t = 0; t < 16; ++t; @inner) {
+      s[t] = x[b * 16 + t];
+      @barrier;
+      out[b * 16 + t + 1] = s[15 - t];
+    }
+  }
+}
+"""
+    dev = okl.Device(mode, check_bounds=True)
+    kernel = dev.build_kernel_from_string(source, "k")
+    x = dev.asarray(np.arange(32, dtype=np.float32))
+    with pytest.raises(okl.LaunchError, match=r":8:"):
+        kernel(2, x, dev.zeros(32, np.float32))
+        dev.finish()
