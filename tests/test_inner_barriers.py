@@ -289,3 +289,40 @@ def test_checked_mode_guards_the_split_loops(mode: str) -> None:
     with pytest.raises(okl.LaunchError, match=r":8:"):
         kernel(2, x, dev.zeros(32, np.float32))
         dev.finish()
+
+
+#: a 3-D block with barriers at two depths: between two @inner(0) loops inside @inner(1),
+#: and inside an @inner(0) loop; a per-(k, j) value and a per-thread value across them
+THREE_D = """
+@kernel void cube(const int nb, const int *x, int *y) {
+  for (int b = 0; b < nb; ++b; @outer) {
+    @shared int s[2][3][4];
+    for (int k = 0; k < 2; ++k; @inner(2)) {
+      for (int j = 0; j < 3; ++j; @inner(1)) {
+        const int row = (b * 2 + k) * 3 + j;
+        for (int i = 0; i < 4; ++i; @inner(0)) {
+          s[k][j][i] = x[row * 4 + i];
+        }
+        @barrier;
+        for (int i = 0; i < 4; ++i; @inner(0)) {
+          int v = s[k][j][(i + 1) % 4] + s[1 - k][2 - j][i];
+          @barrier;
+          s[k][j][i] = v;
+          @barrier;
+          y[row * 4 + i] = s[k][j][3 - i] * 10 + k;
+        }
+      }
+    }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("mode", params())
+def test_three_dimensional_blocks_with_barriers_at_two_depths(mode: str) -> None:
+    x = np.random.default_rng(11).integers(-50, 50, 3 * 24).astype(np.int32)
+    y = run(mode, THREE_D, "cube", [3, x, np.zeros_like(x)])[2]
+    s = x.reshape(3, 2, 3, 4)
+    v = np.roll(s, -1, axis=3) + s[:, ::-1, ::-1, :]
+    want = v[:, :, :, ::-1] * 10 + np.arange(2).reshape(1, 2, 1, 1)
+    np.testing.assert_array_equal(y.reshape(3, 2, 3, 4), want)

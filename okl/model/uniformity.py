@@ -94,6 +94,8 @@ def check_barriers(kernel: Kernel, amap: AttributeMap, diags: Diagnostics,
                    locate: Callable[[c_ast.Node], SourceLoc | None]) -> None:
     """Report every barrier inside an @inner loop that not every @inner iteration of its
     block is proved to reach."""
+    if not kernel.barriers:
+        return  # most kernels: no parent map to make
     parents = parent_map(kernel.node)
     by_block = inner_barriers(kernel, amap, parents)
     if not by_block:
@@ -203,6 +205,7 @@ class Uniformity:
         self.tile_checks = tile_checks(block)
         self.local: set[int] = set()  # declarations inside the block's @inner code
         self.varying: dict[int, Why] = {}
+        self._assigned: dict[int, c_ast.Node | None] = {}  # first_assignment's answers
         self.has_goto = False
         for n in walk(block):
             if isinstance(n, c_ast.Decl) and n.name and n is not block.init.decls[0]:
@@ -258,8 +261,7 @@ class Uniformity:
             self._statement(node.iffalse, inner, tile)
         elif cls in _LOOPS or cls is c_ast.Switch:
             if cls is c_ast.For:
-                self._statement(node.init, ctl) if not isinstance(node.init, c_ast.DeclList) \
-                    else [self._decl(d, ctl) for d in node.init.decls]
+                self._statement(node.init, ctl)
             inner = ctl or self.header_why(node)
             for part in ("cond", "next"):
                 self._expression(getattr(node, part, None), inner)
@@ -350,8 +352,9 @@ class Uniformity:
                     reason = self.varying.get(id(decl))
                     if reason is not None:
                         return reason
-                    if id(decl) not in self.local and self._assigned_inside(decl):
-                        return Why("assigned", n.name, self.first_assignment(decl))
+                    set_at = None if id(decl) in self.local else self.first_assignment(decl)
+                    if set_at is not None:
+                        return Why("assigned", n.name, set_at)
                 continue
             if cls is c_ast.ArrayRef or (cls is c_ast.UnaryOp and n.op == "*") or \
                     (cls is c_ast.StructRef and n.type == "->"):
@@ -395,11 +398,10 @@ class Uniformity:
                     return True
         return False
 
-    def _assigned_inside(self, decl: c_ast.Decl) -> bool:
-        return self.first_assignment(decl) is not None
-
     def first_assignment(self, decl: c_ast.Decl) -> c_ast.Node | None:
-        cache = self.__dict__.setdefault("_assigned", {})
+        """The first statement of the @inner code that changes ``decl`` (an assignment,
+        ++/--, or taking its address), None where none does."""
+        cache = self._assigned
         if id(decl) not in cache:
             cache[id(decl)] = None
             for n in walk(self.block.stmt):

@@ -51,6 +51,8 @@ from .barrier_regions import (
 
 def split_inner_barriers(program: Program, kernel: Kernel, diags: Diagnostics) -> None:
     """Split every @inner loop of ``kernel`` that holds a barrier (nothing else changes)."""
+    if not kernel.barriers:
+        return
     parents = parent_map(kernel.node)
     by_block = inner_barriers(kernel, program.attrs, parents)
     if not by_block:

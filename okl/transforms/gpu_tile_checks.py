@@ -31,6 +31,8 @@ from .barrier_regions import Control, RegionSplitter, body, drop_const
 
 def distribute_tile_checks(program: Program, kernel: Kernel, diags: Diagnostics) -> None:
     """Apply each @tile check that holds a barrier to every barrier region inside it."""
+    if not kernel.barriers:
+        return
     parents = parent_map(kernel.node)
     by_block = inner_barriers(kernel, program.attrs, parents)
     if not by_block:
