@@ -14,7 +14,9 @@ from pycparser import c_ast
 from .errors import Diagnostic, Diagnostics, SourceLoc, TranslationError
 from .model.attach import attach
 from .model.build import ModelBuilder
+from .model.dim import apply_dims
 from .model.kernel import Program
+from .model.tile import expand_tiles
 from .model.types import TypeTable
 from .parser.attributes import extract
 from .parser.bounds import check_bounds
@@ -22,8 +24,6 @@ from .parser.cparse import parse
 from .parser.cxx import lower_cxx
 from .parser.preprocess import preprocess
 from .parser.source import decode, read_source
-from .transforms.dim import apply_dims
-from .transforms.tile import expand_tiles
 
 
 def analyze(source: str | bytes, filename: str = "<input>", *, mode: str = "serial",

@@ -18,12 +18,12 @@ from .backends.hip import HipTarget
 from .backends.opencl import OpenCLTarget
 from .backends.openmp import OpenMPTarget
 from .backends.serial import SerialTarget
+from .ctree import rewrite, walk
 from .errors import Diagnostic, Diagnostics, SourceLoc, TranslationError
 from .frontend import Clock, analyze
 from .model.kernel import Param, Program
 from .modes import MODES
 from .parser.source import read_source
-from .transforms.astutil import rewrite, walk
 from .transforms.atomics import lower_atomics
 from .transforms.barriers import insert_barriers
 from .transforms.bounds import BoundsPlan, derive_bounds

@@ -7,8 +7,8 @@ import textwrap
 from pycparser import c_ast, c_generator
 
 import okl
+from okl.ctree import walk
 from okl.model.kernel import Program
-from okl.transforms.astutil import walk
 
 
 def analyze(source: str, **kw) -> Program:

@@ -14,11 +14,11 @@ from collections.abc import Callable
 
 from pycparser import c_ast, c_generator
 
+from ..ctree import child_slots
 from ..model.kernel import Atomic
 from ..parser.cparse import PRELUDE_TYPES
 from ..parser.linemarker import line_directive
 from ..parser.preprocess import Expanded
-from ..transforms.astutil import child_slots
 
 
 class Target:

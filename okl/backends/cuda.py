@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from ..transforms.astutil import clone
+from ..ctree import clone
 from .base import Target
 
 AXES = "xyz"

@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
+from ..ctree import clone, walk
 from ..errors import Diagnostics
-from ..transforms.astutil import clone, walk
 
 #: one letter per space, for the names of specialised device functions
 _CODES = {"__global": "g", "__local": "l", "__constant": "c", "__private": "p"}

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from ..ctree import clone, ids_in
 from ..model.basetypes import integer_bits
 from ..model.consteval import evaluate
-from ..transforms.astutil import clone, ids_in
 from .serial import SerialTarget
 
 UPDATE_OPS = {"+=", "-=", "*=", "/=", "&=", "|=", "^=", "<<=", ">>="}

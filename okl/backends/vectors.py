@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from ..ctree import rewrite
 from ..parser.vectors import MAKERS, vectors_used
-from ..transforms.astutil import rewrite
 
 
 def c_definitions(uses: set[str]) -> str:

@@ -12,8 +12,8 @@ import bisect
 
 from pycparser import c_ast
 
+from ..ctree import child_slots
 from ..parser.attributes import Attribute
-from ..transforms.astutil import child_slots
 
 
 class AttributeMap:

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 from pycparser import c_ast
 
-from ..transforms.astutil import REVERSED_SLOTS, children, reversed_child_slots
+from ..ctree import REVERSED_SLOTS, children, reversed_child_slots
 
 #: Names the backends or their headers provide without a declaration in the kernel file.
 BUILTIN = frozenset({
@@ -79,7 +79,7 @@ class _Scopes:
         must not hit Python's recursion limit).  Items are nodes, or the markers POP (leave
         a scope) and ("declare", decl) (its names enter scope after its initialiser).
         The children of the common nodes (expressions, most statements) are pushed from
-        their slots directly, as :func:`okl.transforms.astutil.walk` does."""
+        their slots directly, as :func:`okl.ctree.walk` does."""
         todo: list = [root]
         pop, push, extend = todo.pop, todo.append, todo.extend
         table = REVERSED_SLOTS

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from ..transforms.astutil import children
+from ..ctree import children
 
 #: id(ID node) -> the Decl it names, or None (a file-scope name, a function, an enumerator)
 Bindings = dict[int, c_ast.Decl | None]

@@ -28,13 +28,13 @@ from dataclasses import dataclass
 
 from pycparser import c_ast, c_generator
 
+from ..ctree import children, parent_map, walk
 from ..errors import Diagnostics, SourceLoc, note
-from ..transforms.astutil import children, parent_map, walk
 from .attach import AttributeMap
 from .kernel import Kernel
 from .scopes import Bindings, bindings
 
-#: the iterator's prefix of @tile's loop over tiles (okl.transforms.tile)
+#: the iterator's prefix of @tile's loop over tiles (okl.model.tile)
 TILED_PREFIX = "_okl_tiled_"
 
 _LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile)

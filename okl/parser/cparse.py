@@ -18,8 +18,8 @@ import threading
 from pycparser import c_ast, c_parser
 
 from .. import limits
+from ..ctree import clone
 from ..errors import Diagnostics, TranslationError, note
-from ..transforms.astutil import clone
 from .attributes import Token, tokenize
 from .clexer import FAST_PATH, FastLexer
 from .parens import StrayGroup, stray_semicolons, unclosed_paren

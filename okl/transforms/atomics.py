@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from ..ctree import parent_map, walk
 from ..errors import Diagnostics
 from ..model.basetypes import canonical_base
 from ..model.kernel import Kernel, Program
 from ..model.loops import same_expr
-from .astutil import parent_map, walk
 
 
 def lower_atomics(program: Program, kernel: Kernel, target, diags: Diagnostics) -> None:

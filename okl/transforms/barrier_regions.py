@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
+from ..ctree import clone, parent_map, walk
 from ..errors import Diagnostics, SourceLoc
 from ..model.kernel import Kernel, Loop, Program
 from ..model.uniformity import Uniformity, tile_checks
-from .astutil import clone, parent_map, walk
 
 LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile)
 

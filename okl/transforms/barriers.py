@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from ..ctree import ids_in, parent_map
 from ..model.attach import AttributeMap
 from ..model.kernel import Loop, Program
 from ..parser.attributes import Attribute
-from .astutil import ids_in, parent_map
 
 
 def insert_barriers(program: Program) -> None:

@@ -29,9 +29,9 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast, c_generator
 
+from ..ctree import children, walk
 from ..model.basetypes import INTEGER_TYPES
 from ..model.kernel import Kernel
-from .astutil import children, walk
 
 _OPS = {"+": "_add", "-": "_sub", "*": "_mul", "/": "_div", "%": "_mod"}
 _NEGATE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}

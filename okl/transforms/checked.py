@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 import numpy as np
 from pycparser import c_ast, c_parser
 
+from ..ctree import clone, rewrite, walk
 from ..model.kernel import Kernel, Param, Program
 from ..model.types import CType
-from .astutil import clone, rewrite, walk
 
 ERR = "_okl_err"
 HEADER_INTS = 8  # ints before the sinks in the error buffer

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from ..ctree import clone, guard_in_place, parent_map, walk
 from ..model.kernel import Kernel, Program
-from .astutil import clone, guard_in_place, parent_map, walk
 from .barriers import is_barrier
 from .cpu_divmod import split_divmod_lanes
 from .cpu_guards import guards_to_bounds, uncounted
@@ -23,7 +23,7 @@ from .cpu_simd import mark as simd_mark
 from .cpu_transpose import transpose_shared
 from .exclusive import lower_exclusive
 
-#: id(node) -> (parent, slot), as astutil.parent_map makes it
+#: id(node) -> (parent, slot), as ctree.parent_map makes it
 Parents = dict[int, tuple[c_ast.Node, str]]
 
 

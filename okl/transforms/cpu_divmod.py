@@ -50,8 +50,8 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from ..ctree import is_id, rewrite, walk
 from ..model.consteval import evaluate
-from .astutil import is_id, rewrite, walk
 from .cpu_loops import counted_loop, leaves
 from .cpu_simd import PRAGMA
 

@@ -39,9 +39,9 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from ..ctree import clone, guard_in_place, is_id, is_pure, parent_map, walk
 from ..model.consteval import evaluate
 from ..model.kernel import Kernel
-from .astutil import clone, guard_in_place, is_id, is_pure, parent_map, walk
 from .cpu_loops import counted_loop
 
 

@@ -42,9 +42,9 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from ..ctree import clone, is_id, parent_map, walk
 from ..model.consteval import evaluate
 from ..model.kernel import Kernel
-from .astutil import clone, is_id, parent_map, walk
 from .cpu_loops import counted_loop, leaves
 from .cpu_simd import PRAGMA, lane_loops
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from ..ctree import is_id
 from ..model.consteval import evaluate
-from .astutil import is_id
 
 _LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile)
 

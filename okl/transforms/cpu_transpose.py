@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from ..ctree import clone, is_pure, parent_map, walk
 from ..model.kernel import Kernel
-from .astutil import clone, is_pure, parent_map, walk
 from .cpu_simd import lane_loops
 
 SUFFIX = "__t"

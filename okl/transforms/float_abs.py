@@ -14,9 +14,9 @@ import re
 
 from pycparser import c_ast
 
+from ..ctree import walk
 from ..errors import Diagnostics
 from ..model.kernel import Program
-from .astutil import walk
 from .atomics import lvalue_type
 
 _FLOATING = {"float", "double"}

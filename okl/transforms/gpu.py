@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from ..ctree import clone, parent_map, rewrite, walk
 from ..errors import Diagnostics
 from ..model.kernel import Kernel, Loop, Program
-from .astutil import clone, parent_map, rewrite, walk
 from .barriers import is_barrier
 from .launch import DeviceKernel, KernelPlan
 

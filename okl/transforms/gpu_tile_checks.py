@@ -21,11 +21,11 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from ..ctree import parent_map
 from ..errors import Diagnostics
 from ..model.kernel import Kernel, Loop, Program
 from ..model.scopes import bindings
 from ..model.uniformity import Uniformity, inner_barriers, tile_checks
-from .astutil import parent_map
 from .barrier_regions import Control, RegionSplitter, body, drop_const
 
 

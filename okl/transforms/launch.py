@@ -15,13 +15,13 @@ from dataclasses import dataclass, field, replace
 
 from pycparser import c_ast, c_generator
 
+from ..ctree import clone, ids_in, walk
 from ..errors import Diagnostics, SourceLoc
 from ..model.consteval import evaluate
 from ..model.kernel import HostVar, Kernel, Loop, Param, Program
 from ..model.loops import LoopForm
 from ..model.types import TypeTable
 from ..parser.preprocess import Expanded
-from .astutil import clone, ids_in, walk
 
 _UNKNOWN = object()
 

@@ -12,13 +12,13 @@ from dataclasses import dataclass
 
 from pycparser import c_ast
 
+from ..ctree import clone, rewrite, walk
 from ..errors import Diagnostics
-from ..model.attach import AttributeMap
-from ..model.consteval import evaluate
 from ..parser.attributes import Attribute
 from ..parser.cparse import parse_expression
 from ..parser.preprocess import Expanded
-from .astutil import clone, rewrite, walk
+from .attach import AttributeMap
+from .consteval import evaluate
 
 
 @dataclass

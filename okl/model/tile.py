@@ -19,15 +19,15 @@ from collections.abc import Callable
 
 from pycparser import c_ast
 
+from ..ctree import clone, parent_map, walk, with_coord
 from ..errors import Diagnostics, SourceLoc
-from ..model.attach import AttributeMap
-from ..model.consteval import evaluate
-from ..model.loops import LoopFormError, canonical_form
-from ..model.types import TypeTable
 from ..parser.attributes import Attribute
 from ..parser.cparse import parse_expression
 from ..parser.preprocess import Expanded
-from .astutil import clone, parent_map, walk, with_coord
+from .attach import AttributeMap
+from .consteval import evaluate
+from .loops import LoopFormError, canonical_form
+from .types import TypeTable
 
 #: The largest tile size: the size is an ``int`` in the generated loops.
 INT_MAX = 2**31 - 1
