@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib
 
-from . import backends as _emitters  # noqa: F401  (bound first: the function below wins)
 from .errors import (
     ArgumentError,
     BackendUnavailableError,

@@ -12,18 +12,19 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
-from .backends.base import Emitter, Target, uses_of
-from .backends.cuda import CudaTarget
-from .backends.hip import HipTarget
-from .backends.opencl import OpenCLTarget
-from .backends.openmp import OpenMPTarget
-from .backends.serial import SerialTarget
 from .ctree import rewrite, walk
 from .errors import Diagnostic, Diagnostics, SourceLoc, TranslationError
 from .frontend import Clock, analyze
 from .model.kernel import Param, Program
 from .modes import MODES
 from .parser.source import read_source
+from .targets.cuda import CudaTarget
+from .targets.emitter import Emitter, uses_of
+from .targets.hip import HipTarget
+from .targets.opencl import OpenCLTarget
+from .targets.openmp import OpenMPTarget
+from .targets.serial import SerialTarget
+from .targets.target import Target
 from .transforms.atomics import lower_atomics
 from .transforms.barriers import insert_barriers
 from .transforms.bounds import BoundsPlan, derive_bounds

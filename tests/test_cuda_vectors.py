@@ -1,6 +1,6 @@
 """Vector types on CUDA 13: its four-component vectors of 8-byte values (``double4``...) are
 deprecated there, so okl spells them with the 16-byte alignment they always had and gives
-their constructors itself (okl/backends/cuda.py _cuda13_vectors): the generated code compiles
+their constructors itself (okl/targets/cuda.py _cuda13_vectors): the generated code compiles
 without a deprecation warning and keeps its layout, and older CUDA (and ROCm) see the plain
 names."""
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from ..ctree import clone
-from .base import Target
+from .target import Target
 
 AXES = "xyz"
 _OPS = {"+=": "atomicAdd", "-=": "atomicSub", "&=": "atomicAnd", "|=": "atomicOr",

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from .base import Target
+from .target import Target
 from .vectors import c_definitions
 
 

@@ -22,8 +22,8 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from ..parser.vectors import VECTOR_TYPES, vectors_used
-from .base import Target
 from .opencl_spaces import address_spaces
+from .target import Target
 from .vectors import opencl_typedefs, vector_literals
 
 _MATH = ("sin cos tan asin acos atan atan2 sinh cosh tanh asinh acosh atanh exp exp2 exp10 "
