@@ -3,7 +3,7 @@
 ``python -m benchmarks.inner_barriers [--modes serial,openmp] [--repeats 31] [--json PATH]``
 times, per mode, the block tree reduction and the Hillis-Steele scan of
 ``kernels/inner_barriers.okl`` written both ways: with the barrier inside the @inner loop
-(``sumInner``, ``scanInner``: okl splits them, okl.transforms.cpu_barriers) and with
+(``sumInner``, ``scanInner``: okl splits them, okl.transforms.cpu.barriers) and with
 separate @inner blocks, as OKL authors write them for OCCA's CPU modes (``sumBlocks``,
 ``scanBlocks``).  The two versions of a kernel run alternately in one process, each launch
 timed with its wait; the median of each is reported with their ratio (split ÷ blocks time,

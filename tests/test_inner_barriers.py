@@ -1,6 +1,6 @@
 """Barriers inside @inner loops: split into regions on the CPU modes, refused on every mode
 where not every @inner iteration reaches them (okl.model.uniformity,
-okl.transforms.cpu_barriers, okl.transforms.gpu_tile_checks).
+okl.transforms.cpu.barriers, okl.transforms.gpu.tile_checks).
 
 The kernels of tests/golden/barrier/inner_*.okl run against numpy on every mode
 (tests/test_execute.py); these are the placements around them: each placement that is split

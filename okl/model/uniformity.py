@@ -2,7 +2,7 @@
 
 A ``@barrier`` inside an @inner loop waits for every thread of the block.  On a GPU a barrier
 that some threads skip hangs or is undefined, and on the CPU modes okl splits the @inner
-loop at its barriers (okl.transforms.cpu_barriers), which is only the same program when
+loop at its barriers (okl.transforms.cpu.barriers), which is only the same program when
 every thread takes the same path to each barrier.  So every mode refuses a barrier under
 control flow that may differ between the @inner iterations of one block: an ``if``, a loop
 header, a ``break``/``continue`` of a loop around it, a nested @inner loop's bounds.

@@ -7,9 +7,9 @@ runs the same way (okl.model.uniformity proved it) that holds a barrier -- a seq
 loop, an ``if``, a nested @inner loop on GPUs -- or a break/continue of such a loop.  A
 pass then wraps each region in what it needs and materializes the items again:
 
-- okl.transforms.cpu_barriers (serial, OpenMP): each region in a copy of the @inner loops,
+- okl.transforms.cpu.barriers (serial, OpenMP): each region in a copy of the @inner loops,
   the controls moved outside them;
-- okl.transforms.gpu_tile_checks (OpenCL, CUDA, HIP): the native barriers stay, only a
+- okl.transforms.gpu.tile_checks (OpenCL, CUDA, HIP): the native barriers stay, only a
   @tile's bounds check is applied to each region on its own, so that every thread reaches
   every barrier.
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from ..ctree import children, clone, rewrite
-from ..model.consteval import evaluate
-from ..model.kernel import Kernel, Loop, Variable
+from ...ctree import children, clone, rewrite
+from ...model.consteval import evaluate
+from ...model.kernel import Kernel, Loop, Variable
 
 INDEX = "_okl_exclusive_index"
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from ..ctree import walk
-from ..model.kernel import Kernel
+from ...ctree import walk
+from ...model.kernel import Kernel
 
 PRAGMA = "GCC ivdep"
 

@@ -1,6 +1,6 @@
 """Shapes of the plain C loops the CPU lowering leaves, read by its later passes.
 
-``cpu_interchange``, ``cpu_divmod`` and ``cpu_guards`` each need to know whether a loop counts
+``cpu.interchange``, ``cpu.divmod`` and ``cpu.guards`` each need to know whether a loop counts
 a constant range one by one, and whether its body can leave it early; one reading of each
 keeps the three passes agreeing on what a loop is.
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from ..ctree import is_id
-from ..model.consteval import evaluate
+from ...ctree import is_id
+from ...model.consteval import evaluate
 
 _LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile)
 

@@ -14,19 +14,19 @@ and the loops and ``if``s that hold them standing outside it::
 
 A variable declared in one region and used in a later one is declared before the first
 (a thread's own variable on a GPU, as before; its initializer stays where it was).  The CPU
-modes get the same per-region check from okl.transforms.cpu_barriers.
+modes get the same per-region check from okl.transforms.cpu.barriers.
 """
 
 from __future__ import annotations
 
 from pycparser import c_ast
 
-from ..ctree import parent_map
-from ..errors import Diagnostics
-from ..model.kernel import Kernel, Loop, Program
-from ..model.scopes import bindings
-from ..model.uniformity import Uniformity, inner_barriers, tile_checks
-from .barrier_regions import Control, RegionSplitter, body, drop_const
+from ...ctree import parent_map
+from ...errors import Diagnostics
+from ...model.kernel import Kernel, Loop, Program
+from ...model.scopes import bindings
+from ...model.uniformity import Uniformity, inner_barriers, tile_checks
+from ..barrier_regions import Control, RegionSplitter, body, drop_const
 
 
 def distribute_tile_checks(program: Program, kernel: Kernel, diags: Diagnostics) -> None:

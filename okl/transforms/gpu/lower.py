@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from ..ctree import clone, parent_map, rewrite, walk
-from ..errors import Diagnostics
-from ..model.kernel import Kernel, Loop, Program
-from .barriers import is_barrier
-from .launch import DeviceKernel, KernelPlan
+from ...ctree import clone, parent_map, rewrite, walk
+from ...errors import Diagnostics
+from ...model.kernel import Kernel, Loop, Program
+from ..barriers import is_barrier
+from ..launch import DeviceKernel, KernelPlan
 
 
 def lower_gpu_kernel(program: Program, kernel: Kernel, plan: KernelPlan, target,

@@ -15,7 +15,7 @@ over the row's blocks::
 
 On a CPU that is 25 passes over the row's blocks, each a dependent chain of adds, and gcc
 cannot vectorise the lane loop around a loop it cannot unroll.  The lanes of an @inner loop
-are independent (the guarantee cpu_simd's ``ivdep`` rests on: no lane reads what another
+are independent (the guarantee cpu.simd's ``ivdep`` rests on: no lane reads what another
 writes between two barriers, no @atomic inside), so their statements may run in any
 interleaving, in particular lane by lane *inside* the uniform loop::
 
@@ -42,11 +42,11 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from ..ctree import clone, is_id, parent_map, walk
-from ..model.consteval import evaluate
-from ..model.kernel import Kernel
-from .cpu_loops import counted_loop, leaves
-from .cpu_simd import PRAGMA, lane_loops
+from ...ctree import clone, is_id, parent_map, walk
+from ...model.consteval import evaluate
+from ...model.kernel import Kernel
+from .loops import counted_loop, leaves
+from .simd import PRAGMA, lane_loops
 
 SUFFIX = "__x"
 _STORES = ("=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=")
@@ -87,7 +87,7 @@ def interchange_lanes(kernel: Kernel, eligible) -> set[int]:
 
 
 def _lanes(loop: c_ast.For) -> tuple[str, int, int] | None:
-    """(iterator, first, count) of a counted loop (cpu_loops) of at least 2 lanes."""
+    """(iterator, first, count) of a counted loop (cpu.loops) of at least 2 lanes."""
     form = counted_loop(loop)
     return form if form is not None and form[2] >= 2 else None
 

@@ -39,10 +39,10 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from ..ctree import clone, guard_in_place, is_id, is_pure, parent_map, walk
-from ..model.consteval import evaluate
-from ..model.kernel import Kernel
-from .cpu_loops import counted_loop
+from ...ctree import clone, guard_in_place, is_id, is_pure, parent_map, walk
+from ...model.consteval import evaluate
+from ...model.kernel import Kernel
+from .loops import counted_loop
 
 
 def guards_to_bounds(kernel: Kernel, counted: set[int]) -> None:
@@ -106,7 +106,7 @@ def _factor_guard(loop) -> None:
     if start is None or start < 0:
         return
     if any(isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile)) for n in walk(guard.iftrue)):
-        return  # left to cpu_interchange, which takes the guard out with the loop inside
+        return  # left to cpu.interchange, which takes the guard out with the loop inside
     factor = _substitute(clone(guard.cond), _typed(decls))
     if factor is None or not _invariant(factor, node.stmt, loop.iterator) or any(
             _may_trap(n) for n in walk(factor)):

@@ -50,10 +50,10 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from ..ctree import is_id, rewrite, walk
-from ..model.consteval import evaluate
-from .cpu_loops import counted_loop, leaves
-from .cpu_simd import PRAGMA
+from ...ctree import is_id, rewrite, walk
+from ...model.consteval import evaluate
+from .loops import counted_loop, leaves
+from .simd import PRAGMA
 
 HI, LO = "__hi", "__lo"
 #: most lanes a split loop may have, and most AST nodes its unrolled outer loop may copy
@@ -143,7 +143,7 @@ def _split(loop: c_ast.For, taken: set[str]) -> list[c_ast.Node] | None:
 
 
 def _int_lanes(loop: c_ast.For) -> tuple[str, int, int] | None:
-    """(iterator, first, count) of a counted loop (cpu_loops) of at least 2 lanes from
+    """(iterator, first, count) of a counted loop (cpu.loops) of at least 2 lanes from
     ``0 <= c0``, ``t`` a plain ``int``."""
     form = counted_loop(loop)
     if form is None:
@@ -159,7 +159,7 @@ def _int_lanes(loop: c_ast.For) -> tuple[str, int, int] | None:
 
 def _dead_inits(nodes: list[c_ast.Node]) -> set[int]:
     """``id`` of the nodes in the initialisers of declarations the body (whose nodes are
-    ``nodes``) never reads (a lane loop split off by cpu_interchange keeps ``const int l =
+    ``nodes``) never reads (a lane loop split off by cpu.interchange keeps ``const int l =
     t / 5;`` that it does not use): gcc drops them, so they are no reason to split."""
     used = {n.name for n in nodes if isinstance(n, c_ast.ID)}
     return {id(x) for n in nodes if isinstance(n, c_ast.Decl) and n.name and

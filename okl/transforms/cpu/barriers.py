@@ -31,13 +31,13 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from ..ctree import clone, parent_map, walk
-from ..errors import Diagnostics
-from ..model.kernel import Kernel, Loop, Program
-from ..model.loops import canonical_form
-from ..model.scopes import bindings
-from ..model.uniformity import Uniformity, inner_barriers
-from .barrier_regions import (
+from ...ctree import clone, parent_map, walk
+from ...errors import Diagnostics
+from ...model.kernel import Kernel, Loop, Program
+from ...model.loops import canonical_form
+from ...model.scopes import bindings
+from ...model.uniformity import Uniformity, inner_barriers
+from ..barrier_regions import (
     LOOPS,
     RegionSplitter,
     compound,

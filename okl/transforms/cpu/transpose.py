@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from ..ctree import clone, is_pure, parent_map, walk
-from ..model.kernel import Kernel
-from .cpu_simd import lane_loops
+from ...ctree import clone, is_pure, parent_map, walk
+from ...model.kernel import Kernel
+from .simd import lane_loops
 
 SUFFIX = "__t"
 _STORES = ("=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=")

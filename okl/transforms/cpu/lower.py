@@ -13,15 +13,15 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from ..ctree import clone, guard_in_place, parent_map, walk
-from ..model.kernel import Kernel, Program
-from .barriers import is_barrier
-from .cpu_divmod import split_divmod_lanes
-from .cpu_guards import guards_to_bounds, uncounted
-from .cpu_interchange import interchange_lanes
-from .cpu_simd import mark as simd_mark
-from .cpu_transpose import transpose_shared
+from ...ctree import clone, guard_in_place, parent_map, walk
+from ...model.kernel import Kernel, Program
+from ..barriers import is_barrier
+from .divmod import split_divmod_lanes
 from .exclusive import lower_exclusive
+from .guards import guards_to_bounds, uncounted
+from .interchange import interchange_lanes
+from .simd import mark as simd_mark
+from .transpose import transpose_shared
 
 #: id(node) -> (parent, slot), as ctree.parent_map makes it
 Parents = dict[int, tuple[c_ast.Node, str]]
@@ -29,7 +29,7 @@ Parents = dict[int, tuple[c_ast.Node, str]]
 
 def lower_cpu_kernel(program: Program, kernel: Kernel, target,
                      independent: set[int] = frozenset()) -> list[c_ast.Node]:
-    """``independent``: the @inner loops (ids of For nodes) to mark for SIMD (cpu_simd)."""
+    """``independent``: the @inner loops (ids of For nodes) to mark for SIMD (cpu.simd)."""
     counted = lower_exclusive(kernel)
     guards_to_bounds(kernel, counted)
     transpose_shared(kernel)
