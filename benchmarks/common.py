@@ -39,13 +39,13 @@ KERNELS = HERE / "kernels"
 PEERS = HERE / "peers"
 
 ALL_MODES = ("cuda", "hip", "opencl", "openmp", "serial")
-# okl's CPU build command (okl/runtime/cpu.py): $CC -O3 -march=native [-fopenmp] -std=gnu99
+# okl's CPU build command (okl/runtime/drivers/cpu.py): $CC -O3 -march=native [-fopenmp] -std=gnu99
 # -fPIC -shared ... -lm.  The OpenMP C peers are built with exactly these flags.
 CPU_FLAGS = ("-O3", "-march=native", "-fopenmp", "-std=gnu99", "-fPIC", "-shared")
-# okl's NVRTC options for cuda mode (okl/runtime/cuda.py); the CUDA peers get the same.
+# okl's NVRTC options for cuda mode (okl/runtime/drivers/cuda.py); the CUDA peers get the same.
 NVRTC_FLAGS = ("-std=c++17",)
-# okl's OpenCL build options (okl/runtime/opencl.py, before the Device's compiler_flags); the
-# OpenCL peers get the same.
+# okl's OpenCL build options (okl/runtime/drivers/opencl.py, before the Device's
+# compiler_flags); the OpenCL peers get the same.
 CL_FLAGS = ("-cl-std=CL1.2",)
 
 

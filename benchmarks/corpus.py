@@ -30,7 +30,7 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from okl.runtime.clselect import first_error
+from okl.runtime.drivers.clselect import first_error
 
 GENERIC = {"p_blockSize": "256", "dfloat": "double", "dlong": "int", "hlong": "long long",
            "dfloat4": "double4", "dfloat2": "double2", "pfloat": "float", "T": "double"}
@@ -142,7 +142,7 @@ def opencl_compile(rows: list[dict]) -> None:
     """Build okl's (and OCCA's) OpenCL C on the CPU OpenCL device okl picks."""
     import pyopencl as cl
 
-    from okl.runtime import clselect
+    from okl.runtime.drivers import clselect
     device = clselect.choose().device
     ctx = cl.Context([device])
     for row in rows:

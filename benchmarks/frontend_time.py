@@ -7,8 +7,8 @@ eight kernels with @shared, @exclusive, @tile, @barrier, @atomic, @dim), runs
 ``okl.analyze`` on it ``--runs`` times and prints the median time per front-end stage
 (preprocess / attributes / parse / model).  Then it times the preprocessing alone with the
 system ``cpp`` (the subprocess okl runs where its own declines), with okl's own in-process
-preprocessor (okl/parser/cppinline.py) and with pcpp (pure Python, in-process) and checks
-that all produce the same tokens.  The numbers quoted in okl/parser/preprocess.py come from
+preprocessor (okl/parser/cpp/inline.py) and with pcpp (pure Python, in-process) and checks
+that all produce the same tokens.  The numbers quoted in okl/parser/cpp/preprocess.py come from
 this script.
 """
 
@@ -144,8 +144,8 @@ def time_cpp(path: str, runs: int) -> tuple[list[float], str]:
 
 
 def time_inline(source: str, filename: str, runs: int) -> tuple[list[float], str]:
-    from okl.parser.cppinline import expand
-    from okl.parser.preprocess import _prepare
+    from okl.parser.cpp.inline import expand
+    from okl.parser.cpp.preprocess import _prepare
 
     times, out = [], ""
     for _ in range(runs):

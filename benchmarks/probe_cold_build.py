@@ -26,7 +26,7 @@ def main() -> None:
     import cupy as cp
 
     import okl
-    from okl.runtime import cuda as okl_cuda
+    from okl.runtime.drivers import cuda as okl_cuda
     from okl.translation import translate
 
     inside: list[float] = []

@@ -22,7 +22,7 @@ from .version import __version__
 _LAZY = {
     "analyze": ".frontend", "analyze_file": ".frontend",
     "Device": ".runtime.device", "Kernel": ".runtime.kernel", "Memory": ".runtime.memory",
-    "NULL": ".runtime.args", "Stream": ".runtime.stream", "Event": ".runtime.stream",
+    "NULL": ".runtime.launch.args", "Stream": ".runtime.stream", "Event": ".runtime.stream",
     "Translation": ".translation", "translate": ".translation",
     "translate_file": ".translation",
 }

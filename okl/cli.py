@@ -451,7 +451,7 @@ def info(verbose: bool) -> None:
     """Print which modes run here (and why not), the C preprocessor translations use (cpp,
     or pcpp where there is none), every OpenCL device found, then the properties of each
     available mode's device."""
-    from .parser.pcpprun import describe
+    from .parser.cpp.pcpp import describe
     from .runtime.device import backends
 
     available = []
@@ -511,7 +511,7 @@ def _text(value) -> str:
 
 def _opencl_devices() -> None:
     """Every OpenCL device the ICD loader lists, which one okl uses, and why not the others."""
-    from .runtime import clselect
+    from .runtime.drivers import clselect
 
     try:
         survey = clselect.survey()

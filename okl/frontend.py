@@ -19,11 +19,11 @@ from .model.kernel import Program
 from .model.tile import expand_tiles
 from .model.types import TypeTable
 from .parser.attributes import extract
-from .parser.bounds import check_bounds
 from .parser.cparse import parse
+from .parser.cpp.preprocess import preprocess
 from .parser.cxx import lower_cxx
-from .parser.preprocess import preprocess
 from .parser.source import decode, read_source
+from .parser.text_limits import check_bounds
 
 
 def analyze(source: str | bytes, filename: str = "<input>", *, mode: str = "serial",

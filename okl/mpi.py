@@ -16,7 +16,7 @@ start at scale.  Here one rank builds and the others receive the result in memor
 ``ngpus`` is ``cupy.cuda.runtime.getDeviceCount()`` for cuda and hip (or set
 ``CUDA_VISIBLE_DEVICES`` per rank and keep ``device_id=0``); for opencl pass the platform too,
 ``okl.Device("opencl", platform_id=P, device_id=okl.mpi.local_rank(comm) % ndev)``, since
-``device_id`` counts the devices of one platform (okl/runtime/clselect.py).
+``device_id`` counts the devices of one platform (okl/runtime/drivers/clselect.py).
 
 What happens in ``build_kernel(comm, dev, path, name, ...)`` (collective over ``comm``):
 

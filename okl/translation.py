@@ -27,7 +27,6 @@ from .targets.serial import SerialTarget
 from .targets.target import Target
 from .transforms.atomics import lower_atomics
 from .transforms.barriers import insert_barriers
-from .transforms.bounds import BoundsPlan, derive_bounds
 from .transforms.checked import CheckTable, add_hidden_params, failure_function, guard_kernel
 from .transforms.cpu.barriers import split_inner_barriers
 from .transforms.cpu.lower import lower_cpu_kernel
@@ -35,6 +34,7 @@ from .transforms.cpu.simd import independent_inner_loops
 from .transforms.float_abs import float_abs
 from .transforms.gpu.lower import lower_gpu_kernel
 from .transforms.gpu.tile_checks import distribute_tile_checks
+from .transforms.index_bounds import BoundsPlan, derive_bounds
 from .transforms.launch import KernelPlan, launcher_text, plan_kernel
 
 TARGETS: dict[str, type[Target]] = {

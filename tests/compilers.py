@@ -20,11 +20,11 @@ Install on a fresh Debian 12 / Python 3.11 machine (checked on a CI-like one, ex
                    ROCm, no llvm-14 tools, no lld.  HIP names come from tests/hip_shim (test-only).
   * pyopencl + pocl-opencl-icd (+ pocl-binary-distribution)
                    compile_opencl, on the first PoCL device that passes okl's probe build
-                   (okl.runtime.clselect).  The ICD loader bundled in the pyopencl binary wheel
-                   reads /etc/OpenCL/vendors (Debian's PoCL 3.1, LLVM 15, which picks its kernel
-                   library by CPU features and so works on any x86-64 CPU) and pyopencl/.libs
-                   (the PoCL 3.0-rc2 / LLVM 14 of the pocl wheel, which fails with "unknown
-                   target CPU 'generic'" on CPUs newer than LLVM 14).
+                   (okl.runtime.drivers.clselect).  The ICD loader bundled in the pyopencl
+                   binary wheel reads /etc/OpenCL/vendors (Debian's PoCL 3.1, LLVM 15, which
+                   picks its kernel library by CPU features and so works on any x86-64 CPU)
+                   and pyopencl/.libs (the PoCL 3.0-rc2 / LLVM 14 of the pocl wheel, which
+                   fails with "unknown target CPU 'generic'" on CPUs newer than LLVM 14).
   * nvcc           compile_cuda (CUDA 13; /usr/local/bin/nvcc on CI; env NVCC overrides).  Compile
                    only, no GPU.  Fresh machine (not verified here): NVIDIA's Debian 12 apt
                    repository (cuda-keyring package), then
@@ -224,7 +224,7 @@ def pocl_context():
             raise AssertionError(
                 f"pyopencl is not importable ({exc}); install with: {PIP_INSTALL}"
             ) from exc
-        from okl.runtime import clselect
+        from okl.runtime.drivers import clselect
 
         try:
             found = clselect.candidates()

@@ -198,7 +198,7 @@ def test_readme_documents_every_device_option_and_environment_variable():
                              cwd=ROOT, capture_output=True, text=True).stdout
     names = set(re.findall(r"\"([A-Z_]+)\"", sources))
     from okl import limits
-    from okl.runtime import clselect
+    from okl.runtime.drivers import clselect
     names |= {v.env for v in vars(limits).values() if isinstance(v, limits.Limit)}
     names.add(clselect.ENV)
     assert {"OKL_CACHE_DIR", "OKL_CPP", "OKL_VERBOSE", "OKL_LAUNCH", "OKL_CHECK_BOUNDS",

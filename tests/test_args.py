@@ -15,7 +15,7 @@ import pytest
 
 import okl
 from okl.errors import ArgumentError
-from okl.runtime.args import (
+from okl.runtime.launch.args import (
     ArrayInfo,
     bind_args,
     check_array,

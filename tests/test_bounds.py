@@ -1,11 +1,11 @@
-"""okl.transforms.bounds: which accesses are bounded, and that the bound is the true largest
+"""okl.transforms.index_bounds: which accesses are bounded, and that the bound is the true largest
 index (never more: a correct launch must not be refused)."""
 
 from __future__ import annotations
 
 import pytest
 
-from okl.runtime.bounds import NAMES
+from okl.runtime.launch.bounds_check import NAMES
 from okl.translation import translate
 
 

@@ -544,7 +544,7 @@ def test_a_cache_hit_in_a_new_process_never_imports_the_translator(tmp_path):
         x = dev.asarray(np.arange(5, dtype=np.float32))
         k(5, x)
         assert list(x.get()) == [0, 2, 4, 6, 8]
-        loaded = [m for m in ("pycparser", "okl.translation", "okl.runtime.hostcode")
+        loaded = [m for m in ("pycparser", "okl.translation", "okl.runtime.launch.hostcode")
                   if m in sys.modules]
         print(k.cache_hit, loaded)
     """)

@@ -1,4 +1,4 @@
-"""Checked mode (okl.transforms.checked, okl.runtime.checked): an out-of-bounds read or write
+"""Checked mode (okl.transforms.checked, okl.runtime.launch.checked): an out-of-bounds read or write
 through a pointer argument is reported as okl.LaunchError with its file, line, column, array,
 index and size; correct kernels give the same results; the unchecked translation is unchanged.
 """
@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import okl
-from okl.runtime.checked import UNKNOWN, element_count
-from okl.runtime.spec import RuntimeParam
+from okl.runtime.launch.checked import UNKNOWN, element_count
+from okl.runtime.launch.spec import RuntimeParam
 from okl.translation import translate
 
 try:  # `python -m pytest` from the repository root

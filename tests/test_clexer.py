@@ -14,7 +14,7 @@ from okl.parser import clexer
 from okl.parser.attributes import extract
 from okl.parser.clexer import FAST_PATH, PUNCTUATORS, FastLexer
 from okl.parser.cparse import PARSER, TYPEDEF_NAMES, _BufferedParser, _Parser
-from okl.parser.preprocess import Expanded, preprocess
+from okl.parser.cpp.preprocess import Expanded, preprocess
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted((ROOT / "tests").rglob("*.okl")) + sorted((ROOT / "benchmarks").rglob("*.okl"))

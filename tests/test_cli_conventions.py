@@ -291,7 +291,7 @@ def test_pcpp_translates_the_golden_kernels_as_cpp_does(monkeypatch):
 
 def test_no_preprocessor_at_all_is_said_everywhere(monkeypatch, tmp_path: Path):
     import okl
-    from okl.parser import pcpprun
+    from okl.parser.cpp import pcpp as pcpprun
 
     monkeypatch.setenv("PATH", str(tmp_path))
     monkeypatch.delenv("OKL_CPP", raising=False)

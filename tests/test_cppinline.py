@@ -1,4 +1,4 @@
-"""okl's in-process preprocessor (okl/parser/cppinline.py) against cpp itself.
+"""okl's in-process preprocessor (okl/parser/cpp/inline.py) against cpp itself.
 
 Every case runs both ways: cpp's answer is the reference.  A case of ``SAME`` must be taken
 by the in-process preprocessor and give the same tokens on the same lines, the same macro
@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 
 from okl.errors import TranslationError
-from okl.parser import cppexpr, cppinline
-from okl.parser import preprocess as pp
+from okl.parser.cpp import expr as cppexpr
+from okl.parser.cpp import inline as cppinline
+from okl.parser.cpp import preprocess as pp
 from okl.translation import translate
 
 KERNELS = Path(__file__).resolve().parent.parent / "benchmarks" / "kernels"

@@ -1,4 +1,4 @@
-"""okl.parser.cpprun: cc1 started directly prints what GCC's cpp driver prints."""
+"""okl.parser.cpp.run: cc1 started directly prints what GCC's cpp driver prints."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from okl.errors import SourceLoc
-from okl.parser import cpprun
+from okl.parser.cpp import run as cpprun
 
 ROOT = Path(__file__).resolve().parent.parent
 CPP = shutil.which("cpp")

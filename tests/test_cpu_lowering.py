@@ -169,8 +169,9 @@ def test_divmod_lanes_split(mode):
 
 
 def _divmod(loop: str) -> str:
-    from okl.transforms.cpu.divmod import split_divmod_lanes
     from pycparser import c_generator, c_parser
+
+    from okl.transforms.cpu.divmod import split_divmod_lanes
     ast = c_parser.CParser().parse(
         "void f(int *y, int n) {\n#pragma GCC ivdep\n" + loop + "\n}")
     split_divmod_lanes(ast)
@@ -437,8 +438,9 @@ def test_outer_loops_share_a_region():
 
 def test_loop_shapes_the_cpu_passes_share():
     """cpu_loops: which loops count a constant range, and which bodies leave their loop."""
-    from okl.transforms.cpu.loops import counted_loop, leaves
     from pycparser import c_parser
+
+    from okl.transforms.cpu.loops import counted_loop, leaves
 
     def loop(text):
         fn = c_parser.CParser().parse(f"void f(int n) {{ {text} }}").ext[0]

@@ -46,7 +46,7 @@ def test_cuda13_vectors_compile_without_deprecation_and_keep_their_layout(mode):
     nvcc = compilers._nvcc()
     code = translate(SOURCE, mode).source + CHECK
     if mode == "hip":  # HIP on an NVIDIA GPU: okl's header, as the hip mode builds it there
-        from okl.runtime.cuda import HIP_INCLUDE
+        from okl.runtime.drivers.cuda import HIP_INCLUDE
         include = ["-I", HIP_INCLUDE]
     else:
         include = []

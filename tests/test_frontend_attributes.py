@@ -151,7 +151,7 @@ def test_string_and_keyword_arguments():
 def test_tile_argument_structure_is_parsed():
     from okl.errors import Diagnostics
     from okl.parser.attributes import extract
-    from okl.parser.preprocess import preprocess
+    from okl.parser.cpp.preprocess import preprocess
 
     expanded = preprocess("for (int i = 0; i < n; ++i; @tile(4 * B, @outer(1), @inner, "
                           "check=true)) ;\n", "t.okl")

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 import okl
 from okl.cli import main
-from okl.parser.preprocess import preprocess
+from okl.parser.cpp.preprocess import preprocess
 
 try:  # `python -m pytest` from the repository root
     from tests.frontend_util import analyze, errors, loops

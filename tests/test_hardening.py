@@ -12,7 +12,7 @@ import okl
 from okl.cli import main
 from okl.parser.linemarker import quote, unescape
 from okl.runtime.device import _check_block_size
-from okl.runtime.spec import DeviceKernelSpec, KernelSpec
+from okl.runtime.launch.spec import DeviceKernelSpec, KernelSpec
 
 KERNEL = ("@kernel void k(float *x) {\n"
           "  for (int b = 0; b < 4; ++b; @outer) for (int t = 0; t < 4; ++t; @inner) x[t] = V;\n"
@@ -161,7 +161,7 @@ def test_block_size_over_the_device_limit_is_a_build_error():
 
 
 def test_known_block_size_of_a_translation():
-    from okl.runtime.spec import specs_of
+    from okl.runtime.launch.spec import specs_of
 
     source = ("@kernel void k(const int N, float *x) {\n  for (int i = 0; i < N; ++i; "
               "@tile(2048, @outer, @inner)) x[i] = 0;\n}\n")

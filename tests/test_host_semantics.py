@@ -1,10 +1,10 @@
 """Host code means what C means on every mode.
 
 The CPU modes compile host code as C; the GPU modes run it as generated Python
-(okl.runtime.hostcode).  Each case below runs on every available mode and checks the launch
+(okl.runtime.launch.hostcode).  Each case below runs on every available mode and checks the launch
 (how many outer and inner iterations ran) and the values device code captured.  The
 differential test generates random well-defined host snippets and compares the compiled C
-(serial) with the Python host path called directly (``okl.runtime.hostrun.host_launches``).
+(serial) with the Python host path called directly (``okl.runtime.launch.hostrun.host_launches``).
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ import pytest
 from modes import device, params
 
 import okl
-from okl.runtime.hostrun import host_launches
-from okl.runtime.spec import specs_of
+from okl.runtime.launch.hostrun import host_launches
+from okl.runtime.launch.spec import specs_of
 
 MODES = params()
 

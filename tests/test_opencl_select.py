@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 import okl
 from okl.cli import main
-from okl.runtime import clselect
+from okl.runtime.drivers import clselect
 
 cl = pytest.importorskip("pyopencl")
 

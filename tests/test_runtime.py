@@ -772,7 +772,7 @@ def test_cached_library_is_loaded_from_a_private_copy_of_its_verified_bytes(
         fresh_cache, tmp_path, monkeypatch):
     """The entry could change between the check and the dlopen (another process, or whoever
     can write the cache): only the bytes that were verified are loaded."""
-    from okl.runtime.cpu import CPUBackend
+    from okl.runtime.drivers.cpu import CPUBackend
 
     path = _kernel_dir(tmp_path / "k")
     okl.Device("serial").build_kernel(path, "scale")
@@ -1173,9 +1173,9 @@ def test_direct_cuda_kernel_params_layout():
     import ctypes
     import struct
 
-    from okl.runtime.args import ArrayInfo, make_converters
-    from okl.runtime.gpulaunch import compile_caller
-    from okl.runtime.spec import KernelSpec, RuntimeParam
+    from okl.runtime.launch.args import ArrayInfo, make_converters
+    from okl.runtime.launch.gpu import compile_caller
+    from okl.runtime.launch.spec import KernelSpec, RuntimeParam
 
     class FakeDeviceArray:
         def __init__(self, address, dtype):

@@ -73,7 +73,7 @@ def gpu_count(mode: str) -> int:
 def _opencl_gpus() -> list[tuple[int, int]]:
     """(platform, device) indices of the GPUs on the platform okl would choose, if it would
     choose a GPU (PoCL on a CPU: none)."""
-    from okl.runtime import clselect
+    from okl.runtime.drivers import clselect
     chosen = clselect.choose()
     if chosen.kind != "GPU":
         return []

@@ -16,7 +16,7 @@ from pycparser import c_ast
 from ..ctree import clone, ids_in, walk
 from ..errors import Diagnostics, SourceLoc, note
 from ..parser.attributes import Attribute
-from ..parser.preprocess import Expanded
+from ..parser.cpp.preprocess import Expanded
 from .attach import AttributeMap
 from .consteval import evaluate
 from .kernel import Atomic, Barrier, HostVar, Kernel, Loop, Param, Program, Variable

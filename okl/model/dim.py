@@ -16,7 +16,7 @@ from ..ctree import clone, rewrite, walk
 from ..errors import Diagnostics
 from ..parser.attributes import Attribute
 from ..parser.cparse import parse_expression
-from ..parser.preprocess import Expanded
+from ..parser.cpp.preprocess import Expanded
 from .attach import AttributeMap
 from .consteval import evaluate
 

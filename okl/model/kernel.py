@@ -8,7 +8,7 @@ import numpy as np
 from pycparser import c_ast
 
 from ..errors import Diagnostic, SourceLoc
-from ..parser.preprocess import Expanded
+from ..parser.cpp.preprocess import Expanded
 from .attach import AttributeMap
 from .loops import LoopForm
 from .types import CType, TypeTable

@@ -23,7 +23,7 @@ from ..ctree import clone, parent_map, walk, with_coord
 from ..errors import Diagnostics, SourceLoc
 from ..parser.attributes import Attribute
 from ..parser.cparse import parse_expression
-from ..parser.preprocess import Expanded
+from ..parser.cpp.preprocess import Expanded
 from .attach import AttributeMap
 from .consteval import evaluate
 from .loops import LoopFormError, canonical_form

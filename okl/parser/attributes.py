@@ -22,7 +22,7 @@ from itertools import accumulate, compress, count, repeat
 from typing import NamedTuple
 
 from ..errors import Diagnostics
-from .preprocess import Expanded
+from .cpp.preprocess import Expanded
 
 #: One token (the only group, so that ``split`` alternates blanks and tokens), in the order
 #: of preference: a pragma is a line that starts with '#' (an indented one is tokens: '#',

@@ -22,8 +22,8 @@ from ..ctree import clone
 from ..errors import Diagnostics, TranslationError, note
 from .attributes import Token, tokenize
 from .clexer import FAST_PATH, FastLexer
+from .cpp.preprocess import Expanded
 from .parens import StrayGroup, stray_semicolons, unclosed_paren
-from .preprocess import Expanded
 from .vectors import VECTOR_TYPES
 
 PRELUDE_TYPES = {

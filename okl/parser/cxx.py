@@ -21,7 +21,7 @@ import re
 
 from ..errors import Diagnostics
 from .attributes import Token, tokenize
-from .preprocess import Expanded
+from .cpp.preprocess import Expanded
 
 #: Text that the token passes below may act on (a superset: also inside string literals):
 #: tokens ``template <``, ``class <name>``, ``struct|union <tag> {``.

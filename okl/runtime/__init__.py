@@ -26,8 +26,15 @@ imports only those below it; tests/test_layout.py fails on any import circle):
               which OpenCL device to use; compiler logs mapped back to the .okl file
 """
 
-from .args import ArrayInfo, bind_args, check_array, check_count, convert_scalar, make_converters
 from .cache import Cache
+from .launch.args import (
+    ArrayInfo,
+    bind_args,
+    check_array,
+    check_count,
+    convert_scalar,
+    make_converters,
+)
 
 __all__ = [
     "ArrayInfo", "Cache", "bind_args", "check_array", "check_count", "convert_scalar",

@@ -4,7 +4,7 @@
 ``k(n, a, b)`` launches with outer/inner sizes computed from the kernel's own loops
 (asynchronously on GPUs; ``dev.finish()`` waits); ``a.get()`` copies back to numpy.
 Memory is okl.runtime.memory, Kernel okl.runtime.kernel; the Device picks the backend
-(okl.runtime.cpu, opencl, cuda) for its mode.
+(okl.runtime.drivers.cpu, opencl, cuda) for its mode.
 
 Building goes through an in-process memo (repeated ``build_kernel`` calls cost microseconds),
 the on-disk translation cache (OKL + included files + defines + mode + okl version -> source
@@ -31,11 +31,11 @@ from . import interop
 from . import stream as streams
 from .cache import Cache
 from .cache import memo as process_memo
-from .checked import requested
 from .kernel import Kernel
+from .launch.checked import requested
+from .launch.spec import KernelSpec, from_json, specs_of, to_json
 from .memory import Memory
 from .properties import device_properties
-from .spec import KernelSpec, from_json, specs_of, to_json
 from .verbose import say
 
 log = logging.getLogger("okl")
@@ -63,19 +63,19 @@ class BackendInfo:
 
 def _backend_class(mode: str):
     if mode in ("serial", "openmp"):
-        from .cpu import CPUBackend
+        from .drivers.cpu import CPUBackend
         return CPUBackend
     if mode == "opencl":
-        from .opencl import OpenCLBackend
+        from .drivers.opencl import OpenCLBackend
         return OpenCLBackend
-    from .cuda import CudaBackend
+    from .drivers.cuda import CudaBackend
     return CudaBackend
 
 
 def backends() -> list[BackendInfo]:
     """One entry per mode: whether it can run here and, if not, why and how to fix it.
     Every mode translates first, so without a C preprocessor (cpp or pcpp) none can run."""
-    from ..parser.pcpprun import preprocessor_command
+    from ..parser.cpp.pcpp import preprocessor_command
 
     try:
         preprocessor_command()

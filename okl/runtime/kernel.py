@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from operator import attrgetter
 
-from .args import bind_args, make_converters
-from .checked import Checker
+from .launch.args import bind_args, make_converters
+from .launch.checked import Checker
+from .launch.spec import KernelSpec
 from .properties import kernel_properties
-from .spec import KernelSpec
 
 
 class Kernel:
@@ -100,8 +100,8 @@ class Kernel:
         launch sizes okl computes from the kernel's loops (on GPU modes; an ArgumentError
         otherwise, now for constant sizes, else at each launch).  Every kernel that builds
         has computable sizes in okl, so this states them rather than replacing them; see
-        okl.runtime.rundims.  ``set_run_dims(None, None)`` clears them."""
-        from .rundims import set_run_dims
+        okl.runtime.launch.rundims.  ``set_run_dims(None, None)`` clears them."""
+        from .launch.rundims import set_run_dims
         set_run_dims(self, outer, inner)
 
     def _checked_launch(self, args) -> None:

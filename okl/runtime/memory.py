@@ -28,7 +28,7 @@ import numpy as np
 
 from ..errors import ArgumentError
 from . import copies
-from .args import ArrayInfo
+from .launch.args import ArrayInfo
 
 NO_OPENCL_DLPACK = ("okl.Memory of mode 'opencl' cannot be exported through DLPack (DLPack "
                     "has no device type for OpenCL buffers): use mem.get() for a numpy copy, "

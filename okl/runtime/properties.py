@@ -92,7 +92,7 @@ def openmp_threads() -> int:
 @functools.cache
 def host_cpu() -> str:
     """The CPU's model: the name of serial and openmp Devices, and part of a binary's
-    identity (okl.runtime.cpu builds with -march=native)."""
+    identity (okl.runtime.drivers.cpu builds with -march=native)."""
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as f:
             for line in f:

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from pycparser import c_ast, c_generator
 
 from ..ctree import child_slots
+from ..parser.cpp.preprocess import Expanded
 from ..parser.linemarker import line_directive
-from ..parser.preprocess import Expanded
 
 
 def uses_of(nodes) -> set[str]:

@@ -21,7 +21,7 @@ from ..model.consteval import evaluate
 from ..model.kernel import HostVar, Kernel, Loop, Param, Program
 from ..model.loops import LoopForm
 from ..model.types import TypeTable
-from ..parser.preprocess import Expanded
+from ..parser.cpp.preprocess import Expanded
 
 _UNKNOWN = object()
 
@@ -36,7 +36,7 @@ class Extent:
     count: c_ast.Node
     loop: Loop | None = field(default=None, compare=False, repr=False)
     #: the loop's own form and the C types of the bound iterators (one per binding), for
-    #: counting its iterations exactly as the C loop runs them (okl.runtime.launcher)
+    #: counting its iterations exactly as the C loop runs them (okl.runtime.launch.launcher)
     form: LoopForm | None = field(default=None, compare=False, repr=False)
     binding_types: list[str] = field(default_factory=list, compare=False, repr=False)
 

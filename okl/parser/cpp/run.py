@@ -21,8 +21,8 @@ import subprocess
 import time
 from dataclasses import dataclass
 
-from .. import limits
-from ..errors import Diagnostic, SourceLoc, TranslationError
+from ... import limits
+from ...errors import Diagnostic, SourceLoc, TranslationError
 
 #: Bytes asked of a pipe per read, and written to cpp's stdin per write (a pipe's capacity).
 _CHUNK = 1 << 16
@@ -32,7 +32,7 @@ CPP_OPTIONS = ("-dD", "-undef", "-nostdinc", "-std=c99", "-H")
 
 def cpp_command(command: list[str]) -> tuple[list[str], list[str]]:
     """The command line of a run of the preprocessor ``command`` (a cpp executable, or
-    pcpp's runner, okl.parser.pcpprun) as (head, tail): the caller's options go between.
+    pcpp's runner, okl.parser.cpp.pcpp) as (head, tail): the caller's options go between.
 
     GCC's ``cpp`` is a driver that starts the compiler proper, ``cc1 -E``, with the options
     translated, and does nothing else for preprocessing: starting cc1 directly saves the

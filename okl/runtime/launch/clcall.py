@@ -15,9 +15,10 @@ messages are the general path's.
 
 from __future__ import annotations
 
-from .bounds import bounds_check
-from .cache import memo as process_memo
-from .gpulaunch import (
+from ..cache import memo as process_memo
+from ..memory import Memory
+from .bounds_check import bounds_check
+from .gpu import (
     _NOT_YET,
     _bounds_lines,
     _dead,
@@ -28,7 +29,6 @@ from .gpulaunch import (
     trivial_host,
 )
 from .hostrun import compile_function, compiled
-from .memory import Memory
 
 MEMO_KEY = "_cl_buffer"  # where an okl.Memory keeps its cl.Buffer for this path
 

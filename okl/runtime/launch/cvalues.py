@@ -18,7 +18,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..errors import LaunchError
+from ...errors import LaunchError
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,9 @@
 """A stand-in for GCC's ``cpp`` where there is none: pcpp (pure Python) behind cpp's command
 line and output conventions.
 
-okl.parser.preprocess runs ``cpp -dD -undef -nostdinc -std=c99 -D... -I... -H -`` as a
-subprocess (under okl.parser.cpprun's time and size limits).  When no ``cpp`` is on PATH and
-``OKL_CPP`` names none, it runs ``python -m okl.parser.pcpprun`` with the same arguments
+okl.parser.cpp.preprocess runs ``cpp -dD -undef -nostdinc -std=c99 -D... -I... -H -`` as a
+subprocess (under okl.parser.cpp.run's time and size limits).  When no ``cpp`` is on PATH and
+``OKL_CPP`` names none, it runs ``python -m okl.parser.cpp.pcpp`` with the same arguments
 instead, and this module makes pcpp speak as cpp does:
 
 * output: ``# N "file"`` line markers, ``#define``/``#undef`` lines kept (cpp's ``-dD``:
@@ -16,7 +16,7 @@ Why a subprocess and not pcpp in-process: the same limits then apply (a macro bo
 after ``OKL_MAX_CPP_SECONDS``), and the rest of the front end needs no second code path.
 What differs from cpp: pcpp's macro expansion follows the standard but is not GCC's in every
 corner (e.g. no repairs of OCCA's lenient ``#if X=1``: cpp_repairs reads GCC's messages),
-spacing inside expanded lines is pcpp's, and it is 4-6x slower (okl/parser/preprocess.py).
+spacing inside expanded lines is pcpp's, and it is 4-6x slower (okl/parser/cpp/preprocess.py).
 """
 
 from __future__ import annotations
@@ -42,14 +42,14 @@ def available() -> bool:
 
 def command() -> list[str]:
     """The argv prefix that runs this module in the current interpreter."""
-    return [sys.executable, "-m", "okl.parser.pcpprun"]
+    return [sys.executable, "-m", "okl.parser.cpp.pcpp"]
 
 
 def preprocessor_command() -> list[str]:
     """The preprocessor okl runs: ``OKL_CPP`` (a cpp executable; ``pcpp`` picks pcpp), else
     ``cpp`` from PATH, else pcpp.  Raises OKLError when there is none, saying how to get
     one."""
-    from ..errors import OKLError
+    from ...errors import OKLError
 
     wanted = os.environ.get("OKL_CPP", "").strip()
     if wanted.lower() == "pcpp":
@@ -70,10 +70,10 @@ def preprocessor_command() -> list[str]:
 
 def describe() -> str:
     """Which preprocessor translations use, for ``oklc info``."""
-    from ..errors import OKLError
+    from ...errors import OKLError
 
     then = ("" if os.environ.get("OKL_CPP", "").strip()
-            else "; okl's own (okl/parser/cppinline.py) first, this one where it declines")
+            else "; okl's own (okl/parser/cpp/inline.py) first, this one where it declines")
     try:
         cmd = preprocessor_command()
     except OKLError as e:

@@ -100,7 +100,7 @@ def probe(c: Candidate) -> str:
 def _probe(c: Candidate) -> str:
     import pyopencl as cl
 
-    from .buildlog import captured_stderr
+    from ..buildlog import captured_stderr
     program = None
     try:
         context = cl.Context([c.device])

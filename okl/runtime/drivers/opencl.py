@@ -12,17 +12,17 @@ import tempfile
 
 import numpy as np
 
-from ..errors import ArgumentError, BackendUnavailableError, BuildError, LaunchError, OKLError
-from ..version import __version__
+from ...errors import ArgumentError, BackendUnavailableError, BuildError, LaunchError, OKLError
+from ...version import __version__
+from ..buildlog import captured_stderr, map_log
+from ..cache import Cache
+from ..cache import memo as process_memo
+from ..launch.args import ArrayInfo
+from ..launch.clcall import compile_cl_caller
+from ..launch.gpu import gpu_launcher
+from ..memory import Memory
+from ..verbose import say
 from . import clselect
-from .args import ArrayInfo
-from .buildlog import captured_stderr, map_log
-from .cache import Cache
-from .cache import memo as process_memo
-from .clcall import compile_cl_caller
-from .gpulaunch import gpu_launcher
-from .memory import Memory
-from .verbose import say
 
 
 def _cl():
@@ -247,11 +247,11 @@ class OpenCLBackend:
 
     # -- properties (okl.runtime.properties) ---------------------------------------------------
     def properties(self) -> dict:
-        from .properties import opencl_properties
+        from ..properties import opencl_properties
         return opencl_properties(self)
 
     def kernel_properties(self, kernel, program) -> dict:
-        from .properties import opencl_kernel_properties
+        from ..properties import opencl_kernel_properties
         return opencl_kernel_properties(self, kernel, program)
 
     # -- kernels -------------------------------------------------------------------------------

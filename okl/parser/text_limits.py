@@ -13,7 +13,7 @@ import re
 
 from .. import limits
 from ..errors import Diagnostic, TranslationError
-from .preprocess import Expanded
+from .cpp.preprocess import Expanded
 
 _SCAN = re.compile(r"""(?P<number>\.?\d(?:[eEpP][+-]|[\w.])*)|(?P<word>[A-Za-z_]\w*)"""
                    r"""|(?P<string>"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')"""

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 from pycparser import c_ast, c_generator
 
-from ..errors import Diagnostic, SourceLoc, TranslationError
-from ..model.types import TypeTable
+from ...errors import Diagnostic, SourceLoc, TranslationError
+from ...model.types import TypeTable
 from . import cvalues as cv
 from .cvalues import DOUBLE, FLOAT, INT, ULONG, CScalar
 from .hostrun import HOST_RUNTIME_NAMES

@@ -15,7 +15,7 @@ import os
 
 import numpy as np
 
-from ..errors import LaunchError
+from ...errors import LaunchError
 from .args import NULL
 from .spec import KernelSpec, RuntimeParam
 

@@ -42,8 +42,8 @@ class KernelSpec:
     device_kernels: list[DeviceKernelSpec] = field(default_factory=list)
     host_src: str = ""
     limits: list[str] = field(default_factory=list)  # CPU: grid functions that check limits
-    # okl.transforms.bounds: ``_bounds(_env)``, its accesses [param index, C text, file:line]
-    # and the scalars it reads (okl.runtime.bounds checks them before each launch)
+    # okl.transforms.index_bounds: ``_bounds(_env)``, its accesses [param index, C text, file:line]
+    # and the scalars it reads (okl.runtime.launch.bounds_check checks them before each launch)
     bounds_src: str = ""
     bounds: list[list] = field(default_factory=list)
     bounds_names: list[str] = field(default_factory=list)

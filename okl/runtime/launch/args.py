@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ArgumentError
+from ...errors import ArgumentError
 
 __all__ = [
     "NULL", "ArrayInfo", "bind_args", "check_array", "check_count", "convert_scalar",

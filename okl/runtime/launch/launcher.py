@@ -15,7 +15,7 @@ import contextlib
 import re
 import sys
 
-from ..transforms.launch import DeviceKernel, Extent, KernelPlan
+from ...transforms.launch import DeviceKernel, Extent, KernelPlan
 from . import cvalues as cv
 from .hostcode import HostCodeError, HostWriter
 

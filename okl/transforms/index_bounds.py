@@ -5,7 +5,7 @@ fault on a GPU), and the usual cause is a size argument that does not match the 
 pass derives, at translate time, a small Python function ``_bounds(_env)`` that returns for
 every provably bounded access ``x[...]`` of a pointer parameter the largest index it can reach
 with the launch's scalar values (or None when that access cannot happen); the runtime
-compares it with the buffer's size before launching (okl.runtime.bounds).
+compares it with the buffer's size before launching (okl.runtime.launch.bounds_check).
 
 The function does interval arithmetic on C's integer operations.  An index is only trusted
 where the interval is exact, so that a correct launch is never refused:

@@ -1,6 +1,6 @@
 """Preprocess OKL source and keep a map back to the original text.
 
-okl's own in-process preprocessor (okl/parser/cppinline.py) takes a file first: it does the
+okl's own in-process preprocessor (okl/parser/cpp/inline.py) takes a file first: it does the
 part of cpp that kernels use, in about a millisecond, and declines everything else and
 everything cpp would diagnose; then the system ``cpp`` runs, as below.  ``OKL_CPP`` set
 (to a cpp, or ``pcpp``) skips okl's own.  tests/test_cppinline.py checks it against cpp.
@@ -11,7 +11,7 @@ Choice of the external preprocessor: the system ``cpp`` (GCC's), not pcpp.  Meas
 a 2-core x86_64 VM shared with other jobs): cpp in a subprocess takes 6-8 ms per file, pcpp
 1.30 in-process 27-35 ms (3-6x slower), and both produce the same tokens for that file (the
 script checks).  The whole okl front end takes about 39 ms on it: preprocess 6 ms (GCC's
-cc1 started directly, okl.parser.cpprun.cpp_command, plus the line and macro bookkeeping
+cc1 started directly, okl.parser.cpp.run.cpp_command, plus the line and macro bookkeeping
 here), attributes 5 ms, pycparser 15 ms, model and checks 13 ms (it was 84 ms before the
 translate-time work of issue 14).  So speed favours cpp; what decides is also that cpp
 is the reference implementation of the standard's macro rules, and that its ``-dD`` output
@@ -20,7 +20,7 @@ line markers, so line mapping is equally exact; columns inside a line are recove
 aligning the tokens of each expanded line with its original line.  Every machine that runs
 serial/OpenMP kernels has cpp anyway.
 Where there is no cpp (and ``OKL_CPP`` names none, or says ``pcpp``), pcpp runs in its place
-behind cpp's command line and output (okl/parser/pcpprun.py); ``oklc info`` says which.
+behind cpp's command line and output (okl/parser/cpp/pcpp.py); ``oklc info`` says which.
 
 What this stage does beyond plain ``cpp``:
 
@@ -46,14 +46,14 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from .. import limits
-from ..errors import Diagnostic, Diagnostics, SourceLoc, TranslationError, note
-from . import cppinline
-from .cpp_repairs import CppRepairs
-from .cpprun import cpp_command, run_cpp
-from .linemarker import line_directive, unescape
-from .pcpprun import preprocessor_command
-from .source import decode, not_utf8_warning
+from ... import limits
+from ...errors import Diagnostic, Diagnostics, SourceLoc, TranslationError, note
+from ..linemarker import line_directive, unescape
+from ..source import decode, not_utf8_warning
+from . import inline as cppinline
+from .pcpp import preprocessor_command
+from .repairs import CppRepairs
+from .run import cpp_command, run_cpp
 
 #: Spelling of OKL_MODE per backend (OCCA's spelling, so existing ``#if`` code keeps working).
 MODE_NAMES = {"serial": "Serial", "openmp": "OpenMP", "opencl": "OpenCL", "cuda": "CUDA",
@@ -157,7 +157,7 @@ def preprocess(source: str, filename: str = "<input>", *, mode: str = "serial",
                ) -> Expanded:
     """Preprocess OKL ``source`` for backend ``mode``; raise TranslationError on cpp errors.
 
-    okl's in-process preprocessor (okl/parser/cppinline.py) takes the file first unless
+    okl's in-process preprocessor (okl/parser/cpp/inline.py) takes the file first unless
     ``inline`` is False or, by default, ``OKL_CPP`` names a preprocessor; cpp runs where it
     declines."""
     given = [("__OKL__", "1"), ("OKL_MODE", f'"{MODE_NAMES.get(mode, mode)}"')]
@@ -180,7 +180,7 @@ def preprocess(source: str, filename: str = "<input>", *, mode: str = "serial",
             expanded = _collect(output, filename, names)
             expanded.files.update(original)
             return expanded
-    # cpp, or pcpp behind cpp's conventions where there is none (okl/parser/pcpprun.py);
+    # cpp, or pcpp behind cpp's conventions where there is none (okl/parser/cpp/pcpp.py);
     # GCC's cpp is started as the cc1 it runs (okl/parser/cpprun.cpp_command)
     head, tail = cpp_command(command)
     args = list(head)

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import operator
 
-from ..errors import ArgumentError
-from .gpulaunch import env_names
+from ...errors import ArgumentError
+from .gpu import env_names
 from .hostrun import compile_function, host_launches
 
 

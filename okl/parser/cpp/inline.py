@@ -1,13 +1,13 @@
 """okl's in-process C preprocessor for the common case; cpp answers for everything else.
 
 Why: starting GCC's ``cc1 -E`` costs 4-11 ms per file before it reads a byte (its own start-
-up; okl/parser/cpprun.py already skips the driver), a third to a half of okl's whole
+up; okl/parser/cpp/run.py already skips the driver), a third to a half of okl's whole
 translate time on the benchmark kernels, and issue 14 asks a kernel file's translation to
 take at most 15 ms.  The kernels okl sees use a small part of the preprocessor: object- and
 function-like ``#define``s, ``#undef``, conditionals, ``#pragma`` and the ``#line``
 directives okl writes itself.  This module does exactly that part, as the C standard
 specifies it (macro expansion with hide sets, Prosser's algorithm; ``#``, ``##``,
-``__VA_ARGS__``; ``#if`` arithmetic in okl/parser/cppexpr.py), in about a millisecond.
+``__VA_ARGS__``; ``#if`` arithmetic in okl/parser/cpp/expr.py), in about a millisecond.
 
 It is never the one to judge bad input.  Whatever it does not model, and whatever cpp would
 answer with a diagnostic (an error or a warning), makes :func:`expand` return None, and the
@@ -20,7 +20,7 @@ do not form one token, trigraphs, non-ASCII text, ``#pragma once``/``GCC``/
 :data:`MAX_TOKENS` tokens of replacement lists or past cpp's output cap (a macro bomb: cpp
 runs under okl's limits and reports it).
 
-The output is what ``cpp -dD`` would print, as okl/parser/preprocess.py reads it: ``# N
+The output is what ``cpp -dD`` would print, as okl/parser/cpp/preprocess.py reads it: ``# N
 "file"`` markers, the ``#define``/``#undef`` lines in place, every token on the line it
 came from (a macro's expansion on the line of the macro's name, as cpp places it), and lines
 without macros exactly as written, comments blanked, so that columns need no mapping.
@@ -31,8 +31,8 @@ from __future__ import annotations
 import bisect
 import re
 
-from .. import limits
-from .cppexpr import Unsupported, evaluate
+from ... import limits
+from .expr import Unsupported, evaluate
 
 #: Tokens one file's macro expansion may produce before cpp is left to judge it.
 MAX_TOKENS = 200_000
@@ -95,7 +95,7 @@ class _Macro:
 
 def expand(prepared: str, defines: list[tuple[str, str]]) -> str | None:
     """cpp's ``-dD`` output for ``prepared`` (okl's source after
-    okl.parser.preprocess._prepare, which starts with a ``#line``) with ``defines`` given as
+    okl.parser.cpp.preprocess._prepare, which starts with a ``#line``) with ``defines`` given as
     ``-D name=value``; None where cpp must answer instead."""
     try:
         return _Preprocessor(defines).run(prepared)

@@ -1,4 +1,4 @@
-"""The value of a ``#if`` condition, for okl's in-process preprocessor (okl/parser/cppinline.py).
+"""The value of a ``#if`` condition, for okl's in-process preprocessor (okl/parser/cpp/inline.py).
 
 The condition arrives with ``defined`` resolved and macros expanded; what is left is a C
 integer constant expression over numbers, character constants and identifiers (each worth 0,

@@ -10,7 +10,7 @@ NVRTC version: see CudaBackend.build); on ROCm binary caching is CuPy's.
 Launches on NVIDIA GPUs go straight to ``cuLaunchKernel`` through CuPy's own binding of it
 (``cupy.cuda.driver.launchKernel``, a Cython function of plain integers): a function generated
 per kernel checks the arguments and writes ``kernelParams`` into one ctypes buffer (see
-``okl.runtime.gpulaunch.compile_caller``), on CuPy's current stream, with the CUfunction of
+``okl.runtime.launch.gpu.compile_caller``), on CuPy's current stream, with the CUfunction of
 CuPy's module.  On ROCm, if that setup fails, or with the environment variable
 ``OKL_LAUNCH=cupy`` (read when a kernel is built), launches go through CuPy's ``RawKernel``
 call instead.
@@ -26,13 +26,13 @@ import weakref
 
 import numpy as np
 
-from ..errors import ArgumentError, BackendUnavailableError, BuildError, LaunchError
-from ..version import __version__
-from .args import ArrayInfo
-from .buildlog import map_log
-from .cache import Cache
-from .cache import memo as process_memo
-from .gpulaunch import (
+from ...errors import ArgumentError, BackendUnavailableError, BuildError, LaunchError
+from ...version import __version__
+from ..buildlog import map_log
+from ..cache import Cache
+from ..cache import memo as process_memo
+from ..launch.args import ArrayInfo
+from ..launch.gpu import (
     array_address,
     compile_caller,
     env_names,
@@ -40,9 +40,9 @@ from .gpulaunch import (
     memoized,
     trivial_host,
 )
-from .hostrun import compile_function
-from .memory import Memory
-from .verbose import say
+from ..launch.hostrun import compile_function
+from ..memory import Memory
+from ..verbose import say
 
 HIP_INCLUDE = os.path.join(os.path.dirname(__file__), "include")
 #: (cache directory, mode, GPU, source, options) -> the loaded functions of one module
@@ -237,11 +237,11 @@ class CudaBackend:
 
     # -- properties (okl.runtime.properties) ---------------------------------------------------
     def properties(self) -> dict:
-        from .properties import cuda_properties
+        from ..properties import cuda_properties
         return cuda_properties(self)
 
     def kernel_properties(self, kernel, functions) -> dict:
-        from .properties import cuda_kernel_properties
+        from ..properties import cuda_kernel_properties
         return cuda_kernel_properties(self, kernel, functions)
 
     # -- kernels -------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 
-from ..errors import Diagnostic, LaunchError, OKLError, SourceLoc
+from ...errors import Diagnostic, LaunchError, OKLError, SourceLoc
 from . import cvalues as cv
 
 

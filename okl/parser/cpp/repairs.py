@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..errors import Diagnostic, SourceLoc, note
+from ...errors import Diagnostic, SourceLoc, note
 
 _ASSIGN_MSG = 'token "=" is not valid in preprocessor expressions'
 _UNTERMINATED = re.compile(r"unterminated #(\w+)$")

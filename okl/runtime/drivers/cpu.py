@@ -4,7 +4,7 @@ Host memory is device memory here, so C-contiguous numpy arrays pass straight th
 Every kernel is called through its ``_okl_entry_<name>(void **args)`` wrapper: ``args[i]``
 is the address of scalar i or the data pointer of array i.  A launch fills one ctypes buffer
 (the slots, then the scalars' storage) from a function generated per kernel
-(``okl.runtime.gpulaunch.compile_caller``), so checking the arguments and calling costs a few
+(``okl.runtime.launch.gpu.compile_caller``), so checking the arguments and calling costs a few
 microseconds.  The compiler is ``$CC`` (else ``cc``) with ``-O3 -march=native``;
 ``compiler`` and ``compiler_flags`` device properties override both.
 """
@@ -23,18 +23,18 @@ import time
 
 import numpy as np
 
-from ..errors import BackendUnavailableError, BuildError
-from ..version import __version__
-from .args import ArrayInfo
-from .bounds import bounds_check
-from .buildlog import map_log
-from .cache import Cache
-from .cache import memo as process_memo
-from .gpulaunch import array_address, compile_caller, env_names
-from .hostrun import compile_function
-from .memory import Memory
-from .properties import host_cpu, host_kernel_properties, host_properties
-from .verbose import say
+from ...errors import BackendUnavailableError, BuildError
+from ...version import __version__
+from ..buildlog import map_log
+from ..cache import Cache
+from ..cache import memo as process_memo
+from ..launch.args import ArrayInfo
+from ..launch.bounds_check import bounds_check
+from ..launch.gpu import array_address, compile_caller, env_names
+from ..launch.hostrun import compile_function
+from ..memory import Memory
+from ..properties import host_cpu, host_kernel_properties, host_properties
+from ..verbose import say
 
 DEFAULT_FLAGS = ("-O3", "-march=native")
 
@@ -244,7 +244,7 @@ class CPUBackend:
 
     def caller(self, kernel, module):
         """The fast path: ``call(*args, **kwargs)`` checks, converts and calls the kernel's
-        entry in one generated function (see okl.runtime.gpulaunch.compile_caller); None if
+        entry in one generated function (see okl.runtime.launch.gpu.compile_caller); None if
         it cannot be set up, and the general path is used."""
         try:
             entry = module["_lib"][kernel.spec.entry]  # a function object of our own

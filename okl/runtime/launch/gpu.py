@@ -13,7 +13,7 @@ scalars (and, for CUDA, device pointers) -- into a ctypes buffer with one ``stru
 then hands the buffer's address to the backend.  The common arguments
 take direct checks (a Python ``int`` in range, a Python ``float`` in range, a numpy array of
 exactly the parameter's dtype that is C-contiguous and writable, an ``okl.Memory`` that passed
-before); anything else goes through the kernel's converters from ``okl.runtime.args``, so
+before); anything else goes through the kernel's converters from ``okl.runtime.launch.args``, so
 every error message is the one the general path gives.  Buffers come from a per-kernel pool
 (``list.pop``/``append``, atomic under the GIL), so two threads launching one kernel at once
 never share one; a buffer goes back once the backend has read it (CUDA copies
@@ -35,10 +35,10 @@ import weakref
 
 import numpy as np
 
+from ..memory import Memory
 from .args import NULL, bind_args
-from .bounds import MEMO_LIMIT, bounds_check
+from .bounds_check import MEMO_LIMIT, bounds_check
 from .hostrun import RUNTIME_NAMES, compile_function, compiled
-from .memory import Memory
 
 _TRIVIAL_HOST = re.compile(r"def _host\([^)]*\):\n    _launch\(0, \{[^\n]*\}\)\n")
 
