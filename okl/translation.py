@@ -12,18 +12,14 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
+from . import modes
 from .ctree import rewrite, walk
 from .errors import Diagnostic, Diagnostics, SourceLoc, TranslationError
 from .frontend import Clock, analyze
 from .model.kernel import Param, Program
 from .modes import MODES
 from .parser.source import read_source
-from .targets.cuda import CudaTarget
 from .targets.emitter import Emitter, uses_of
-from .targets.hip import HipTarget
-from .targets.opencl import OpenCLTarget
-from .targets.openmp import OpenMPTarget
-from .targets.serial import SerialTarget
 from .targets.target import Target
 from .transforms.atomics import lower_atomics
 from .transforms.barriers import insert_barriers
@@ -36,11 +32,6 @@ from .transforms.gpu.lower import lower_gpu_kernel
 from .transforms.gpu.tile_checks import distribute_tile_checks
 from .transforms.index_bounds import BoundsPlan, derive_bounds
 from .transforms.launch import KernelPlan, launcher_text, plan_kernel
-
-TARGETS: dict[str, type[Target]] = {
-    "serial": SerialTarget, "openmp": OpenMPTarget, "opencl": OpenCLTarget,
-    "cuda": CudaTarget, "hip": HipTarget,
-}
 
 
 @dataclass
@@ -108,7 +99,8 @@ def translate(source: str | bytes, mode: str, *, defines: dict | None = None, in
         where = program.kernels[0].loc if program.kernels else \
             SourceLoc(filename or "<input>", 1, 1)
         with _deep_expressions(where):
-            return lower_program(program, TARGETS[mode](), line_directives=line_directives,
+            return lower_program(program, modes.get(mode).target_class()(),
+                                 line_directives=line_directives,
                                  check_bounds=check_bounds, timings=timings)
 
 

@@ -34,8 +34,10 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from okl.modes import MODES
+
 GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
-MODES = ("serial", "openmp", "opencl", "cuda", "hip")
+
 OUTPUT_SUFFIX = {
     "serial": ".serial.c",
     "openmp": ".openmp.c",

@@ -10,9 +10,10 @@ import os
 import pytest
 
 import okl
+import okl.modes
 
-ALL = ("serial", "openmp", "opencl", "cuda", "hip")
-GPU = ("cuda", "hip")
+ALL = okl.modes.MODES
+GPU = tuple(m for m in okl.modes.GPU_MODES if m != "opencl")  # the modes that need a GPU
 
 
 def requested() -> tuple[str, ...]:

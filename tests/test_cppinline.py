@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+import okl.modes
 from okl.errors import TranslationError
 from okl.parser.cpp import expr as cppexpr
 from okl.parser.cpp import inline as cppinline
@@ -116,8 +117,8 @@ LEFT_TO_CPP = {
 
 
 def _given(mode: str, defines: dict) -> list[tuple[str, str]]:
-    out = [("__OKL__", "1"), ("OKL_MODE", f'"{pp.MODE_NAMES[mode]}"')]
-    if mode in pp.GPU_MODES:
+    out = [("__OKL__", "1"), ("OKL_MODE", f'"{okl.modes.get(mode).macro}"')]
+    if okl.modes.get(mode).gpu:
         out += [("OKL_USING_GPU", "1"), ("OCCA_USING_GPU", "1")]
     return out + list(pp.C_SPELLINGS.items()) + [(k, str(v)) for k, v in defines.items()]
 

@@ -8,6 +8,9 @@ circle), builds the graph of okl-internal dependencies and fails on any cycle, n
 
 An import of a submodule is an edge to that submodule only: the parent packages that Python
 imports first are not counted, or every ``__init__.py`` that re-exports would close a circle.
+
+The same graph must also run downhill: okl's packages are floors in pipeline order
+(:data:`LAYERS`), and an import from a lower floor to a higher one fails, naming the edge.
 """
 
 from __future__ import annotations
@@ -110,3 +113,58 @@ def test_find_cycle():
 def test_no_import_cycles():
     cycle = find_cycle(graph())
     assert cycle is None, "import cycle: " + " -> ".join(cycle)
+
+
+#: okl's floors, lowest first (docs/architecture.rst draws them): a module may import its own
+#: floor and the floors below it, never one above.  A dotted prefix places a module (the
+#: longest prefix wins).
+LAYERS = (
+    ("okl.errors", "okl.limits", "okl.version", "okl.modes", "okl.ctree"),
+    ("okl.parser",),
+    ("okl.model",),
+    ("okl.targets",),
+    ("okl.transforms",),
+    ("okl.frontend", "okl.translation", "okl.check"),
+    ("okl.runtime",),
+    ("okl.cli", "okl.mpi", "okl.__main__", "okl"),
+)
+
+
+def layer(module: str) -> int | None:
+    best: tuple[int, int] | None = None
+    for floor, prefixes in enumerate(LAYERS):
+        for prefix in prefixes:
+            if (module == prefix or module.startswith(prefix + ".")) and \
+                    (best is None or len(prefix) > best[1]):
+                best = (floor, len(prefix))
+    return None if best is None else best[0]
+
+
+def test_every_module_has_a_floor():
+    assert [m for m in graph() if layer(m) is None] == []
+
+
+def test_no_import_climbs_to_a_higher_floor():
+    uphill = [f"{a} -> {b}" for a, targets in sorted(graph().items())
+              for b in sorted(targets) if layer(a) < layer(b)]
+    assert uphill == [], "imports from a lower floor to a higher one:\n" + "\n".join(uphill)
+
+
+def test_layer_check_sees_a_climb():
+    assert layer("okl.parser.cpp.inline") == 1 and layer("okl.runtime.device") == 6
+    assert layer("okl.ctree") < layer("okl.model.build") < layer("okl.transforms.cpu.lower")
+
+
+def test_every_mode_has_a_target_and_a_driver():
+    """One row of okl.modes, one target, one driver: each row's classes load, the target
+    says its mode, and the driver has every method of the Driver protocol."""
+    from okl.modes import TABLE
+    from okl.runtime.drivers.driver import METHODS
+    from okl.targets.target import Target
+    for mode in TABLE:
+        target = mode.target_class()
+        assert issubclass(target, Target) and target.mode == mode.name
+        assert target.gpu == mode.gpu
+        driver = mode.driver_class()
+        missing = [m for m in METHODS if not hasattr(driver, m)]
+        assert missing == [], f"{mode.name}: {driver.__name__} lacks {missing}"

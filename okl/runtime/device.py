@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import modes
 from ..errors import ArgumentError, BackendUnavailableError, BuildError, OKLError
 from ..modes import MODES
 from ..parser.source import decode, read_source
@@ -39,7 +40,6 @@ from .properties import device_properties
 from .verbose import say
 
 log = logging.getLogger("okl")
-AUTO_ORDER = ("cuda", "hip", "opencl", "openmp", "serial")
 
 # Hash okl's sources now, while they match the modules this process has loaded: computed at
 # the first build instead, an edit in between (a development tree) would file translations
@@ -62,14 +62,8 @@ class BackendInfo:
 
 
 def _backend_class(mode: str):
-    if mode in ("serial", "openmp"):
-        from .drivers.cpu import CPUBackend
-        return CPUBackend
-    if mode == "opencl":
-        from .drivers.opencl import OpenCLBackend
-        return OpenCLBackend
-    from .drivers.cuda import CudaBackend
-    return CudaBackend
+    """The driver of ``mode`` (okl.modes names it; imported on first use)."""
+    return modes.get(mode).driver_class()
 
 
 def backends() -> list[BackendInfo]:
@@ -102,24 +96,14 @@ def normalize(mode: str) -> str:
     return key
 
 
-#: Device options each mode takes (README, "Device options and environment variables"):
-#: anything else is refused, so that a misspelt option is not silently ignored
-COMMON_OPTIONS = ("cache_dir", "check_bounds")
-OPTIONS = {
-    "serial": ("compiler", "compiler_flags"),
-    "openmp": ("compiler", "compiler_flags"),
-    "opencl": ("platform_id", "device_id", "compiler_flags", "context", "queue"),
-    "cuda": ("device_id", "compiler_flags", "stream"),
-    "hip": ("device_id", "compiler_flags", "stream"),
-}
-
-
 def check_options(mode: str, props: dict) -> None:
-    """Refuse options ``mode`` does not take, listing those it does (``auto``: options of
-    any mode are taken, each used only by the mode that takes it)."""
-    valid = set(COMMON_OPTIONS)
+    """Refuse options ``mode`` does not take (okl.modes: README, "Device options and
+    environment variables"), listing those it does, so that a misspelt option is not
+    silently ignored (``auto``: options of any mode are taken, each used only by the mode
+    that takes it)."""
+    valid = set(modes.COMMON_OPTIONS)
     for m in (MODES if mode == "auto" else (mode,)):
-        valid.update(OPTIONS[m])
+        valid.update(modes.get(m).options)
     unknown = sorted(set(props) - valid)
     if unknown:
         names = ", ".join(repr(u) for u in unknown)
@@ -145,7 +129,7 @@ class Device:
         props = dict(props)
         self.check_bounds = requested(props)
         if mode == "auto":
-            for candidate in AUTO_ORDER:
+            for candidate in modes.AUTO_ORDER:
                 if not _backend_class(candidate).unavailable(candidate):
                     mode = candidate
                     break

@@ -46,7 +46,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from ... import limits
+from ... import limits, modes
 from ...errors import Diagnostic, Diagnostics, SourceLoc, TranslationError, note
 from ..linemarker import line_directive, unescape
 from ..source import decode, not_utf8_warning
@@ -55,10 +55,6 @@ from .pcpp import preprocessor_command
 from .repairs import CppRepairs
 from .run import cpp_command, run_cpp
 
-#: Spelling of OKL_MODE per backend (OCCA's spelling, so existing ``#if`` code keeps working).
-MODE_NAMES = {"serial": "Serial", "openmp": "OpenMP", "opencl": "OpenCL", "cuda": "CUDA",
-              "hip": "HIP"}
-GPU_MODES = {"opencl", "cuda", "hip"}
 #: Compiler spellings of C99 keywords that pycparser does not know, mapped to the keyword.
 C_SPELLINGS = {"__restrict__": "restrict", "__restrict": "restrict", "__inline__": "inline",
                "__inline": "inline", "__forceinline__": "inline", "__volatile__": "volatile",
@@ -160,8 +156,9 @@ def preprocess(source: str, filename: str = "<input>", *, mode: str = "serial",
     okl's in-process preprocessor (okl/parser/cpp/inline.py) takes the file first unless
     ``inline`` is False or, by default, ``OKL_CPP`` names a preprocessor; cpp runs where it
     declines."""
-    given = [("__OKL__", "1"), ("OKL_MODE", f'"{MODE_NAMES.get(mode, mode)}"')]
-    if mode in GPU_MODES:
+    row = modes.BY_NAME.get(mode)  # OKL_MODE is spelt as OCCA does: #if code keeps working
+    given = [("__OKL__", "1"), ("OKL_MODE", f'"{row.macro if row else mode}"')]
+    if row is not None and row.gpu:
         given += [("OKL_USING_GPU", "1"), ("OCCA_USING_GPU", "1")]
     given += list(C_SPELLINGS.items())
     given += [(name, _define_value(value)) for name, value in (defines or {}).items()]
