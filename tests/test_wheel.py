@@ -2,7 +2,7 @@
 outside the source tree.
 
 The editable install that the rest of the suite uses reads every file straight from the
-source tree, so a file missing from the wheel (as ``runtime/include/hip/hip_runtime.h`` once
+source tree, so a file missing from the wheel (as ``runtime/drivers/include/hip/hip_runtime.h`` once
 was) breaks real installs while every other test stays green.  The new venv takes okl from
 the wheel only; its dependencies (numpy, pycparser, click, pyopencl, ...) come from this
 environment through a path entry, which keeps the test offline and quick.  ``import okl``
@@ -79,7 +79,7 @@ def test_wheel_holds_every_file_okl_reads_at_run_time(wheel):
     else:  # not a git checkout: every non-Python file of the package folder
         needed = {str(p.relative_to(ROOT)) for p in (ROOT / "okl").rglob("*")
                   if p.is_file() and p.suffix not in (".py", ".pyc")}
-    assert "okl/runtime/include/hip/hip_runtime.h" in needed
+    assert "okl/runtime/drivers/include/hip/hip_runtime.h" in needed
     with zipfile.ZipFile(wheel) as z:
         missing = sorted(needed - set(z.namelist()))
     assert not missing, f"files okl needs at run time are not in the wheel: {missing}"
