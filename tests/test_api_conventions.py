@@ -185,11 +185,11 @@ def test_cache_info_and_clear_show_the_backend_caches(tmp_path: Path, monkeypatc
 # -- documentation: every option and environment variable ---------------------------------------
 
 def test_readme_documents_every_device_option_and_environment_variable():
-    from okl.runtime.device import COMMON_OPTIONS, OPTIONS
+    from okl.modes import COMMON_OPTIONS, TABLE
 
     readme = (ROOT / "README.md").read_text()
     table = readme[readme.index("## Device options and environment variables"):]
-    options = set(COMMON_OPTIONS).union(*OPTIONS.values())
+    options = set(COMMON_OPTIONS).union(*(m.options for m in TABLE))
     for option in options:
         assert f"`{option}`" in table, option
     sources = subprocess.run(["grep", "-rhoE", r"environ(\.get)?\(\s*\"[A-Z_]+\"|"

@@ -105,7 +105,7 @@ def test_installed_oklc_info_and_translate_every_mode(venv, tmp_path):
 
 def test_installed_hip_mode_finds_its_header(venv, tmp_path):
     bindir, env = venv
-    code = ("import os; from okl.runtime import cuda; "
+    code = ("import os; from okl.runtime.drivers import cuda; "
             "print(os.path.isfile(os.path.join(cuda.HIP_INCLUDE, 'hip', 'hip_runtime.h')))")
     assert _run([bindir / "python", "-c", code], tmp_path, env).strip() == "True"
 
