@@ -250,3 +250,22 @@ def tidy(text: str) -> str:
             out.pop()
         out.append(line.rstrip())
     return "\n".join(out) + "\n"
+
+
+def emit_file(nodes: list[c_ast.Node], expanded: Expanded, target, *,
+              line_directives: bool = True) -> str:
+    """The text of one translated file: ``target``'s prologue for what ``nodes`` use (and
+    do not define), the user's system includes the target has no builtin for, then every
+    node printed with ``#line`` directives."""
+    emitter = Emitter(expanded, line_directives=line_directives)
+    defined = {n.decl.name for n in nodes if isinstance(n, c_ast.FuncDef)} | \
+        {n.name for n in nodes if isinstance(n, c_ast.Typedef)}
+    uses = uses_of(nodes) - defined  # what the prologue must declare
+    parts = [target.prologue(uses)]
+    for inc in dict.fromkeys(expanded.system_includes):
+        if not (target.gpu and inc in target.builtin_headers) and \
+                f"#include {inc}\n" not in parts[0]:
+            parts.append(f"#include {inc}\n")
+    parts.append("\n")
+    parts.append("\n".join(emitter.emit_external(node) for node in nodes))
+    return emitter.resolve("".join(parts))

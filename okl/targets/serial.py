@@ -5,8 +5,6 @@ C has no vector types: the prologue defines the ones the kernel uses (:mod:`.vec
 
 from __future__ import annotations
 
-from pycparser import c_ast
-
 from .target import Target
 from .vectors import c_definitions
 
@@ -33,18 +31,6 @@ class SerialTarget(Target):
     def native_types(self) -> set[str]:
         return {"size_t", "ptrdiff_t", "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t",
                 "uint32_t", "int64_t", "uint64_t", "intptr_t", "uintptr_t", "bool"}
-
-    def outer_pragma(self, kernel, outer) -> str | None:
-        return None
-
-    def outer_guard(self, outer) -> c_ast.Node | None:
-        """A test to make once before a parallelised @outer loop (see OpenMPTarget)."""
-        return None
-
-    def share_region(self, pragmas: list[str]) -> tuple[str, list[str]] | None:
-        """(pragma of one parallel region, pragmas of its loops) for parallel loops that
-        follow one another, their pragmas given (see OpenMPTarget); None: leave them."""
-        return None
 
     def pragma(self, text: str) -> str | None:
         """CUDA's ``#pragma unroll N`` is ``#pragma GCC unroll N`` in C (gcc >= 8, clang);

@@ -70,6 +70,20 @@ class Target:
         """The statement for a barrier; kind is "" (explicit), "warp" or "auto"."""
         return None
 
+    # -- CPU targets: the @outer loops of one C function ------------------------------------
+    def outer_pragma(self, kernel, outer) -> str | None:
+        """The pragma that parallelises a top-level @outer loop (OpenMP), None: none."""
+        return None
+
+    def outer_guard(self, outer) -> c_ast.Node | None:
+        """A test to make once before a parallelised @outer loop (see OpenMPTarget)."""
+        return None
+
+    def share_region(self, pragmas: list[str]) -> tuple[str, list[str]] | None:
+        """(pragma of one parallel region, pragmas of its loops) for parallel loops that
+        follow one another, their pragmas given (see OpenMPTarget); None: leave them."""
+        return None
+
     def pragma(self, text: str) -> str | None:
         """A user's ``#pragma`` as this backend spells it (None: leave it out)."""
         return text

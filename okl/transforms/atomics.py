@@ -14,9 +14,10 @@ from ..errors import Diagnostics
 from ..model.basetypes import canonical_base
 from ..model.kernel import Kernel, Program
 from ..model.loops import same_expr
+from ..targets.target import Target
 
 
-def lower_atomics(program: Program, kernel: Kernel, target, diags: Diagnostics) -> None:
+def lower_atomics(program: Program, kernel: Kernel, target: Target, diags: Diagnostics) -> None:
     if not kernel.atomics:
         return
     scope = _scope(kernel)

@@ -29,6 +29,7 @@ from pycparser import c_ast, c_parser
 from ..ctree import clone, rewrite, walk
 from ..model.kernel import Kernel, Param, Program
 from ..model.types import CType
+from ..targets.target import Target
 
 ERR = "_okl_err"
 HEADER_INTS = 8  # ints before the sinks in the error buffer
@@ -108,7 +109,7 @@ def _is_void(p: c_ast.Node) -> bool:
         getattr(p.type.type, "names", None) == ["void"]
 
 
-def guard_kernel(nodes: list[c_ast.Node], kernel: Kernel, program: Program, target,
+def guard_kernel(nodes: list[c_ast.Node], kernel: Kernel, program: Program, target: Target,
                  table: CheckTable) -> list[c_ast.FuncDef]:
     """Guard the accesses in the lowered functions of ``kernel`` (those taking the error
     buffer); return the helper functions to place before them."""
@@ -132,7 +133,7 @@ def guard_kernel(nodes: list[c_ast.Node], kernel: Kernel, program: Program, targ
     return helpers
 
 
-def failure_function(nodes: list[c_ast.Node], target) -> c_ast.FuncDef:
+def failure_function(nodes: list[c_ast.Node], target: Target) -> c_ast.FuncDef:
     """``_okl_fail(err, id, i, n)``: records the first failure (defined once per file)."""
     func = next(n for n in nodes if isinstance(n, c_ast.FuncDef) and
                 any(d.name == ERR for d in _params(n)))
@@ -155,7 +156,7 @@ def _err_type(f: c_ast.FuncDef) -> c_ast.Node:
     return next(d.type for d in _params(f) if d.name == ERR)
 
 
-def _parse_template(target) -> tuple[c_ast.FuncDef, c_ast.FuncDef]:
+def _parse_template(target: Target) -> tuple[c_ast.FuncDef, c_ast.FuncDef]:
     text = _TEMPLATE.replace("CLAIM", target.check_claim).replace("HEADER", str(HEADER_INTS))
     ast = c_parser.CParser().parse(text.replace("SINK", "_okl_sink"))
     for n in walk(ast):
@@ -163,7 +164,7 @@ def _parse_template(target) -> tuple[c_ast.FuncDef, c_ast.FuncDef]:
     return ast.ext[1], ast.ext[2]
 
 
-def _helper(name: str, ptype: c_ast.Node, err_type: c_ast.Node, target,
+def _helper(name: str, ptype: c_ast.Node, err_type: c_ast.Node, target: Target,
             table: CheckTable) -> c_ast.FuncDef:
     _, at = _parse_template(target)
     for n in walk(at):
@@ -244,3 +245,19 @@ def _guard(body: c_ast.Node, name: str, helper: str, count: str, program: Progra
         return c_ast.UnaryOp("*", call, coord=n.coord)
 
     rewrite(body, fn)
+
+
+def guard_accesses(out: list[c_ast.Node], lowered: dict[str, list[c_ast.Node]],
+                    program: Program, target: Target,
+                    checks: CheckTable) -> None:
+    """Checked mode: guard each kernel's accesses; its helpers go right before it, after
+    the user's types, and the failure recorder before the first of them."""
+    first = True
+    for kernel in program.kernels:
+        nodes = lowered[kernel.name]
+        helpers = guard_kernel(nodes, kernel, program, target, checks)
+        if first:
+            helpers.insert(0, failure_function(nodes, target))
+            first = False
+        k = next(i for i, n in enumerate(out) if n is nodes[0])
+        out[k:k] = helpers

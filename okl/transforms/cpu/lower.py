@@ -16,6 +16,7 @@ from pycparser import c_ast
 from ...ctree import clone, guard_in_place, parent_map, walk
 from ...model.kernel import Kernel, Program
 from ..barriers import is_barrier
+from ...targets.target import Target
 from .divmod import split_divmod_lanes
 from .exclusive import lower_exclusive
 from .guards import guards_to_bounds, uncounted
@@ -27,7 +28,7 @@ from .transpose import transpose_shared
 Parents = dict[int, tuple[c_ast.Node, str]]
 
 
-def lower_cpu_kernel(program: Program, kernel: Kernel, target,
+def lower_cpu_kernel(program: Program, kernel: Kernel, target: Target,
                      independent: set[int] = frozenset()) -> list[c_ast.Node]:
     """``independent``: the @inner loops (ids of For nodes) to mark for SIMD (cpu.simd)."""
     counted = lower_exclusive(kernel)
@@ -108,7 +109,7 @@ def _prefix(parents: Parents, node: c_ast.Node, new: c_ast.Node) -> None:
         parents[id(new)] = parents[id(node)] = (block, "block_items")
 
 
-def _share_regions(parents: Parents, marked: list, target) -> None:
+def _share_regions(parents: Parents, marked: list, target: Target) -> None:
     """Runs of parallel @outer loops that follow one another in a block, nothing but their
     pragmas between them, share one parallel region: ``#pragma omp parallel`` around them,
     ``omp for`` on each (the target's ``share_region`` spells both).  Each ``omp for`` ends
@@ -146,7 +147,7 @@ def _share_regions(parents: Parents, marked: list, target) -> None:
         block.block_items = out
 
 
-def _spell_params(kernel: Kernel, target) -> None:
+def _spell_params(kernel: Kernel, target: Target) -> None:
     for p in kernel.params:
         if p.restrict and isinstance(p.node.type, c_ast.PtrDecl):
             quals = p.node.type.quals

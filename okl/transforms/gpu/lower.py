@@ -17,9 +17,10 @@ from ...errors import Diagnostics
 from ...model.kernel import Kernel, Loop, Program
 from ..barriers import is_barrier
 from ..launch import DeviceKernel, KernelPlan
+from ...targets.target import Target
 
 
-def lower_gpu_kernel(program: Program, kernel: Kernel, plan: KernelPlan, target,
+def lower_gpu_kernel(program: Program, kernel: Kernel, plan: KernelPlan, target: Target,
                      diags: Diagnostics) -> list[c_ast.FuncDef]:
     out = []
     target.check_params(kernel, program, diags)
@@ -61,7 +62,7 @@ def _max_threads(dk: DeviceKernel) -> int | None:
     return None
 
 
-def _lower_loop(program: Program, dk: DeviceKernel, loop: Loop, target,
+def _lower_loop(program: Program, dk: DeviceKernel, loop: Loop, target: Target,
                 diags: Diagnostics, parents: dict[int, tuple[c_ast.Node, str]]) -> c_ast.Compound:
     """Replace ``loop`` (and the attributed loops in it) by index blocks.  ``parents`` is the
     parent map of the device kernel's @outer loop before lowering: an attributed loop's
@@ -128,7 +129,7 @@ def _is_zero(node) -> bool:
     return isinstance(node, c_ast.Constant) and node.value == "0"
 
 
-def _lower_barriers(program: Program, body: c_ast.Node, target) -> c_ast.Node:
+def _lower_barriers(program: Program, body: c_ast.Node, target: Target) -> c_ast.Node:
     def fn(n):
         if is_barrier(n, program.attrs):
             attr = program.attrs.get(n, "barrier")
@@ -148,7 +149,7 @@ def _barrier_kind(attr) -> str:
     return ""
 
 
-def _hoist_shared(shared, body: c_ast.Node, target, params) -> list[c_ast.Node]:
+def _hoist_shared(shared, body: c_ast.Node, target: Target, params) -> list[c_ast.Node]:
     """OpenCL: move __local declarations to kernel scope.  Two @shared arrays of one name in
     different blocks would then clash, so the later one gets a fresh name -- used by no
     identifier of the kernel -- in the scope where it was declared."""
@@ -230,7 +231,7 @@ def _rename_decl(decl: c_ast.Decl, name: str) -> None:
     t.declname = name
 
 
-def _param(node: c_ast.Decl, restrict: bool, target) -> c_ast.Decl:
+def _param(node: c_ast.Decl, restrict: bool, target: Target) -> c_ast.Decl:
     p = clone(node)
     t = p.type
     if isinstance(t, c_ast.ArrayDecl):  # decay `float a[]` to `float *a`
@@ -249,7 +250,7 @@ def _param(node: c_ast.Decl, restrict: bool, target) -> c_ast.Decl:
     return p
 
 
-def _capture_param(host, target, types) -> c_ast.Decl:
+def _capture_param(host, target: Target, types) -> c_ast.Decl:
     t = target.capture_type(clone(host.node.type), types)
     inner = t
     while not isinstance(inner, c_ast.TypeDecl):
