@@ -10,7 +10,7 @@ import sys
 def _env_defaults() -> None:
     # OpenMP settings must be in place before libgomp starts (first OpenMP call in the
     # process).  Pinned threads and passive waiting avoid the multi-ms stalls of spinning
-    # threads descheduled under the Python main thread (bench-anchors.md section 1).
+    # threads descheduled under the Python main thread (benchmarks/README.md, "Method").
     os.environ.setdefault("OMP_PROC_BIND", "true")
     os.environ.setdefault("OMP_WAIT_POLICY", "passive")
     _nvidia_opencl_icd()

@@ -1,5 +1,5 @@
 """OP2 Airfoil (Balogh, Reguly, Mudalige): the five loops of the application on a generated
-2-D unstructured quad mesh, FP64, with two race-handling variants of res_calc / bres_calc.
+2-D unstructured quad mesh, FP64, with three race-handling variants of res_calc / bres_calc.
 
 Mesh: a channel [0, 2] x [0, 1] with a bump on the lower wall, nx x ny = 2n x n quads (cells),
 treated as unstructured: cells, nodes, interior edges (edge->node, edge->cell maps),
@@ -9,9 +9,11 @@ set is numbered by a fixed-seed random permutation, so nothing is in grid order.
 Loops (kernels/airfoil.okl): save_soln, adt_calc, res_calc, bres_calc, update; one iteration
 of the application = save_soln + 2 x (adt_calc, res_calc, bres_calc, update); rms is reset
 before each update and sqrt(rms / ncell) after the second is what the application prints.
-Variants: `atomic` (increments with @atomic) and `colour` (greedy edge colouring: no two
+Variants: `atomic` (increments with @atomic), `colour` (greedy edge colouring: no two
 edges of a colour share a cell; edges sorted by colour; a host loop launches one colour's
-contiguous range at a time).
+contiguous range at a time) and `hier` (OP2's hierarchical colouring: blocks of consecutive
+edges coloured so that blocks of a colour share no cell, one launch per block colour, the
+increments staged in @shared rows one edge colour at a time).
 
 Metrics: GB/s per loop, counting every datum once as OP2 does (maps and direct data per set
 element; indirectly accessed data once per distinct element touched; read-write data twice);

@@ -235,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
     ranks = [int(r) for r in args.ranks.split(",") if r]
     scalings = [s for s in args.scalings.split(",") if s]
 
-    # the settings the other CPU benchmarks use (bench-anchors.md section 1); no thread
+    # the settings the other CPU benchmarks use (benchmarks/__main__.py); no thread
     # binding: several ranks would all bind to the same cores
     os.environ.setdefault("OMP_WAIT_POLICY", "passive")
     rows = measure(modes, ranks, scalings, args.repeat, args.iters, args.strong_n,

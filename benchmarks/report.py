@@ -7,9 +7,10 @@ exists; otherwise hand CUDA for GPU modes (cuda, hip, opencl on a GPU), hand Ope
 and opencl on a CPU, the same C with one OpenMP thread for serial.  The other peers of the same
 configuration stay in the "other peers" column.  ratio = okl performance / peer performance
 (> 1: okl faster; for µs-per-launch the inverse of the time ratio).  "% limit" divides by the
-hardware limit taken from shared/reference/bench-anchors.md (the constants below) where the
-machine is an anchored one (the H200; the 2-core EPYC); on another CPU the best CPU stream
-figure of the same run stands in for the bandwidth limit.
+hardware limit of the constants below (measured on the project's machines; listed in
+benchmarks/README.md, "Method") where the machine is an anchored one (the H200; the 2-core
+EPYC); on another CPU the best CPU stream figure of the same run stands in for the bandwidth
+limit.
 
 matplotlib is imported only to draw the charts; without it the table is still printed.
 """
@@ -23,7 +24,7 @@ from collections import defaultdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-# ---- hardware limits (bench-anchors.md) ------------------------------------------------------
+# ---- hardware limits (benchmarks/README.md, "Method") ----------------------------------------
 # H200: achievable DRAM bandwidth 4.4 TB/s for read+write streams, 4.5 TB/s read-only
 # (BabelStream CUDA at 2^28), spec 4.8 TB/s; FP64 34 TFLOP/s.  2-core EPYC (Zen 3, KVM):
 # 24 GB/s STREAM-counted (best BabelStream/PoCL triad), ~30 GB/s physical; FP64 78 GFLOP/s.
