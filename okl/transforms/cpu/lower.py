@@ -15,8 +15,8 @@ from pycparser import c_ast
 
 from ...ctree import clone, guard_in_place, parent_map, walk
 from ...model.kernel import Kernel, Program
-from ..barriers import is_barrier
 from ...targets.target import Target
+from ..barriers import is_barrier
 from .divmod import split_divmod_lanes
 from .exclusive import lower_exclusive
 from .guards import guards_to_bounds, uncounted

@@ -15,9 +15,9 @@ from pycparser import c_ast
 from ...ctree import clone, parent_map, rewrite, walk
 from ...errors import Diagnostics
 from ...model.kernel import Kernel, Loop, Program
+from ...targets.target import Target
 from ..barriers import is_barrier
 from ..launch import DeviceKernel, KernelPlan
-from ...targets.target import Target
 
 
 def lower_gpu_kernel(program: Program, kernel: Kernel, plan: KernelPlan, target: Target,
