@@ -7,7 +7,8 @@ the block, also when it raises.  Work on different streams may run concurrently:
 with events (``s2.wait(s1.record())``) or wait for it (``s.finish()``, ``dev.finish()``)
 before using its results elsewhere.
 
-This module is backend-neutral; each backend class provides the hooks it calls:
+This module is backend-neutral; each driver provides the hooks it calls (declared with the
+rest of a driver's interface in okl.runtime.drivers.driver.Driver):
 
 ``stream_default()``  the handle of the stream a Device starts with;
 ``stream_new()``      a new handle;
