@@ -20,7 +20,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BASELINE = ROOT / "scripts" / "mypy-baseline.txt"
-_LINE = re.compile(r"^(?P<file>[^:]+):\d+(?::\d+)?: error: (?P<message>.*?)\s+\[(?P<code>[\w-]+)\]$")
+_LINE = re.compile(
+    r"^(?P<file>[^:]+):\d+(?::\d+)?: error: (?P<message>.*?)\s+\[(?P<code>[\w-]+)\]$")
 
 
 def current() -> Counter[str]:
