@@ -313,12 +313,14 @@ def numbering(mesh: BoxMesh, nfields: int, per_block: int = 512) -> Numbering:
     jj = np.tile(np.repeat(a, Nq), Nq)
     kk = np.repeat(a, Nq * Nq)
     ei, ej, ek = mesh.element_corners()
-    I = (ei[:, None] * N + ii[None, :]).reshape(-1)
-    J = (ej[:, None] * N + jj[None, :]).reshape(-1)
-    K = (ek[:, None] * N + kk[None, :]).reshape(-1)
-    nI, nJ, nK = mesh.nx * N + 1, mesh.ny * N + 1, mesh.nz * N + 1
-    boundary = (I == 0) | (I == nI - 1) | (J == 0) | (J == nJ - 1) | (K == 0) | (K == nK - 1)
-    lattice = (K.astype(np.int64) * nJ + J) * nI + I  # per (e, n)
+    # the node's point of the (nx N + 1) x (ny N + 1) x (nz N + 1) lattice
+    li = (ei[:, None] * N + ii[None, :]).reshape(-1)
+    lj = (ej[:, None] * N + jj[None, :]).reshape(-1)
+    lk = (ek[:, None] * N + kk[None, :]).reshape(-1)
+    ni, nj, nk = mesh.nx * N + 1, mesh.ny * N + 1, mesh.nz * N + 1
+    boundary = (li == 0) | (li == ni - 1) | (lj == 0) | (lj == nj - 1) | (lk == 0) | \
+        (lk == nk - 1)
+    lattice = (lk.astype(np.int64) * nj + lj) * ni + li  # per (e, n)
     E, Np = mesh.E, ref.Np
     # local index e*Np*Nf + f*Np + n
     keys = (lattice.reshape(E, 1, Np) * nfields +
