@@ -43,3 +43,22 @@ def test_a_wrapper_script_is_run_as_it_is(tmp_path):
     os.chmod(script, 0o755)
     head, tail = cpprun.cpp_command([str(script)])
     assert head[0] == str(script) and tail == ["-"]
+
+
+def test_a_kernel_named_by_a_path_with_dots_gets_located_cpp_errors(tmp_path, monkeypatch):
+    """cpp's -H lines start with dots; a message about "./k.okl" or "../k.okl" does too and
+    was taken for one: the error lost its place ("preprocessor failed") and OCCA's
+    ``#if X=1`` was not repaired for such paths."""
+    import okl
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "k.okl").write_text(
+        "#if OKL_X=1\n#include \"missing.h\"\n#endif\n@kernel void k(float *x) {\n"
+        "  for (int b = 0; b < 4; ++b; @outer) { for (int t = 0; t < 4; ++t; @inner) {"
+        " x[t] = 1; } }\n}\n")
+    monkeypatch.chdir(tmp_path / "sub")
+    for name in ("./k.okl", "../sub/k.okl"):
+        with pytest.raises(okl.TranslationError) as info:
+            okl.translate_file(name, "serial", defines={"OKL_X": 1})
+        errors = [d for d in info.value.diagnostics if d.severity == "error"]
+        assert [(d.loc.line, "missing.h" in d.message) for d in errors] == [(2, True)], \
+            [str(d) for d in errors]

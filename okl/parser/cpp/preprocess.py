@@ -69,6 +69,8 @@ _PREPARE = re.compile(
     r"""(?P<include>^[ \t]*\#[ \t]*include[ \t]*(?P<header><[^>\n]*>))"""
     r"""|(?P<directive>@\s*directive\s*\(\s*"(?P<text>\s*\#(?:\\.|[^"\\])*)"\s*\))"""
     r"""|//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'""", re.M | re.S)
+#: a line of cpp's -H output; a message about "./k.okl" or "../k.okl" also starts with a dot
+_INCLUDE_DEPTH = re.compile(r"\.+ ")
 _CPP_MESSAGE = re.compile(r"^(.*?):(\d+):(?:(\d+):)? (fatal error|error|warning|note): (.*)$")
 _PASSTHROUGH = "__okl_passthrough_include"
 #: what decoding with "surrogateescape" makes of bytes that are not UTF-8
@@ -273,7 +275,7 @@ def _parse_stderr(stderr: str, names: _FileNames, original: dict[str, list[str]]
     diags = Diagnostics()
     deps: list[str] = []
     for raw in stderr.splitlines():
-        if raw.startswith(".") and " " in raw:  # -H output: ". path", ".. path"
+        if _INCLUDE_DEPTH.match(raw):  # -H output: ". path", ".. path" (dots, a space)
             deps.append(os.path.join(names.base, raw.split(" ", 1)[1]))
             continue
         m = _CPP_MESSAGE.match(raw)
