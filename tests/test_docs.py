@@ -49,10 +49,12 @@ NOT_RUN = {
     "bench-run": "runs every benchmark, for minutes",
     "mpi-build": "needs mpi4py, an MPI launcher and GPUs (okl.mpi has its own tests)",
     "mpi-poisson": "needs mpi4py and an MPI launcher (the example has its own tests)",
+    "benchparanumal-run": "needs a benchParanumal checkout and a GPU (the driver's parts have "
+                          "their own tests: tests/test_benchparanumal.py)",
 }
 #: the pages written by hand (the others are generated from docstrings and click)
 HAND_WRITTEN = ("index", "getting-started", "language", "backends", "from-occa",
-                "performance", "troubleshooting")
+                "performance", "troubleshooting", "benchparanumal")
 CPU_MODES = ("serial", "openmp")
 CHECKER = doctest.OutputChecker()
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
