@@ -69,14 +69,23 @@ def tile_checks(root: c_ast.Node) -> set[int]:
     return out
 
 
-def inner_barriers(kernel: Kernel, amap: AttributeMap,
-                   parents: dict[int, tuple] | None = None) -> dict[int, list[c_ast.Node]]:
-    """The barriers that stand inside an @inner loop, by the outer-most @inner loop (the
-    block) around them: id(block For) -> barrier statements, in source order."""
+@dataclass
+class BarrierBlock:
+    """A block (an outer-most @inner loop) with barriers inside its @inner code, the
+    barriers, and what is uniform in it."""
+
+    node: c_ast.For
+    barriers: list[c_ast.Node]
+    flow: Uniformity
+
+
+def barrier_blocks(kernel: Kernel, amap: AttributeMap) -> list[BarrierBlock]:
+    """The blocks of ``kernel`` with a barrier inside an @inner loop, in source order; one
+    parent map and one name resolution serve them all."""
     if not kernel.barriers:
-        return {}
-    parents = parents if parents is not None else parent_map(kernel.node)
-    out: dict[int, list[c_ast.Node]] = {}
+        return []  # most kernels: no parent map to make
+    parents = parent_map(kernel.node)
+    found: dict[int, tuple[c_ast.For, list[c_ast.Node]]] = {}
     for barrier in kernel.barriers:
         block, node = None, barrier.node
         while id(node) in parents:
@@ -86,27 +95,22 @@ def inner_barriers(kernel: Kernel, amap: AttributeMap,
             elif isinstance(node, c_ast.For) and amap.has(node, "outer"):
                 break
         if block is not None:
-            out.setdefault(id(block), []).append(barrier.node)
-    return out
+            found.setdefault(id(block), (block, []))[1].append(barrier.node)
+    if not found:
+        return []
+    binds = bindings(kernel.node)
+    exclusive = [v.node for v in kernel.exclusive]
+    return [BarrierBlock(block, barriers, Uniformity(block, amap, binds, exclusive, parents))
+            for block, barriers in found.values()]
 
 
 def check_barriers(kernel: Kernel, amap: AttributeMap, diags: Diagnostics,
                    locate: Callable[[c_ast.Node], SourceLoc | None]) -> None:
     """Report every barrier inside an @inner loop that not every @inner iteration of its
     block is proved to reach."""
-    if not kernel.barriers:
-        return  # most kernels: no parent map to make
-    parents = parent_map(kernel.node)
-    by_block = inner_barriers(kernel, amap, parents)
-    if not by_block:
-        return
-    binds = bindings(kernel.node)
-    exclusive = [v.node for v in kernel.exclusive]
-    for block_id, barriers in by_block.items():
-        block = next(n for n in walk(kernel.node) if id(n) == block_id)
-        flow = Uniformity(block, amap, binds, exclusive, parents)
-        for barrier in barriers:
-            problem = flow.path_problem(barrier)
+    for block in barrier_blocks(kernel, amap):
+        for barrier in block.barriers:
+            problem = block.flow.path_problem(barrier)
             if problem is not None:
                 where, why = problem
                 _report(diags, locate, barrier, where, why, amap)
@@ -121,20 +125,17 @@ def _report(diags: Diagnostics, locate, barrier: c_ast.Node, where: c_ast.Node, 
                     notes=[note(f"'{construct}' is here", locate(where))],
                     hint="write the cases as if / else if with conditions that are the same "
                          "for every @inner iteration")
-    elif why.provable:
+    else:
+        proved = why.provable
         diags.error(
-            f"this @barrier is not reached by every @inner iteration: it is inside "
-            f"'{construct}', {_because(why)}", locate(barrier),
+            ("this @barrier is not reached by every @inner iteration" if proved else
+             "okl cannot prove that every @inner iteration reaches this @barrier") +
+            f": it is inside '{construct}', {_because(why)}", locate(barrier),
             notes=[note(f"'{construct}' is here", locate(where))] + _origin(why, locate),
             hint="every thread of a block must reach each @barrier (on a GPU one that some "
                  "threads skip hangs or is undefined): move the @barrier out of it, or make "
-                 "it the same for every @inner iteration")
-    else:
-        diags.error(
-            f"okl cannot prove that every @inner iteration reaches this @barrier: it is "
-            f"inside '{construct}', {_because(why)}", locate(barrier),
-            notes=[note(f"'{construct}' is here", locate(where))] + _origin(why, locate),
-            hint="a value loaded from memory may differ between @inner iterations: compute "
+                 "it the same for every @inner iteration" if proved else
+                 "a value loaded from memory may differ between @inner iterations: compute "
                  "the condition from kernel arguments, @outer indices and loop counters "
                  "(hoist the load into a variable of the @outer loop, before the @inner "
                  "loop), or end the @inner loop before the condition")

@@ -19,16 +19,19 @@ header) must be declared before the regions: :meth:`RegionSplitter.live_across` 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from pycparser import c_ast
 
 from ..ctree import clone, parent_map, walk
 from ..errors import Diagnostics, SourceLoc
 from ..model.kernel import Kernel, Loop, Program
-from ..model.uniformity import Uniformity, tile_checks
+from ..model.uniformity import BarrierBlock, barrier_blocks, tile_checks
 
 LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile)
+S = TypeVar("S", bound="RegionSplitter")
 
 
 @dataclass
@@ -70,23 +73,37 @@ class Liveness:
                 if len(self.regions.get(key, ())) > 1 or key in self.headers]
 
 
+def splitters(program: Program, kernel: Kernel, diags: Diagnostics,
+              kind: type[S]) -> Iterator[S]:
+    """A splitter of class ``kind`` for each block of ``kernel`` with a barrier inside its
+    @inner code (okl.model.uniformity.barrier_blocks), made when the previous one is done."""
+    found = barrier_blocks(kernel, program.attrs)
+    if not found:
+        return
+    loops = {id(loop.node): loop for loop in kernel.loops()}
+    for block in found:
+        yield kind(program, kernel, block, loops, diags)
+
+
 class RegionSplitter:
     """Lifting and materializing one block; subclasses say what a region becomes."""
 
     #: a { } cut by a barrier: each part with declarations gets braces of its own
     brace_parts = True
 
-    def __init__(self, program: Program, kernel: Kernel, block: Loop, flow: Uniformity,
-                 binds, loops: dict[int, Loop], diags: Diagnostics) -> None:
+    def __init__(self, program: Program, kernel: Kernel, found: BarrierBlock,
+                 loops: dict[int, Loop], diags: Diagnostics) -> None:
         self.program = program
         self.amap = program.attrs
         self.kernel = kernel
-        self.block = block
-        self.flow = flow
-        self.binds = binds
+        self.block = loops[id(found.node)]
+        self.barriers = found.barriers
+        self.flow = found.flow
+        self.binds = found.flow.binds
+        self.parents = found.flow.parents  # the kernel's, made before any block was cut
         self.loops = loops
         self.diags = diags
-        self.checks = tile_checks(block.node)
+        self.checks = tile_checks(self.block.node)
         self.split = self._split_nodes()
         self.level: dict[int, tuple[Loop, ...]] = {}  # id(Decl) -> @inner loops around it
         self.block_level: set[int] = set()  # the Decls of loop headers moved out
@@ -96,8 +113,8 @@ class RegionSplitter:
     def _split_nodes(self) -> set[int]:
         """ids of the barriers, of the break/continue statements of loops that hold one,
         and of every statement around them up to the block."""
-        parents = parent_map(self.block.node)
-        marked: set[int] = {id(self.block.node)}
+        parents = self.parents
+        marked: set[int] = {id(self.block.node)}  # where marking up stops
 
         def mark_up(node: c_ast.Node) -> None:
             while id(node) not in marked:

@@ -35,8 +35,6 @@ from ...ctree import clone, parent_map, walk
 from ...errors import Diagnostics
 from ...model.kernel import Kernel, Loop, Program
 from ...model.loops import canonical_form
-from ...model.scopes import bindings
-from ...model.uniformity import Uniformity, inner_barriers
 from ..barrier_regions import (
     LOOPS,
     RegionSplitter,
@@ -45,28 +43,19 @@ from ..barrier_regions import (
     drop_const,
     is_assigned,
     replace,
+    splitters,
     wrap,
 )
 
 
 def split_inner_barriers(program: Program, kernel: Kernel, diags: Diagnostics) -> None:
     """Split every @inner loop of ``kernel`` that holds a barrier (nothing else changes)."""
-    if not kernel.barriers:
-        return
-    parents = parent_map(kernel.node)
-    by_block = inner_barriers(kernel, program.attrs, parents)
-    if not by_block:
-        return
-    binds = bindings(kernel.node)
-    loops = {id(loop.node): loop for loop in kernel.loops()}
     consumed: set[int] = set()
-    for block_id, barriers in by_block.items():
-        block = loops[block_id]
-        flow = Uniformity(block.node, program.attrs, binds,
-                          [v.node for v in kernel.exclusive], parents)
-        CpuSplitter(program, kernel, block, flow, binds, loops, diags).run(parents)
-        consumed |= {id(n) for n in barriers}
-    kernel.barriers = [b for b in kernel.barriers if id(b.node) not in consumed]
+    for splitter in splitters(program, kernel, diags, CpuSplitter):
+        splitter.run()
+        consumed |= {id(n) for n in splitter.barriers}
+    if consumed:
+        kernel.barriers = [b for b in kernel.barriers if id(b.node) not in consumed]
 
 
 class CpuSplitter(RegionSplitter):
@@ -91,12 +80,12 @@ class CpuSplitter(RegionSplitter):
             self.roots.add(id(new))
         return new
 
-    def run(self, parents: dict[int, tuple]) -> None:
+    def run(self) -> None:
         block = self.block
         root = c_ast.Compound(self.materialize(self.lift(block.node, ()), barriers=False),
                               coord=block.node.coord)
         self._keep_variables(root)
-        parent, slot = parents[id(block.node)]
+        parent, slot = self.parents[id(block.node)]
         if isinstance(parent, c_ast.Compound):
             k = next(i for i, x in enumerate(parent.block_items) if x is block.node)
             parent.block_items[k:k + 1] = root.block_items

@@ -24,28 +24,12 @@ from pycparser import c_ast
 from ...ctree import parent_map
 from ...errors import Diagnostics
 from ...model.kernel import Kernel, Loop, Program
-from ...model.scopes import bindings
-from ...model.uniformity import Uniformity, inner_barriers, tile_checks
-from ..barrier_regions import Control, RegionSplitter, body, drop_const
+from ..barrier_regions import Control, RegionSplitter, body, drop_const, splitters
 
 
 def distribute_tile_checks(program: Program, kernel: Kernel, diags: Diagnostics) -> None:
     """Apply each @tile check that holds a barrier to every barrier region inside it."""
-    if not kernel.barriers:
-        return
-    parents = parent_map(kernel.node)
-    by_block = inner_barriers(kernel, program.attrs, parents)
-    if not by_block:
-        return
-    binds = bindings(kernel.node)
-    loops = {id(loop.node): loop for loop in kernel.loops()}
-    for block_id in by_block:
-        block = loops[block_id]
-        if not tile_checks(block.node):
-            continue
-        flow = Uniformity(block.node, program.attrs, binds,
-                          [v.node for v in kernel.exclusive], parents)
-        splitter = GpuTileSplitter(program, kernel, block, flow, binds, loops, diags)
+    for splitter in splitters(program, kernel, diags, GpuTileSplitter):
         if any(check in splitter.split for check in splitter.checks):
             splitter.run()
 
@@ -68,13 +52,11 @@ class GpuTileSplitter(RegionSplitter):
         stmts = self.materialize(self.lift(loop.stmt, (self.block,)), barriers=True)
         loop.stmt = body(stmts, loop.stmt)
         live = self.live_across(loop)
-        crossing = [d for d in live.crossing() if self._in_region(d, loop)]
+        parents = parent_map(loop)
+        crossing = [d for d in live.crossing() if self.region_of(d, parents) is not None]
         self.unique_names(crossing, live)
         for decl in crossing:
             self._declare_before(decl, parent_map(loop))
-
-    def _in_region(self, decl: c_ast.Decl, root: c_ast.Node) -> bool:
-        return self.region_of(decl, parent_map(root)) is not None
 
     def _declare_before(self, decl: c_ast.Decl, parents) -> None:
         """``T x = v;`` -> ``T x;`` before the region, ``x = v;`` in its place."""
