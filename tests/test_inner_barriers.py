@@ -326,3 +326,18 @@ def test_three_dimensional_blocks_with_barriers_at_two_depths(mode: str) -> None
     v = np.roll(s, -1, axis=3) + s[:, ::-1, ::-1, :]
     want = v[:, :, :, ::-1] * 10 + np.arange(2).reshape(1, 2, 1, 1)
     np.testing.assert_array_equal(y.reshape(3, 2, 3, 4), want)
+
+
+def test_names_resolve_by_scope_and_struct_members_are_not_names() -> None:
+    """okl.model.scopes: a use binds the declaration in scope; a struct's member named like
+    a variable does not hide it."""
+    from pycparser import c_parser
+
+    from okl.model.scopes import bindings
+    fn = c_parser.CParser().parse(
+        "void f() { int x = 1; struct { int x; } v; { int x = 2; v.x = x; } v.x = x; }").ext[0]
+    items = fn.body.block_items
+    binds = bindings(fn)
+    inner, outer = items[2].block_items[1].rvalue, items[3].rvalue
+    assert binds[id(inner)] is items[2].block_items[0]
+    assert binds[id(outer)] is items[0]

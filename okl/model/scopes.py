@@ -67,8 +67,8 @@ def _resolve(node: c_ast.Node | None, scopes: list[dict[str, c_ast.Decl]],
     elif cls in (c_ast.Goto, c_ast.Label):
         if cls is c_ast.Label:
             _resolve(node.stmt, scopes, out)
-    elif cls is c_ast.FuncDecl:
-        return  # a prototype's parameter names are not in scope of anything
+    elif cls in (c_ast.FuncDecl, c_ast.Struct, c_ast.Union):
+        return  # a prototype's parameter names, a struct's members: not names in scope
     else:
         for child in children(node):
             _resolve(child, scopes, out)

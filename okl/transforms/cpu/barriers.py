@@ -33,6 +33,7 @@ from pycparser import c_ast
 
 from ...ctree import clone, parent_map, walk
 from ...errors import Diagnostics
+from ...model.consteval import evaluate
 from ...model.kernel import Kernel, Loop, Program
 from ...model.loops import canonical_form
 from ..barrier_regions import (
@@ -178,7 +179,7 @@ class CpuSplitter(RegionSplitter):
         for loop in chain:
             form = loop.form
             here: c_ast.Node = c_ast.ID(form.iterator)
-            if not (form.increasing and _is_zero(form.start)):
+            if not (form.increasing and evaluate(form.start) == 0):
                 here = c_ast.BinaryOp("-", here, clone(form.start)) if form.increasing else \
                     c_ast.BinaryOp("-", clone(form.start), here)
             if form.step_value() != 1:
@@ -202,17 +203,13 @@ class CpuSplitter(RegionSplitter):
         shared = self.block_level | scalars
         parents = parent_map(root)
         for n in walk(root):
-            target = n.lvalue if isinstance(n, c_ast.Assignment) else \
-                n.expr if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--") \
-                else None
-            if not isinstance(target, c_ast.ID):
+            if not isinstance(n, c_ast.ID) or not is_assigned(n, parents) or \
+                    id(self.binds.get(id(n))) not in shared or self.region_of(n, parents) is None:
                 continue
-            decl = self.binds.get(id(target))
-            if decl is None or id(decl) not in shared or self.region_of(n, parents) is None:
-                continue
+            change = parents[id(n)][0]
             self.error(f"on the CPU modes okl cannot split this @inner loop at its barriers: "
-                       f"'{target.name}', the counter of a loop around a @barrier, is "
-                       "changed inside the @inner code", n if n.coord else target,
+                       f"'{n.name}', the counter of a loop around a @barrier, is "
+                       "changed inside the @inner code", change if change.coord else n,
                        hint="change the counter in the loop's header only (for (...; ...; "
                             "w /= 2)), or use a copy of it inside the loop")
 
@@ -241,10 +238,6 @@ class CpuSplitter(RegionSplitter):
         siblings = block.parent.children
         k = next(i for i, c in enumerate(siblings) if c is block)
         siblings[k:k + 1] = made
-
-
-def _is_zero(node: c_ast.Node) -> bool:
-    return isinstance(node, c_ast.Constant) and node.value in ("0", "0u", "0U")
 
 
 def _product(a: c_ast.Node, b: c_ast.Node) -> c_ast.Node:
