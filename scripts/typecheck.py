@@ -27,7 +27,7 @@ _LINE = re.compile(
 def current() -> Counter[str]:
     run = subprocess.run([sys.executable, "-m", "mypy", "okl"], cwd=ROOT, text=True,
                          capture_output=True)
-    if run.returncode not in (0, 1) or "error: " not in run.stdout and run.returncode:
+    if run.returncode not in (0, 1):  # 1: errors found; 2: mypy itself failed
         sys.exit(f"typecheck: mypy failed to run:\n{run.stdout}{run.stderr}")
     found: Counter[str] = Counter()
     for line in run.stdout.splitlines():

@@ -31,6 +31,7 @@ NGGEO = 6
 # -- 1-D polynomials ---------------------------------------------------------------------------
 
 def _gamma(x: float) -> float:
+    """Gamma as meshBasis1D.cpp computes it (sign times exp(lgamma)): its rounding."""
     return math.copysign(1.0, math.gamma(x)) * math.exp(math.lgamma(x))
 
 
@@ -176,7 +177,7 @@ class BoxMesh:
     def E(self) -> int:
         return self.nx * self.ny * self.nz
 
-    def element_corners(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def element_positions(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Each element's position in the box: (ei, ej, ek), arrays over e."""
         e = np.arange(self.E)
         ei, ej, ek = e % self.nx, (e // self.nx) % self.ny, e // (self.nx * self.ny)
@@ -190,7 +191,7 @@ class BoxMesh:
         r = np.tile(z, Nq * Nq)
         s = np.tile(np.repeat(z, Nq), Nq)
         t = np.repeat(z, Nq * Nq)
-        ei, ej, ek = self.element_corners()
+        ei, ej, ek = self.element_positions()
         out = []
         for idx, count in ((ei, self.nx), (ej, self.ny), (ek, self.nz)):
             d = 2.0 / count
@@ -312,7 +313,7 @@ def numbering(mesh: BoxMesh, nfields: int, per_block: int = 512) -> Numbering:
     ii = np.tile(a, Nq * Nq)
     jj = np.tile(np.repeat(a, Nq), Nq)
     kk = np.repeat(a, Nq * Nq)
-    ei, ej, ek = mesh.element_corners()
+    ei, ej, ek = mesh.element_positions()
     # the node's point of the (nx N + 1) x (ny N + 1) x (nz N + 1) lattice
     li = (ei[:, None] * N + ii[None, :]).reshape(-1)
     lj = (ej[:, None] * N + jj[None, :]).reshape(-1)
