@@ -19,6 +19,8 @@ Layouts (what the kernels index):
 from __future__ import annotations
 
 import math
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -207,32 +209,29 @@ class BoxMesh:
                  (1 + r) * (1 + s) * (1 - t), (1 - r) * (1 + s) * (1 - t),
                  (1 - r) * (1 - s) * (1 + t), (1 + r) * (1 - s) * (1 + t),
                  (1 + r) * (1 + s) * (1 + t), (1 - r) * (1 + s) * (1 + t)]
-        coords = []
-        for verts in (xv, yv, zv):
-            acc = np.zeros((self.E, ref.Np))
-            for v, f in zip(verts, shape, strict=True):
-                acc = acc + (0.125 * f)[None, :] * v[:, None]
-            coords.append(acc.reshape(-1))
+        coords = [np.empty((self.E, ref.Np)) for _ in range(3)]
+
+        def chunk(part: slice) -> None:
+            for out, verts in zip(coords, (xv, yv, zv), strict=True):
+                acc = np.zeros((part.stop - part.start, ref.Np))
+                for v, f in zip(verts, shape, strict=True):
+                    acc += (0.125 * f)[None, :] * v[part, None]
+                out[part] = acc
+
+        _by_elements(self.E, ref.Np, chunk)
+        coords = [c.reshape(-1) for c in coords]
         return coords[0], coords[1], coords[2]
 
     # -- geometric factors -------------------------------------------------------------------
     def _derivatives(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """d/dr, d/ds, d/dt of a nodal field (E, Nq, Nq, Nq)[k, j, i], summed over m in order."""
+        """d/dr, d/ds, d/dt of a nodal field (E, Nq, Nq, Nq)[k, j, i]."""
         D = self.ref.D
-        Nq = self.ref.Nq
-        xr = np.zeros_like(x)
-        xs = np.zeros_like(x)
-        xt = np.zeros_like(x)
-        for m in range(Nq):
-            xr = xr + D[None, None, None, :, m] * x[:, :, :, m:m + 1]
-            xs = xs + D[None, None, :, m, None] * x[:, :, m:m + 1, :]
-            xt = xt + D[None, :, m, None, None] * x[:, m:m + 1, :, :]
-        return xr, xs, xt
+        return _along(D, x, 3), _along(D, x, 2), _along(D, x, 1)
 
     def _factors(self, d: list[np.ndarray], weights: np.ndarray
                  ) -> tuple[np.ndarray, np.ndarray]:
-        """wJ and the six factors from the nine derivatives (E, q, q, q) and the 1-D
-        quadrature weights."""
+        """wJ (E, q, q, q) and the six factors (E, q, q, q, 6) from the nine derivatives
+        (E, q, q, q) and the 1-D quadrature weights."""
         xr, xs, xt, yr, ys, yt, zr, zs, zt = d
         J = xr * (ys * zt - zs * yt) - yr * (xs * zt - zs * xt) + zr * (xs * yt - ys * xt)
         if np.any(J < 1e-12):
@@ -253,40 +252,65 @@ class BoxMesh:
                          JW * (rx * tx + ry * ty + rz * tz), JW * (sx * sx + sy * sy + sz * sz),
                          JW * (sx * tx + sy * ty + sz * tz), JW * (tx * tx + ty * ty + tz * tz)],
                         axis=-1)
-        return JW.reshape(-1), ggeo.reshape(-1)
+        return JW, ggeo
 
     def geometric_factors(self, x, y, z) -> tuple[np.ndarray, np.ndarray]:
         """``wJ[e*Np + n]`` and ``ggeo[6*(e*Np + n) + G]`` at the GLL nodes (weights in)."""
-        Nq, w = self.ref.Nq, self.ref.gllw
-        shape = (self.E, Nq, Nq, Nq)
-        d = [part for f in (x, y, z) for part in self._derivatives(f.reshape(shape))]
-        return self._factors(d, w)
+        return self._by_chunks(x, y, z, self.ref.Nq, self.ref.gllw, lambda part: part)
 
     def cubature_factors(self, x, y, z) -> tuple[np.ndarray, np.ndarray]:
         """``cubwJ`` and ``cubggeo`` at the ``cubNq^3`` Gauss points of each element: the
         nine derivatives interpolated one direction at a time (i, then j, then k)."""
-        Nq, cubNq = self.ref.Nq, self.ref.cubNq
-        interp = self.ref.cubInterp
-        shape = (self.E, Nq, Nq, Nq)
-        d = [_interpolate3(part, interp, Nq, cubNq)
-             for f in (x, y, z) for part in self._derivatives(f.reshape(shape))]
-        return self._factors(d, self.ref.cubw)
+        Nq, cubNq, interp = self.ref.Nq, self.ref.cubNq, self.ref.cubInterp
+        return self._by_chunks(x, y, z, cubNq, self.ref.cubw,
+                               lambda part: _interpolate3(part, interp, Nq, cubNq))
+
+    def _by_chunks(self, x, y, z, q: int, weights: np.ndarray, at_points
+                   ) -> tuple[np.ndarray, np.ndarray]:
+        """wJ and ggeo at ``q^3`` points per element (see ``_by_elements``)."""
+        Nq, E = self.ref.Nq, self.E
+        shape = (E, Nq, Nq, Nq)
+        fields = [f.reshape(shape) for f in (x, y, z)]
+        wJ = np.empty((E, q, q, q))
+        ggeo = np.empty((E, q, q, q, 6))
+
+        def chunk(part: slice) -> None:
+            d = [at_points(g) for f in fields for g in self._derivatives(f[part])]
+            wJ[part], ggeo[part] = self._factors(d, weights)
+
+        _by_elements(E, max(Nq, q) ** 3, chunk)
+        return wJ.reshape(-1), ggeo.reshape(-1)
+
+
+def _by_elements(E: int, points: int, chunk) -> None:
+    """``chunk(slice)`` over all elements, a few thousand at a time, on a thread per core:
+    a chunk's dozens of temporaries stay in cache and numpy releases the GIL in its loops
+    (whole-mesh arrays, one after another, made the setup of a 4 M DOF mesh take a minute
+    at degree 1).  Chunks write disjoint rows of the outputs."""
+    step = max(1, 32768 // points)
+    parts = [slice(e0, min(E, e0 + step)) for e0 in range(0, E, step)]
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        for _ in pool.map(chunk, parts):
+            pass
 
 
 def _interpolate3(f: np.ndarray, interp: np.ndarray, Nq: int, cubNq: int) -> np.ndarray:
-    """(E, Nq, Nq, Nq)[k, j, i] -> (E, cubNq, cubNq, cubNq), i first, each sum over n in
-    order from 0."""
-    E = f.shape[0]
-    x1 = np.zeros((E, Nq, Nq, cubNq))
-    for n in range(Nq):
-        x1 = x1 + interp[None, None, None, :, n] * f[:, :, :, n:n + 1]
-    x2 = np.zeros((E, Nq, cubNq, cubNq))
-    for n in range(Nq):
-        x2 = x2 + interp[None, None, :, n, None] * x1[:, :, n:n + 1, :]
-    x3 = np.zeros((E, cubNq, cubNq, cubNq))
-    for n in range(Nq):
-        x3 = x3 + interp[None, :, n, None, None] * x2[:, n:n + 1, :, :]
-    return x3
+    """(E, Nq, Nq, Nq)[k, j, i] -> (E, cubNq, cubNq, cubNq), i first, then j, then k."""
+    return _along(interp, _along(interp, _along(interp, f, 3), 2), 1)
+
+
+def _along(A: np.ndarray, f: np.ndarray, axis: int) -> np.ndarray:
+    """``A`` (m x n) applied along one axis (1, 2 or 3) of ``f`` (E, k, j, i), as matrix
+    products (BLAS): benchParanumal's C++ sums these in its own order, with the FMAs its
+    ``-march=native`` build contracts, so no order here would reproduce its rounding; these
+    agree with it to a few ulps (``benchmarks/benchparanumal_sweep.py --occa-inputs`` runs
+    okl's kernels on OCCA's own arrays instead)."""
+    if axis == 3:
+        return f @ A.T
+    if axis == 2:
+        return A @ f
+    E, k, j, i = f.shape
+    return (A @ f.reshape(E, k, j * i)).reshape(E, A.shape[0], j, i)
 
 
 # -- the masked global numbering ------------------------------------------------------------------
