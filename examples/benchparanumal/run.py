@@ -184,6 +184,9 @@ class CG:
         self.AqL = dev.zeros(s.nlocal, np.float64)
         self.tmp = dev.zeros(CG_BLOCK, np.float64)
         self.scratch = dev.zeros(LINALG_BLOCK, np.float64)
+        # the first entries, read back each iteration (made once, as the C++ code keeps its
+        # pinned h_scratch)
+        self.tmp0, self.scratch0 = self.tmp[0:1], self.scratch[0:1]
 
     def operator(self, q, Aq) -> None:
         """Half the elements, then the other half, then the gather (bp*Operator.cpp)."""
@@ -199,7 +202,7 @@ class CG:
         blocks = min(math.ceil(n / LINALG_BLOCK), LINALG_BLOCK)
         k[first](blocks, n, *vectors, self.scratch)
         k[second](blocks, self.scratch)
-        return float(self.scratch[0:1].get()[0])
+        return float(self.scratch0.get()[0])
 
     def solve(self, x, r, maxit: int, history: list[float] | None = None) -> int:
         k, n = self.s.k, self.s.ndofs
@@ -212,21 +215,30 @@ class CG:
             if rdotr <= 0.0:
                 break
             rdotr2, rdotr1 = rdotr1, rdotr
-            beta = 0.0 if it == 0 else rdotr1 / rdotr2
+            beta = 0.0 if it == 0 else _divide(rdotr1, rdotr2)
             k["axpy"](n, 1.0, r, beta, self.p)
             self.operator(self.p, self.Ap)
             pAp = self._reduce("innerProd_1", "innerProd_2", self.p, self.Ap)
-            alpha = rdotr1 / pAp
+            alpha = _divide(rdotr1, pAp)
             blocks = min(math.ceil(n / CG_BLOCK), CG_BLOCK)
             k["updateCG_1"](n, blocks, self.Ap, alpha, r, self.tmp)
             k["updateCG_2"](blocks, self.tmp)
-            rdotr = float(self.tmp[0:1].get()[0])
+            rdotr = float(self.tmp0.get()[0])
             k["axpy"](n, alpha, self.p, 1.0, x)
             if history is not None:
                 history.append(math.sqrt(max(rdotr, 0.0)))
         else:
             it = maxit
         return it
+
+
+def _divide(a: float, b: float) -> float:
+    """``a / b`` as C computes it in doubles: a zero ``b`` (CG past the point where rounding
+    has emptied its residual) gives an infinity or a NaN instead of stopping the solve."""
+    if b != 0.0:
+        return a / b
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return float(np.float64(a) / np.float64(b))
 
 
 def run_bp(s: Setup, iterations: int = 100, warmup_iterations: int = 1000) -> dict:
