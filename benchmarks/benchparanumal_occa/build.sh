@@ -14,7 +14,7 @@ mkdir -p mpich && python3 -c "
 import zipfile, sys, os, stat
 z = zipfile.ZipFile(sys.argv[1])
 for n in z.namelist():
-    if '.data/data/' in n:
+    if '.data/data/' in n and not n.endswith('/'):
         dst = os.path.join('mpich', n.split('.data/data/', 1)[1])
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         open(dst, 'wb').write(z.read(n))
