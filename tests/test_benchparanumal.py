@@ -163,3 +163,71 @@ def test_benchparanumals_kernels(mode: str, name: str) -> None:
         want = reference.operator(s, r["q"].get())
         np.testing.assert_allclose(r["Aq"].get(), want, rtol=1e-11,
                                    atol=1e-13 * np.abs(want).max())
+
+
+# -- the parity sweep against OCCA's dumps (benchmarks.benchparanumal_sweep) ----------------------
+
+def _fake_occa_dump(folder: Path, s: run.Setup, outputs: dict) -> None:
+    """Write what benchparanumal_occa/okl_dump.hpp writes, from okl's own run."""
+    folder.mkdir(parents=True)
+    s.num.global_to_local.astype(np.int32).tofile(folder / "GlobalToLocal.bin")
+    for name in ("x", "y", "z", "wJ", "ggeo", "gllw", "D", "MM"):
+        s.o[name].get().tofile(folder / f"{name}.bin")
+    for name, values in outputs.items():
+        np.asarray(values).tofile(folder / f"{name}.bin")
+
+
+def test_sweep_parity_reads_occa_dumps_and_loads_its_arrays(tmp_path: Path) -> None:
+    from benchmarks import benchparanumal_sweep as sweep
+    from benchmarks.benchparanumal_compare import read, table
+
+    dev = device("serial")
+    s = run.Setup(dev, run.STANDINS, parse("BK5"), 3, 3, 3, 3, "serial")
+    r = run.run_bk(s, tests=1, warmup=0)
+    Aq = r["Aq"].get()
+    folder = tmp_path / "BK5-N3"
+    # OCCA's output one ulp-ish away at its largest entry, and its mesh arrays scaled: the
+    # loaded arrays must be the ones the kernels then read
+    theirs = Aq.copy()
+    k = int(np.argmax(np.abs(theirs)))
+    theirs[k] *= 1 + 1e-15
+    _fake_occa_dump(folder, s, {"q": r["q"].get(), "Aq": theirs})
+    got = sweep.parity(r, folder)
+    assert got["q_rel"] == 0.0 and 0 < got["Aq_rel"] < 1e-14
+    (2.0 * s.o["wJ"].get()).tofile(folder / "wJ.bin")
+    sweep.load_inputs(s, folder)
+    np.testing.assert_array_equal(s.o["wJ"].get(), 2.0 * s.host["wJ"])
+    # a numbering that differs is refused, not run
+    bad = s.num.global_to_local.astype(np.int32)
+    bad[np.flatnonzero(bad >= 0)[0]] += 1
+    bad.tofile(folder / "GlobalToLocal.bin")
+    with pytest.raises(SystemExit, match="numbering"):
+        sweep.load_inputs(s, folder)
+    # the comparison table reads okl's JSON rows and OCCA's printed lines
+    row = {"problem": "BK5", "N": 3, "DOFs": 8, "elapsed": 0.5, "Aq_rel": 2e-13}
+    (tmp_path / "okl.json").write_text(__import__("json").dumps([row]))
+    (tmp_path / "occa.txt").write_text(
+        "BK5: N= 3, DOFs=8, elapsed=1.0, time per DOF=1, avg BW (GB/s)=1, avg GFLOPs=1, "
+        "DOFs/ranks*time=8.0e+00, Element=Hex\n")
+    text = table(read([str(tmp_path / "occa.txt")]), read([str(tmp_path / "okl.json")]))
+    assert "| BK5 | 3 | 8 | 8 | 16 | 2.000 | 2e-13 |" in text
+
+
+def test_sweep_parity_of_a_solve_compares_residual_histories(tmp_path: Path) -> None:
+    from benchmarks import benchparanumal_sweep as sweep
+
+    folder = tmp_path / "BP5-N2"
+    folder.mkdir()
+    theirs = [1.0, 0.5, 0.25 * (1 + 1e-8), 1e-20]
+    (folder / "log.txt").write_text("CG: initial res norm 2.0\n" + "".join(
+        f"CG: it {k + 1}, r norm {v:.12e}, alpha = 1.0e+00 \n" for k, v in enumerate(theirs)))
+    np.zeros(3).tofile(folder / "solution.bin")
+
+    class Fake:
+        def get(self):
+            return np.zeros(3)
+
+    got = sweep.parity({"history": [1.0, 0.5, 0.25, 1e-20], "x": Fake()}, folder)
+    assert got["occa_iterations"] == 4 and got["first_iteration_over_1e-10"] == 3
+    assert got["occa_residual_fallen_there"] == pytest.approx(0.25)
+    assert got["x_rel"] == 0.0 and got["residual_rel_final"] == 0.0
