@@ -35,7 +35,7 @@ from problems import parse  # noqa: E402
 
 import okl  # noqa: E402
 
-#: OCCA's arrays that the driver computes itself: dump name -> Setup.o key
+#: OCCA's arrays that the driver computes itself (dump names, which are Setup.o's keys)
 SETUP_ARRAYS = ("x", "y", "z", "wJ", "ggeo", "gllw", "D", "MM", "cubwJ", "cubggeo",
                 "cubInterp", "cubD")
 _CG_LINE = re.compile(r"CG: it (\d+), r norm (\S+),")

@@ -8,6 +8,7 @@ The runs themselves are benchmarks (``run.py --json``), not timed tests.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -205,7 +206,7 @@ def test_sweep_parity_reads_occa_dumps_and_loads_its_arrays(tmp_path: Path) -> N
         sweep.load_inputs(s, folder)
     # the comparison table reads okl's JSON rows and OCCA's printed lines
     row = {"problem": "BK5", "N": 3, "DOFs": 8, "elapsed": 0.5, "Aq_rel": 2e-13}
-    (tmp_path / "okl.json").write_text(__import__("json").dumps([row]))
+    (tmp_path / "okl.json").write_text(json.dumps([row]))
     (tmp_path / "occa.txt").write_text(
         "BK5: N= 3, DOFs=8, elapsed=1.0, time per DOF=1, avg BW (GB/s)=1, avg GFLOPs=1, "
         "DOFs/ranks*time=8.0e+00, Element=Hex\n")

@@ -19,13 +19,18 @@ static void okl_dump_host(const char *name, const T *data, size_t count) {
   std::fclose(f);
 }
 
+template <typename M>
+static void okl_dump_array(const char *name, M &m) {
+  okl_dump_host(name, m.ptr(), m.length());
+}
+
 template <typename T>
 static void okl_dump_device(const char *name, deviceMemory<T> &o) {
   if (!std::getenv("OKL_DUMP") || o.length() == 0) return;
   memory<T> h;
   h.malloc(o.length());
   o.copyTo(h);
-  okl_dump_host(name, h.ptr(), h.length());
+  okl_dump_array(name, h);
 }
 
 // With OKL_DUMP_SETUP set too: the mesh arrays okl's driver computes itself, and the
@@ -33,17 +38,17 @@ static void okl_dump_device(const char *name, deviceMemory<T> &o) {
 template <typename Mesh, typename G2L>
 static void okl_dump_setup(Mesh &mesh, G2L &GlobalToLocal) {
   if (!std::getenv("OKL_DUMP_SETUP")) return;
-  okl_dump_host("x", mesh.x.ptr(), mesh.x.length());
-  okl_dump_host("y", mesh.y.ptr(), mesh.y.length());
-  okl_dump_host("z", mesh.z.ptr(), mesh.z.length());
-  okl_dump_host("wJ", mesh.wJ.ptr(), mesh.wJ.length());
-  okl_dump_host("ggeo", mesh.ggeo.ptr(), mesh.ggeo.length());
-  okl_dump_host("gllw", mesh.gllw.ptr(), mesh.gllw.length());
-  okl_dump_host("D", mesh.D.ptr(), mesh.D.length());
-  okl_dump_host("MM", mesh.MM.ptr(), mesh.MM.length());
-  okl_dump_host("cubwJ", mesh.cubwJ.ptr(), mesh.cubwJ.length());
-  okl_dump_host("cubggeo", mesh.cubggeo.ptr(), mesh.cubggeo.length());
-  okl_dump_host("cubInterp", mesh.cubInterp.ptr(), mesh.cubInterp.length());
-  okl_dump_host("cubD", mesh.cubD.ptr(), mesh.cubD.length());
-  okl_dump_host("GlobalToLocal", GlobalToLocal.ptr(), GlobalToLocal.length());
+  okl_dump_array("x", mesh.x);
+  okl_dump_array("y", mesh.y);
+  okl_dump_array("z", mesh.z);
+  okl_dump_array("wJ", mesh.wJ);
+  okl_dump_array("ggeo", mesh.ggeo);
+  okl_dump_array("gllw", mesh.gllw);
+  okl_dump_array("D", mesh.D);
+  okl_dump_array("MM", mesh.MM);
+  okl_dump_array("cubwJ", mesh.cubwJ);
+  okl_dump_array("cubggeo", mesh.cubggeo);
+  okl_dump_array("cubInterp", mesh.cubInterp);
+  okl_dump_array("cubD", mesh.cubD);
+  okl_dump_array("GlobalToLocal", GlobalToLocal);
 }

@@ -261,9 +261,9 @@ class BoxMesh:
     def cubature_factors(self, x, y, z) -> tuple[np.ndarray, np.ndarray]:
         """``cubwJ`` and ``cubggeo`` at the ``cubNq^3`` Gauss points of each element: the
         nine derivatives interpolated one direction at a time (i, then j, then k)."""
-        Nq, cubNq, interp = self.ref.Nq, self.ref.cubNq, self.ref.cubInterp
-        return self._by_chunks(x, y, z, cubNq, self.ref.cubw,
-                               lambda part: _interpolate3(part, interp, Nq, cubNq))
+        interp = self.ref.cubInterp
+        return self._by_chunks(x, y, z, self.ref.cubNq, self.ref.cubw,
+                               lambda part: _interpolate3(part, interp))
 
     def _by_chunks(self, x, y, z, q: int, weights: np.ndarray, at_points
                    ) -> tuple[np.ndarray, np.ndarray]:
@@ -290,11 +290,10 @@ def _by_elements(E: int, points: int, chunk) -> None:
     step = max(1, 32768 // points)
     parts = [slice(e0, min(E, e0 + step)) for e0 in range(0, E, step)]
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        for _ in pool.map(chunk, parts):
-            pass
+        list(pool.map(chunk, parts))  # (list: a chunk's exception is raised here)
 
 
-def _interpolate3(f: np.ndarray, interp: np.ndarray, Nq: int, cubNq: int) -> np.ndarray:
+def _interpolate3(f: np.ndarray, interp: np.ndarray) -> np.ndarray:
     """(E, Nq, Nq, Nq)[k, j, i] -> (E, cubNq, cubNq, cubNq), i first, then j, then k."""
     return _along(interp, _along(interp, _along(interp, f, 3), 2), 1)
 

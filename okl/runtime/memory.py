@@ -91,10 +91,7 @@ class Memory:
     def get(self) -> np.ndarray:
         """A numpy copy of the contents (waits for queued work that writes it)."""
         self._live("get")
-        backend = self.device.backend
-        if self.base is not None and backend.kind != "cuda":  # a CUDA view is a CuPy view
-            return copies.view_get(self)
-        return backend.to_host(self)
+        return self.device.backend.to_host(self)
 
     def set(self, array) -> None:
         """Replace the contents with ``array`` (same dtype and number of elements; an

@@ -18,6 +18,7 @@ call instead.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import struct
@@ -173,39 +174,33 @@ class CudaBackend:
         """A numpy copy of an allocation or a view (its handle is a CuPy view), after the
         current stream's work.  Reads of up to ``SMALL_READ`` bytes -- the scalar a solver
         reads back every iteration -- go through a page-locked staging buffer with one
-        ``cudaMemcpyAsync`` and a stream synchronize: 9 us on an H100 where CuPy's ``get``
-        into pageable memory took 14 (and the general copy path for a view 25); CG does two
-        such reads per iteration, each on its critical path
+        ``cudaMemcpyAsync`` and a stream synchronize: 13 us on an H100 where CuPy's ``get``
+        into pageable memory took 20 and okl's general copy path 21 (a bare memcpy and
+        synchronize: 11); CG does two such reads per iteration, each on its critical path
         (``benchmarks/results/h100-2026-11-27-cg-readback.txt``)."""
         nbytes = mem.nbytes
-        if 0 < nbytes <= SMALL_READ:
-            out = np.empty(mem.shape, mem.dtype)
-            staging = self._staging
-            if staging is None:
-                pinned = self.pinned((SMALL_READ,), np.dtype(np.uint8))
-                staging = self._staging = (pinned, pinned.ctypes.data, threading.Lock())
-            buffer, address, lock = staging
-            cuda = _cupy().cuda
-            if cuda.runtime.getDevice() == self.device_id:
-                stream = cuda.get_current_stream(self.device_id)
-                with lock:
-                    self._read(cuda, address, mem, nbytes, stream)
-                    out.reshape(-1).view(np.uint8)[:] = buffer[:nbytes]
-            else:
-                with self.cp_device, lock:
-                    self._read(cuda, address, mem, nbytes, cuda.get_current_stream())
-                    out.reshape(-1).view(np.uint8)[:] = buffer[:nbytes]
-            return out
-        raw = mem.handle.get()
-        return raw.view(mem.dtype).reshape(mem.shape) if mem.dtype.fields is not None else raw
+        if not 0 < nbytes <= SMALL_READ:
+            raw = mem.handle.get()
+            return raw.view(mem.dtype).reshape(mem.shape) if mem.dtype.fields is not None \
+                else raw
+        if self._staging is None:
+            pinned = self.pinned((SMALL_READ,), np.dtype(np.uint8))
+            self._staging = (pinned, pinned.ctypes.data, threading.Lock())
+        buffer, address, lock = self._staging
+        cuda = _cupy().cuda
+        out = np.empty(mem.shape, mem.dtype)
+        # entering cp_device costs ~0.5 us: only when another GPU is current (as finish())
+        on_device = cuda.runtime.getDevice() == self.device_id
+        with contextlib.nullcontext() if on_device else self.cp_device, lock:
+            stream = cuda.get_current_stream(self.device_id)
+            cuda.runtime.memcpyAsync(address, mem.handle.data.ptr, nbytes,
+                                     cuda.runtime.memcpyDeviceToHost, stream.ptr)
+            stream.synchronize()
+            out.reshape(-1).view(np.uint8)[:] = buffer[:nbytes]
+        return out
 
+    #: (page-locked buffer, its address, its lock), made at the first small read
     _staging: tuple | None = None
-
-    @staticmethod
-    def _read(cuda, address: int, mem, nbytes: int, stream) -> None:
-        cuda.runtime.memcpyAsync(address, mem.handle.data.ptr, nbytes,
-                                 cuda.runtime.memcpyDeviceToHost, stream.ptr)
-        stream.synchronize()
 
     def write(self, mem, host: np.ndarray) -> None:
         src = host.view(np.uint8).ravel() if mem.dtype.fields is not None else \

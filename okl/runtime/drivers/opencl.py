@@ -14,6 +14,7 @@ import numpy as np
 
 from ...errors import ArgumentError, BackendUnavailableError, BuildError, LaunchError, OKLError
 from ...version import __version__
+from .. import copies
 from ..buildlog import captured_stderr, map_log
 from ..cache import Cache
 from ..cache import memo as process_memo
@@ -174,6 +175,8 @@ class OpenCLBackend:
         return mem
 
     def to_host(self, mem) -> np.ndarray:
+        if mem.base is not None:  # a view may have no sub-buffer: read it from its allocation
+            return copies.view_get(mem)
         out = np.empty(mem.shape, mem.dtype)
         if out.nbytes:
             _cl().enqueue_copy(self.queue, out, mem.handle)
