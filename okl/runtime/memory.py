@@ -101,9 +101,6 @@ class Memory:
         if host.dtype != self.dtype or host.size != self.size:
             raise ArgumentError(f"Memory.set: got {host.dtype} x {host.size}, the buffer holds "
                                 f"{self.dtype} x {self.size}")
-        if self.base is not None:
-            copies.view_set(self, host)
-            return
         self.device.backend.write(self, host)
 
     # -- copies and views (okl.runtime.copies) -------------------------------------------------

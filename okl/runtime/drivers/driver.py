@@ -40,7 +40,9 @@ class Driver(Protocol):
         """A numpy copy of an allocation or of a view (``mem.base`` set) of one."""
         ...
 
-    def write(self, mem: Any, host: np.ndarray) -> None: ...
+    def write(self, mem: Any, host: np.ndarray) -> None:
+        """Replace an allocation's or a view's contents (``host`` already checked)."""
+        ...
 
     def pinned(self, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
         """Host memory the device copies to and from fastest."""

@@ -183,6 +183,9 @@ class OpenCLBackend:
         return out
 
     def write(self, mem, host: np.ndarray) -> None:
+        if mem.base is not None:  # as to_host
+            copies.view_set(mem, host)
+            return
         if host.nbytes:
             _cl().enqueue_copy(self.queue, mem.handle, host)
 
