@@ -15,6 +15,8 @@ from .errors import (
     Diagnostic,
     LaunchError,
     OKLError,
+    RaceError,
+    RaceWarning,
     TranslationError,
 )
 from .version import __version__
@@ -24,7 +26,7 @@ _LAZY = {
     "Device": ".runtime.device", "Kernel": ".runtime.kernel", "Memory": ".runtime.memory",
     "NULL": ".runtime.launch.args", "Stream": ".runtime.stream", "Event": ".runtime.stream",
     "Translation": ".translation", "translate": ".translation",
-    "translate_file": ".translation",
+    "translate_file": ".translation", "compare": ".comparison",
 }
 
 
@@ -45,7 +47,7 @@ def __getattr__(name: str):
 
 __all__ = [
     "__version__", "ArgumentError", "BackendUnavailableError", "BuildError", "Diagnostic",
-    "LaunchError", "OKLError", "TranslationError", "analyze", "analyze_file", "Device",
-    "Kernel", "Memory", "NULL", "Stream", "Event", "backends", "Translation", "translate",
-    "translate_file",
+    "LaunchError", "OKLError", "RaceError", "RaceWarning", "TranslationError", "analyze",
+    "analyze_file", "Device", "Kernel", "Memory", "NULL", "Stream", "Event", "backends",
+    "Translation", "translate", "translate_file", "compare",
 ]

@@ -22,6 +22,7 @@ import json
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, NoReturn
 
 import click
@@ -557,6 +558,70 @@ def build(file: str, kernel: str, mode: str, defines: tuple[str, ...],
         _print_properties(props, [key for key in props if key not in ("mode", "name")], "  ",
                           out.echo)
     out.close()
+
+
+@main.command()
+@click.argument("file", metavar="FILE")
+@click.argument("kernel")
+@click.option("-a", "--args", "spec", required=True, metavar="SPEC",
+              help='The arguments: a JSON file or text, {"args": [64, {"dtype": "float32", '
+                   '"shape": 64, "fill": "random"}, ...], "defines": {...}, "seed": 0} '
+                   "(okl.compare.arguments_from_spec).")
+@click.option("-m", "--mode", "modes", multiple=True,
+              type=click.Choice(MODES, case_sensitive=False),
+              help="A mode to run on (repeatable; default: every mode that runs here).")
+@click.option("--rtol", type=float, default=1e-5, show_default=True,
+              help="Relative tolerance for floating-point elements.")
+@click.option("--atol", type=float, default=0.0, show_default=True,
+              help="Absolute tolerance for floating-point elements.")
+@click.option("--races", "races", is_flag=True,
+              help="Also run the kernel on serial under the race checker.")
+@compile_options
+def compare(file: str, kernel: str, spec: str, modes: tuple[str, ...], rtol: float,
+            atol: float, races: bool, defines: tuple[str, ...], includes: tuple[str, ...],
+            output: str | None) -> None:
+    """Run KERNEL of FILE on several modes with the same arguments and compare every array
+    afterwards (exit 1 if any differs, or if --races finds a race)."""
+    from .comparison import arguments_from_spec, is_array
+    from .comparison import compare as compare_modes
+    from .errors import RaceError
+    from .runtime.device import Device
+
+    text = spec if spec.lstrip()[:1] in ("{", "[") else _read_text(spec)
+    try:
+        document = json.loads(text)
+    except ValueError as e:
+        raise Failure(f"the argument spec is not JSON: {e}") from None
+    if isinstance(document, list):
+        document = {"args": document}
+    args = arguments_from_spec(document)
+    defs = {**{str(k): str(v) for k, v in (document.get("defines") or {}).items()},
+            **_defines(defines)}
+    out = Output(output)
+    failed = False
+    if races:
+        dev = Device("serial", check_races=True)
+        try:
+            dev.build_kernel(file, kernel, defines=defs, include_dirs=includes)(
+                *[dev.asarray(a.copy()) if is_array(a) else a for a in args])
+            out.echo(f"race checker (serial): no race in kernel '{kernel}'")
+        except RaceError as e:
+            out.echo(f"race checker (serial): {e}")
+            failed = True
+        dev.finish()
+    result = compare_modes(file, kernel, args, [m.lower() for m in modes] or None,
+                           rtol=rtol, atol=atol, defines=defs, include_dirs=includes)
+    out.echo(str(result))
+    out.close()
+    if failed or not result.ok:
+        sys.exit(1)
+
+
+def _read_text(path: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise Failure(f"cannot read {path}: {e.strerror or e}") from None
 
 
 @main.group()

@@ -133,6 +133,16 @@ class LaunchError(OKLError):
     """The runtime failed to launch a kernel."""
 
 
+class RaceError(LaunchError):
+    """The race checker (``Device(mode, check_races=True)``) saw two accesses of one element
+    that a GPU may run in either order; the message names both, at their .okl lines."""
+
+
+class RaceWarning(UserWarning):
+    """The race checker saw a read of @shared or @exclusive storage that no thread of the
+    block has written yet: often a bug, sometimes meant (a value read and then overwritten)."""
+
+
 class Diagnostics:
     """Collects diagnostics across a whole file so all errors are reported in one run."""
 

@@ -33,7 +33,7 @@ class Mode:
 
 
 #: Device options every mode takes
-COMMON_OPTIONS = ("cache_dir", "check_bounds")
+COMMON_OPTIONS = ("cache_dir", "check_bounds", "check_races")
 
 _CPU = ("compiler", "compiler_flags")
 _GPU = ("device_id", "compiler_flags", "stream")

@@ -32,6 +32,7 @@ from .transforms.gpu.lower import lower_gpu_kernel
 from .transforms.gpu.tile_checks import distribute_tile_checks
 from .transforms.index_bounds import BoundsPlan, derive_bounds
 from .transforms.launch import KernelPlan, launcher_text, plan_kernel
+from .transforms.races import RaceInstrumenter, RaceTable, add_race_params, shadow_source
 from .transforms.spelling import spell
 
 
@@ -45,6 +46,8 @@ class KernelInfo:
     entry: str | None = None  # CPU: the `_okl_entry_<name>(void **)` symbol
     bounds: BoundsPlan | None = None  # the largest index of its pointer accesses
     checks: CheckTable | None = None  # checked mode: the guarded accesses (whole file)
+    races: RaceTable | None = None  # the race checker's accesses and regions (whole file)
+    user_params: int = 0  # how many of ``params`` the user wrote (the rest are hidden)
 
     @property
     def device_kernels(self):
@@ -85,12 +88,14 @@ def normalize_mode(mode: str) -> str:
 
 def translate(source: str | bytes, mode: str, *, defines: dict | None = None, include_dirs=(),
               filename: str | None = None, line_directives: bool = True,
-              check_bounds: bool = False,
+              check_bounds: bool = False, check_races: bool = False,
               timings: dict[str, float] | None = None) -> Translation:
     """Translate OKL ``source`` for ``mode``; raise TranslationError with diagnostics.
 
     ``check_bounds``: guard every access through a pointer argument (okl.transforms.checked);
-    the kernels then take hidden arguments that the runtime fills.
+    ``check_races``: report every access to the race checker's shadow state (serial and
+    openmp; okl.transforms.races).  Either way the kernels take hidden arguments that the
+    runtime fills.
     ``timings``, when given, receives the seconds spent per stage: the front end's
     (:func:`okl.frontend.analyze`) and :data:`LOWER_STAGES` (benchmarks/translate_time.py)."""
     mode = normalize_mode(mode)
@@ -102,7 +107,8 @@ def translate(source: str | bytes, mode: str, *, defines: dict | None = None, in
         with _deep_expressions(where):
             return lower_program(program, modes.get(mode).target_class()(),
                                  line_directives=line_directives,
-                                 check_bounds=check_bounds, timings=timings)
+                                 check_bounds=check_bounds, check_races=check_races,
+                                 timings=timings)
 
 
 @contextmanager
@@ -151,9 +157,11 @@ LOWER_STAGES = ("analyses", "lower", "emit")
 
 
 def lower_program(program: Program, target: Target, *, line_directives: bool = True,
-                  check_bounds: bool = False,
+                  check_bounds: bool = False, check_races: bool = False,
                   timings: dict[str, float] | None = None) -> Translation:
     """The validated ``program`` as ``target``'s source text plus what the runtime needs."""
+    if check_races and target.gpu:
+        raise ValueError(f"the race checker runs on serial and openmp, not {target.mode}")
     clock = Clock(timings)
     diags = Diagnostics()
     float_abs(program, diags)
@@ -161,9 +169,14 @@ def lower_program(program: Program, target: Target, *, line_directives: bool = T
     # checked mode: the kernel checks every access itself, so no static check before launch
     bounds = {k.name: None if checks else derive_bounds(k, program.expanded.origin)
               for k in program.kernels}
+    user_params = {k.name: len(k.params) for k in program.kernels}
     if checks is not None:
         for k in program.kernels:
             add_hidden_params(k, checks)
+    races = RaceTable() if check_races else None
+    if races is not None:
+        for k in program.kernels:
+            add_race_params(k)
     insert_barriers(program)
     plans = {k.name: plan_kernel(k, program, diags) for k in program.kernels}
     clock.lap("analyses")
@@ -179,20 +192,28 @@ def lower_program(program: Program, target: Target, *, line_directives: bool = T
             if target.gpu:
                 distribute_tile_checks(program, kernel, diags)
             else:
-                split_inner_barriers(program, kernel, diags)
+                split_inner_barriers(program, kernel, diags, keep_barriers=races is not None)
             # checked mode records the first bad access: its loops stay scalar; GPU lowering
             # has no SIMD lanes to mark
             independent = independent_inner_loops(kernel) \
-                if checks is None and not target.gpu else set()
+                if checks is None and races is None and not target.gpu else set()
+            instrumenter = None
+            if races is not None and not diags.errors:
+                instrumenter = RaceInstrumenter(program, kernel, races)
+                instrumenter.run()
             lower_atomics(program, kernel, target, diags)
             plan = plans[kernel.name]
             nodes = lowered[kernel.name] = \
                 lower_gpu_kernel(program, kernel, plan, target, diags) if target.gpu else \
-                lower_cpu_kernel(program, kernel, target, independent)
+                lower_cpu_kernel(program, kernel, target, independent,
+                                 sequential=races is not None)
+            if instrumenter is not None:
+                instrumenter.register(nodes[0])
             out.extend(nodes)
             entry = None if target.gpu else f"_okl_entry_{kernel.name}"
             infos.append(KernelInfo(kernel.name, kernel.params, plan, entry,
-                                    bounds[kernel.name], checks))
+                                    bounds[kernel.name], checks, races,
+                                    user_params[kernel.name]))
         else:
             out.append(lower_global(ext, target, program, diags))
     spell(out, target)
@@ -204,6 +225,8 @@ def lower_program(program: Program, target: Target, *, line_directives: bool = T
         guard_accesses(out, lowered, program, target, checks)
     clock.lap("lower")
     text = emit_file(out, program.expanded, target, line_directives=line_directives)
+    if races is not None:
+        text = shadow_source(len(races.regions)) + text
     warnings = program.warnings + diags.warnings
     clock.lap("emit")
     return Translation(target.mode, text, infos, warnings, program)

@@ -33,6 +33,7 @@ from . import stream as streams
 from .cache import Cache
 from .cache import memo as process_memo
 from .kernel import Kernel
+from .launch import races
 from .launch.checked import requested
 from .launch.spec import KernelSpec, from_json, specs_of, to_json
 from .memory import Memory
@@ -117,10 +118,13 @@ class Device:
     def __init__(self, mode: str = "auto", **props):
         """Options (unknown ones are an okl.ArgumentError): ``check_bounds=True`` (or
         OKL_CHECK_BOUNDS=1): kernels check every access through a pointer argument and raise
-        okl.LaunchError naming the first one out of bounds; ``cache_dir``: the on-disk cache
-        (default OKL_CACHE_DIR or the user's cache folder); serial/openmp: ``compiler`` (default
-        CC or cc), ``compiler_flags``; opencl: ``platform_id``, ``device_id`` (or
-        OKL_OPENCL_DEVICE), ``context`` (a pyopencl.Context) or ``queue`` (a
+        okl.LaunchError naming the first one out of bounds; ``check_races=True`` (or
+        OKL_CHECK_RACES=1; serial and openmp, "auto" picks serial): every launch runs under
+        the race checker and raises okl.RaceError naming the first race (``"reverse"`` or
+        ``"shuffle[:SEED]"`` also reorder each block's @inner iterations); ``cache_dir``: the
+        on-disk cache (default OKL_CACHE_DIR or the user's cache folder); serial/openmp:
+        ``compiler`` (default CC or cc), ``compiler_flags``; opencl: ``platform_id``,
+        ``device_id`` (or OKL_OPENCL_DEVICE), ``context`` (a pyopencl.Context) or ``queue`` (a
         pyopencl.CommandQueue: the Device's default stream), ``compiler_flags``; cuda/hip:
         ``device_id``, ``stream`` (a cupy.cuda.Stream: the Device's default stream),
         ``compiler_flags``."""
@@ -128,12 +132,21 @@ class Device:
         check_options(mode, props)
         props = dict(props)
         self.check_bounds = requested(props)
+        #: the race checker's @inner order (okl.runtime.launch.races.Order), None when off
+        self.check_races = races.requested(props)
+        if mode == "auto" and self.check_races is not None:
+            mode = "serial"
         if mode == "auto":
             for candidate in modes.AUTO_ORDER:
                 if not _backend_class(candidate).unavailable(candidate):
                     mode = candidate
                     break
             log.info("okl.Device('auto') chose %s", mode)
+        if self.check_races is not None and mode not in ("serial", "openmp"):
+            raise ArgumentError(
+                f"okl.Device({mode!r}, check_races=...): the race checker runs on serial and "
+                "openmp only (it follows OKL's GPU semantics there, one thread at a time); "
+                "check the kernel on okl.Device('serial', check_races=True)")
         self.mode = mode
         self.props = props
         self.backend = _backend_class(mode)(mode, props)
@@ -297,6 +310,8 @@ class Device:
                     "include_dirs": [os.path.abspath(d) for d in include_dirs]}
         if self.check_bounds:  # a distinct source (absent otherwise: existing keys stay)
             document["check_bounds"] = True
+        if self.check_races is not None:
+            document["check_races"] = True
         key = Cache.key(document)
         memo = (str(self.cache.root), key)
         known = _TRANSLATED.get(memo)  # this process translated or loaded it already
@@ -330,7 +345,8 @@ class Device:
         from ..translation import translate  # here: a cache hit never imports the translator
 
         translation = translate(source, self.mode, defines=defines, include_dirs=include_dirs,
-                                filename=filename, check_bounds=self.check_bounds)
+                                filename=filename, check_bounds=self.check_bounds,
+                                check_races=self.check_races is not None)
         for w in translation.diagnostics:
             log.warning("%s", w.render())
         specs = specs_of(translation)

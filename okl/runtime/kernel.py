@@ -10,6 +10,7 @@ from operator import attrgetter
 
 from .launch.args import bind_args, make_converters
 from .launch.checked import Checker
+from .launch.races import RaceChecker
 from .launch.spec import KernelSpec
 from .properties import kernel_properties
 
@@ -33,9 +34,13 @@ class Kernel:
         self.name = spec.name
         self.source = source
         self._module = module  # the backend's built code, for ``properties``
-        # checked mode: the params past the user's are hidden, filled by the Checker
+        # checked mode and the race checker: the params past the user's are hidden, filled
+        # by the Checker and the RaceChecker (in that order)
         self._checker = Checker(device, spec) if spec.check_ints else None
-        self.params = spec.params[:spec.user_params] if self._checker else spec.params
+        self._races = RaceChecker(device, spec, device.check_races) \
+            if spec.race_ints and device.check_races else None
+        hidden = self._checker is not None or self._races is not None
+        self.params = spec.params[:spec.user_params] if hidden else spec.params
         backend = device.backend
         self._convert = make_converters(spec.params, spec.name, expected_kind=backend.kind,
                                         expected_device=backend.identity,
@@ -78,7 +83,7 @@ class Kernel:
         property: one Python frame less per launch than a ``__call__`` method that calls
         on, about 0.1 us.)"""
         direct = self._fast is not None and self._checker is None and \
-            self._call is self._fast_call
+            self._races is None and self._call is self._fast_call
         self._entry = self._fast if direct else self._enter
 
     __call__ = property(attrgetter("_entry"), doc="Check every argument, then launch.")
@@ -86,11 +91,18 @@ class Kernel:
     def _enter(self, *args, **kwargs):
         if kwargs or len(args) != len(self.params):
             args = bind_args(args, kwargs, self.params, self.name)
-        if self._checker is None:
+        checker, races = self._checker, self._races
+        if checker is None and races is None:
             self._call(args)
             return
-        self._call(list(args) + self._checker.hidden(args))
-        self._checker.raise_if_failed()
+        hidden = checker.hidden(args) if checker is not None else []
+        if races is None:
+            self._call(list(args) + hidden)
+        else:
+            with races.launching():  # reads the report after the launch: RaceError
+                self._call(list(args) + hidden + races.hidden(args))
+        if checker is not None:
+            checker.raise_if_failed()
 
     #: (outer, inner) as given to set_run_dims, or None
     run_dims: tuple | None = None

@@ -53,6 +53,10 @@ class KernelSpec:
     check_sites: list[list] = field(default_factory=list)
     check_ints: int = 0
     user_params: int = 0
+    # the race checker (okl.transforms.races): its sites, regions and report length (0: off)
+    race_sites: list[list] = field(default_factory=list)
+    race_regions: list[list] = field(default_factory=list)
+    race_ints: int = 0
     #: every @outer loop nest (CPU and GPU): {"name", "outer", "inner"}, its extents per axis
     #: where translation knows them all (else None); shown by Kernel.properties
     loops: list[dict] = field(default_factory=list)
@@ -69,10 +73,14 @@ def specs_of(translation) -> list[KernelSpec]:
         spec = KernelSpec(info.name, params, info.entry)
         spec.loops = [{"name": dk.name, "outer": _dims(dk.constant_dims("outer")),
                        "inner": _dims(dk.constant_dims("inner"))} for dk in info.device_kernels]
+        spec.user_params = info.user_params or len(params)
         if info.checks is not None:
             spec.check_sites = [list(site) for site in info.checks.sites]
             spec.check_ints = info.checks.buffer_ints
-            spec.user_params = len(params) - sum(p.is_pointer for p in params)
+        if info.races is not None:
+            spec.race_sites = info.races.sites
+            spec.race_regions = info.races.regions
+            spec.race_ints = info.races.report_size
         if info.bounds is not None:
             spec.bounds_src = info.bounds.source
             spec.bounds = [[a.param, a.text, a.where] for a in info.bounds.accesses]
@@ -126,6 +134,8 @@ def to_json(specs: list[KernelSpec]) -> list[dict]:
              "bounds": s.bounds, "bounds_names": s.bounds_names,
              "check_sites": s.check_sites, "check_ints": s.check_ints,
              "user_params": s.user_params, "loops": s.loops,
+             "race_sites": s.race_sites, "race_regions": s.race_regions,
+             "race_ints": s.race_ints,
              "device_kernels": [{"name": d.name, "dims_src": d.dims_src,
                                  "threads": d.threads, "threads_loc": d.threads_loc,
                                  "captured": [param(p) for p in d.captured]}
@@ -150,4 +160,7 @@ def from_json(data: list[dict]) -> list[KernelSpec]:
                        s.get("user_params", 0)) for s in data]
     for spec, s in zip(out, data, strict=True):
         spec.loops = s.get("loops", [])
+        spec.race_sites = s.get("race_sites", [])
+        spec.race_regions = s.get("race_regions", [])
+        spec.race_ints = s.get("race_ints", 0)
     return out

@@ -49,11 +49,14 @@ from ..barrier_regions import (
 )
 
 
-def split_inner_barriers(program: Program, kernel: Kernel, diags: Diagnostics) -> None:
-    """Split every @inner loop of ``kernel`` that holds a barrier (nothing else changes)."""
+def split_inner_barriers(program: Program, kernel: Kernel, diags: Diagnostics,
+                         keep_barriers: bool = False) -> None:
+    """Split every @inner loop of ``kernel`` that holds a barrier (nothing else changes).
+    ``keep_barriers``: leave each barrier statement between the regions it separates (the
+    race checker counts them)."""
     consumed: set[int] = set()
     for splitter in splitters(program, kernel, diags, CpuSplitter):
-        splitter.run()
+        splitter.run(keep_barriers)
         consumed |= {id(n) for n in splitter.barriers}
     if consumed:
         kernel.barriers = [b for b in kernel.barriers if id(b.node) not in consumed]
@@ -81,9 +84,10 @@ class CpuSplitter(RegionSplitter):
             self.roots.add(id(new))
         return new
 
-    def run(self) -> None:
+    def run(self, keep_barriers: bool = False) -> None:
         block = self.block
-        root = c_ast.Compound(self.materialize(self.lift(block.node, ()), barriers=False),
+        root = c_ast.Compound(self.materialize(self.lift(block.node, ()),
+                                               barriers=keep_barriers),
                               coord=block.node.coord)
         self._keep_variables(root)
         parent, slot = self.parents[id(block.node)]

@@ -29,9 +29,16 @@ Parents = dict[int, tuple[c_ast.Node, str]]
 
 
 def lower_cpu_kernel(program: Program, kernel: Kernel, target: Target,
-                     independent: set[int] = frozenset()) -> list[c_ast.Node]:
-    """``independent``: the @inner loops (ids of For nodes) to mark for SIMD (cpu.simd)."""
+                     independent: set[int] = frozenset(),
+                     sequential: bool = False) -> list[c_ast.Node]:
+    """``independent``: the @inner loops (ids of For nodes) to mark for SIMD (cpu.simd).
+    ``sequential`` (the race checker's code): no loop is rewritten for speed and no @outer
+    loop runs in parallel -- the checker's shadow state is one thread's."""
     counted = lower_exclusive(kernel)
+    if sequential:
+        _drop_block_unrolls(program, kernel)
+        _spell_params(kernel, target)
+        return [kernel.node, entry_point(kernel)]
     guards_to_bounds(kernel, counted)
     transpose_shared(kernel)
     _drop_block_unrolls(program, kernel)
