@@ -163,8 +163,8 @@ def _compare_one(index: int, name: str, arrays: dict[str, np.ndarray], first: st
     if not count:
         return ArrayResult(index, name, True)
     where = tuple(int(i) for i in np.unravel_index(int(np.flatnonzero(bad)[0]), ref.shape))
-    values = {m: a[where].item() if a.dtype.fields is None else a[where] for m, a in
-              arrays.items()}
+    values: dict[str, object] = {m: a[where].item() if a.dtype.fields is None else a[where]
+                                 for m, a in arrays.items()}
     return ArrayResult(index, name, False, (where, values), count, biggest)
 
 
@@ -173,7 +173,7 @@ def _differs(ref: np.ndarray, got: np.ndarray, rtol: float, atol: float):
     if ref.dtype.fields is not None:
         out = np.zeros(ref.shape, bool)
         largest = 0.0
-        for f in ref.dtype.names:
+        for f in ref.dtype.names or ():
             d, m = _differs(ref[f], got[f], rtol, atol)
             out |= d.reshape(ref.shape + (-1,)).any(axis=-1) if d.shape != ref.shape else d
             largest = max(largest, m)
@@ -203,7 +203,7 @@ def arguments_from_spec(spec: dict, seed: int = 0) -> list:
     if not isinstance(spec, dict) or not isinstance(spec.get("args"), list):
         raise OKLError('the argument spec must be a JSON object with an "args" list')
     rng = np.random.default_rng(spec.get("seed", seed))
-    out = []
+    out: list = []
     for k, entry in enumerate(spec["args"]):
         where = f"argument {k + 1} of the spec"
         if isinstance(entry, bool) or isinstance(entry, (int, float)):

@@ -304,10 +304,11 @@ class Device:
         """OKL -> (kernel specs, backend source, cache hit, included files), through the
         translation cache (and, within a process, a memo of what it gave: a new Device of
         the same mode needs no disk access and no JSON to find a translation again)."""
-        document = {"okl": __version__, "translator": translator_digest(), "mode": self.mode,
-                    "source": source, "filename": filename, "base": base,
-                    "defines": {k: _define_text(v) for k, v in defines.items()},
-                    "include_dirs": [os.path.abspath(d) for d in include_dirs]}
+        document: dict = {
+            "okl": __version__, "translator": translator_digest(), "mode": self.mode,
+            "source": source, "filename": filename, "base": base,
+            "defines": {k: _define_text(v) for k, v in defines.items()},
+            "include_dirs": [os.path.abspath(d) for d in include_dirs]}
         if self.check_bounds:  # a distinct source (absent otherwise: existing keys stay)
             document["check_bounds"] = True
         if self.check_races is not None:

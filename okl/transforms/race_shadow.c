@@ -33,12 +33,16 @@ typedef struct {
 typedef struct {
     char *base;
     int64_t nbytes, size;
-    int kind;          /* 0 global memory, 1 @shared, 2 @exclusive, 3 @exclusive initialised */
+    int kind;          /* _OKL_GLOBAL, _OKL_SHARED or _OKL_EXCLUSIVE, | _OKL_QUIET */
     _okl_cell *cells;
     int64_t ncells;
 } _okl_region;
 
 #define _OKL_REGIONS 64
+#define _OKL_GLOBAL 0
+#define _OKL_SHARED 1
+#define _OKL_EXCLUSIVE 2
+#define _OKL_QUIET 4   /* no warning of unset reads: initialised, or written through a pointer */
 #define _OKL_READ 1
 #define _OKL_WRITE 2
 #define _OKL_ATOMIC 4
@@ -189,7 +193,7 @@ static _okl_region *_okl_region_of(int r, const char *p) {
     }
     for (int k = 0; k < _OKL_REGIONS; ++k) {  /* a pointer the kernel computed: whose is it */
         _okl_region *g = &_okl_rs.regions[k];
-        if (g->base && g->kind == 0 && p >= g->base && p < g->base + g->nbytes)
+        if (g->base && g->kind == _OKL_GLOBAL && p >= g->base && p < g->base + g->nbytes)
             return g;
     }
     return 0;
@@ -205,19 +209,19 @@ static void *_okl_race_at(int r, void *p, int kind, int site) {
         return p;  /* not an argument's or @shared element: private, or out of bounds */
     int64_t index = ((const char *) p - g->base) / g->size;
     _okl_cell *c = &g->cells[index];
-    uint64_t gen = g->kind == 0 ? _okl_rs.gen : _okl_rs.block_gen;
+    int space = g->kind & 3, warn = !(g->kind & _OKL_QUIET);
+    uint64_t gen = space == _OKL_GLOBAL ? _okl_rs.gen : _okl_rs.block_gen;
     if (c->gen != gen)
         _okl_clear(c, gen);
-    if (g->kind >= 2) {  /* @exclusive: one thread's own; only unset reads matter */
-        if ((kind & _OKL_READ) && !c->written && g->kind == 2 &&
-                !_okl_rs.report[_OKL_R_WARN + site])
+    if (space == _OKL_EXCLUSIVE) {  /* one thread's own: only unset reads matter */
+        if ((kind & _OKL_READ) && !c->written && warn && !_okl_rs.report[_OKL_R_WARN + site])
             _okl_rs.report[_OKL_R_WARN + site] = index + 1;
         if (kind & _OKL_WRITE)
             c->written = 1;
         return p;
     }
     _okl_access me = {_okl_rs.block, _okl_rs.thread,
-                      g->kind == 0 ? _okl_rs.global_epoch : _okl_rs.epoch, site};
+                      space == _OKL_GLOBAL ? _okl_rs.global_epoch : _okl_rs.epoch, site};
     int rn = (int) (g - _okl_rs.regions);
     const _okl_access *them;
     if (kind & _OKL_ATOMIC) {
@@ -242,7 +246,7 @@ static void *_okl_race_at(int r, void *p, int kind, int site) {
             _okl_race_found(rn, index, &me, _OKL_READ, them, _OKL_ATOMIC);
             return p;
         }
-        if (!c->written && g->kind == 1 && !_okl_rs.report[_OKL_R_WARN + site])
+        if (!c->written && space == _OKL_SHARED && warn && !_okl_rs.report[_OKL_R_WARN + site])
             _okl_rs.report[_OKL_R_WARN + site] = index + 1;
         _okl_add(&c->reads, &me);
     }

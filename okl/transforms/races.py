@@ -52,7 +52,7 @@ class RaceTable:
 
     sites: list[list] = field(default_factory=list)
     regions: list[list] = field(default_factory=list)
-    _ids: dict[tuple, int] = field(default_factory=dict)
+    _ids: dict[str, int] = field(default_factory=dict)
 
     def site(self, where: list) -> int:
         key = repr(where)
@@ -145,9 +145,31 @@ class RaceInstrumenter:
         self.depth = {v.name: len(v.sizes) for v in kernel.shared + kernel.exclusive}
         # @exclusive with an initializer: every copy starts set (the CPU lowering moves it)
         self.initialised = {v.name for v in kernel.exclusive if v.node.init is not None}
+        self.escaped = self._escaped(kernel.node.body)
         self.pointers = {p.name for p in user} | _pointer_locals(kernel.node.body)
         for outer in kernel.outers:
             self._outer(outer, [])
+
+    def _escaped(self, body: c_ast.Node) -> set[str]:
+        """@shared and @exclusive names used otherwise than element by element (passed
+        whole, partly indexed, their address taken): writes through those pointers are not
+        seen, so their unset reads are not warned about."""
+        parents = parent_map(body)
+        out = set()
+        for n in walk(body):
+            if not isinstance(n, c_ast.ID) or n.name not in self.depth:
+                continue
+            top, depth = n, 0
+            up = parents.get(id(top))
+            while up is not None and isinstance(up[0], c_ast.ArrayRef) and up[1] == "name":
+                top, depth = up[0], depth + 1
+                up = parents.get(id(top))
+            if up is not None and isinstance(up[0], c_ast.StructRef) and up[1] == "field":
+                continue
+            if depth != self.depth[n.name] or up is not None and isinstance(
+                    up[0], c_ast.UnaryOp) and up[0].op == "&":
+                out.add(n.name)
+        return out
 
     # -- loops -------------------------------------------------------------------------------
     def _outer(self, outer: Loop, chain: list[Loop]) -> None:
@@ -226,6 +248,7 @@ class RaceInstrumenter:
             if not (isinstance(n, c_ast.EmptyStatement) and self.amap.has(n, "barrier")):
                 continue
             attr = self.amap.get(n, "barrier")
+            assert attr is not None
             shared_only = attr.placement == "auto" or (
                 attr.args and attr.args[0].kind == "string" and
                 attr.args[0].string_value in ("warp", "local"))
@@ -239,7 +262,7 @@ class RaceInstrumenter:
 
     # -- accesses ----------------------------------------------------------------------------
     def _statement(self, root: c_ast.Node, blocks: list, threads: list, counters: dict,
-                   skip: set[int] = frozenset()) -> None:
+                   skip: frozenset[int] | set[int] = frozenset()) -> None:
         """Instrument the accesses under ``root`` outside the loops in ``skip`` and outside
         nested @inner loops (instrumented with their own thread)."""
         atomics = {id(a.node) for a in self.kernel.atomics}
@@ -426,7 +449,8 @@ class RaceInstrumenter:
                 for _ in range(depth):
                     element = c_ast.ArrayRef(element, _int(0))
                 base = c_ast.ID(v.name) if depth else c_ast.UnaryOp("&", c_ast.ID(v.name))
-                kind = 1 if v.kind == "shared" else (3 if v.name in self.initialised else 2)
+                kind = (1 if v.kind == "shared" else 2) | (
+                    4 if v.name in self.initialised | self.escaped else 0)
                 reg = _call("_okl_race_region", _int(self.region[v.name]), base,
                             c_ast.UnaryOp("sizeof", c_ast.ID(v.name)),
                             c_ast.UnaryOp("sizeof", element), _int(kind))

@@ -86,7 +86,7 @@ class RaceChecker:
         self.warned: set[int] = set()
 
     def hidden(self, args) -> list:
-        head = np.zeros(self.spec.race_ints, np.int64)
+        head: np.ndarray = np.zeros(self.spec.race_ints, np.int64)
         head[1] = ORDERS.index(self.order.kind)
         if self.order.kind == "shuffle":
             self.seed = self.order.seed if self.order.seed is not None else \
