@@ -6,7 +6,8 @@ with --races serial openmp) prints, per kernel, the median time of one launch (w
 a checked launch also reads back its error buffer or report) unchecked and checked, and
 their ratio.  Inputs are in bounds and the kernels race-free: this is the price of the
 guards or of the race checker's shadow state, not of a report.  The race checker keeps about
-220 bytes per element of every array, so it runs at a 16th of the sizes.
+140 bytes per element of every array (more for arrays updated @atomic), so it runs at a 16th
+of the sizes.
 """
 
 from __future__ import annotations

@@ -15,27 +15,29 @@
  * locks and the first race found is the same on every run.  Each element keeps its last
  * plain write and two summaries (plain reads, atomic updates) that answer "did an access
  * unordered with this one happen?" exactly: the first access, one from another block than
- * that one, and up to two threads' accesses in the latest epoch of the running block.
+ * that one, and up to two threads' accesses in the latest epoch of the running block.  The
+ * atomic summaries of a region are allocated when it is first updated atomically: most
+ * arrays never are, and the shadow's size is the checker's cost (it is memory-bound).
  */
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 
 typedef struct { int64_t block, thread; int32_t epoch, site; } _okl_access;
 typedef struct { _okl_access any, other, now, now2; } _okl_accesses;
 typedef struct {
-    uint64_t gen;
-    int32_t written;   /* written since gen began (uninitialised reads are warned about) */
-    int32_t pad;
+    uint64_t gen;      /* the launch (global memory) or block (@shared) it describes */
+    int64_t written;   /* written since gen began (uninitialised reads are warned about) */
     _okl_access write; /* the last plain write */
-    _okl_accesses reads, atomics;
+    _okl_accesses reads;
 } _okl_cell;
+typedef struct { uint64_t gen; _okl_accesses updates; } _okl_atomic_cell;
 typedef struct {
     char *base;
     int64_t nbytes, size;
     int kind;          /* _OKL_GLOBAL, _OKL_SHARED or _OKL_EXCLUSIVE, | _OKL_QUIET */
     _okl_cell *cells;
-    int64_t ncells;
+    _okl_atomic_cell *atomics;  /* 0 until the region's first atomic update */
+    int64_t ncells, natomics;
 } _okl_region;
 
 #define _OKL_REGIONS 64
@@ -83,7 +85,7 @@ static void _okl_race_region(int r, const void *base, int64_t nbytes, int64_t si
             _okl_rs.report[_OKL_R_FOUND] = -1;  /* out of memory: reported, not checked */
     }
     g->base = (char *) base;
-    g->nbytes = n * size;
+    g->nbytes = g->cells ? n * size : 0;
     g->size = size;
     g->kind = kind;
 }
@@ -177,13 +179,40 @@ static void _okl_race_found(int r, int64_t index, const _okl_access *me, int kin
     out[13] = _okl_rs.epoch;
 }
 
+/* records are read only where their site is set: clearing a cell is clearing its sites */
+static void _okl_none(_okl_accesses *s) {
+    s->any.site = s->other.site = s->now.site = s->now2.site = -1;
+}
+
 static void _okl_clear(_okl_cell *c, uint64_t gen) {
-    memset(c, 0, sizeof *c);
     c->gen = gen;
+    c->written = 0;
     c->write.site = -1;
-    _okl_accesses *sets[2] = {&c->reads, &c->atomics};
-    for (int k = 0; k < 2; ++k)
-        sets[k]->any.site = sets[k]->other.site = sets[k]->now.site = sets[k]->now2.site = -1;
+    _okl_none(&c->reads);
+}
+
+/* the atomic updates of element ``index`` of ``g`` (0: none yet) */
+static _okl_accesses *_okl_updates(_okl_region *g, int64_t index, uint64_t gen, int make) {
+    if (!g->atomics || g->natomics < g->nbytes / g->size) {
+        if (!make)
+            return 0;
+        free(g->atomics);
+        g->natomics = g->nbytes / g->size;
+        g->atomics = (_okl_atomic_cell *) calloc((size_t) g->natomics, sizeof *g->atomics);
+        if (!g->atomics) {
+            g->natomics = 0;
+            _okl_rs.report[_OKL_R_FOUND] = -1;
+            return 0;
+        }
+    }
+    _okl_atomic_cell *a = &g->atomics[index];
+    if (a->gen != gen) {
+        if (!make)
+            return 0;
+        a->gen = gen;
+        _okl_none(&a->updates);
+    }
+    return &a->updates;
 }
 
 static _okl_region *_okl_region_of(int r, const char *p) {
@@ -191,10 +220,16 @@ static _okl_region *_okl_region_of(int r, const char *p) {
         _okl_region *g = &_okl_rs.regions[r];
         return g->base && p >= g->base && p < g->base + g->nbytes ? g : 0;
     }
+    static int last;  /* accesses in a row mostly hit one argument */
+    _okl_region *g = &_okl_rs.regions[last];
+    if (g->base && g->kind == _OKL_GLOBAL && p >= g->base && p < g->base + g->nbytes)
+        return g;
     for (int k = 0; k < _OKL_REGIONS; ++k) {  /* a pointer the kernel computed: whose is it */
-        _okl_region *g = &_okl_rs.regions[k];
-        if (g->base && g->kind == _OKL_GLOBAL && p >= g->base && p < g->base + g->nbytes)
+        g = &_okl_rs.regions[k];
+        if (g->base && g->kind == _OKL_GLOBAL && p >= g->base && p < g->base + g->nbytes) {
+            last = k;
             return g;
+        }
     }
     return 0;
 }
@@ -233,16 +268,19 @@ static void *_okl_race_at(int r, void *p, int kind, int site) {
             _okl_race_found(rn, index, &me, kind, them, _OKL_READ);
             return p;
         }
-        _okl_add(&c->atomics, &me);
+        _okl_accesses *updates = _okl_updates(g, index, gen, 1);
+        if (updates)
+            _okl_add(updates, &me);
         c->written = 1;
         return p;
     }
+    _okl_accesses *updates = g->atomics ? _okl_updates(g, index, gen, 0) : 0;
     if (kind & _OKL_READ) {
         if (_okl_unordered(&c->write, &me)) {
             _okl_race_found(rn, index, &me, _OKL_READ, &c->write, _OKL_WRITE);
             return p;
         }
-        if ((them = _okl_conflict(&c->atomics, &me))) {
+        if (updates && (them = _okl_conflict(updates, &me))) {
             _okl_race_found(rn, index, &me, _OKL_READ, them, _OKL_ATOMIC);
             return p;
         }
@@ -259,7 +297,7 @@ static void *_okl_race_at(int r, void *p, int kind, int site) {
             _okl_race_found(rn, index, &me, _OKL_WRITE, them, _OKL_READ);
             return p;
         }
-        if ((them = _okl_conflict(&c->atomics, &me))) {
+        if (updates && (them = _okl_conflict(updates, &me))) {
             _okl_race_found(rn, index, &me, _OKL_WRITE, them, _OKL_ATOMIC);
             return p;
         }

@@ -108,7 +108,7 @@ class RaceChecker:
             return
         if report[0] < 0:
             raise LaunchError(f"kernel '{self.spec.name}': the race checker could not allocate "
-                              "its shadow state (about 220 bytes per element of every array "
+                              "its shadow state (about 140 bytes per element of every array "
                               "argument): check smaller arrays")
         raise RaceError(describe(self.spec, report, self.order.describe(self.seed)))
 
