@@ -32,7 +32,13 @@ from .transforms.gpu.lower import lower_gpu_kernel
 from .transforms.gpu.tile_checks import distribute_tile_checks
 from .transforms.index_bounds import BoundsPlan, derive_bounds
 from .transforms.launch import KernelPlan, launcher_text, plan_kernel
-from .transforms.races import RaceInstrumenter, RaceTable, add_race_params, shadow_source
+from .transforms.races import (
+    FunctionInstrumenter,
+    RaceInstrumenter,
+    RaceTable,
+    add_race_params,
+    shadow_source,
+)
 from .transforms.spelling import spell
 
 
@@ -215,6 +221,8 @@ def lower_program(program: Program, target: Target, *, line_directives: bool = T
                                     bounds[kernel.name], checks, races,
                                     user_params[kernel.name]))
         else:
+            if races is not None and isinstance(ext, c_ast.FuncDef):
+                FunctionInstrumenter(program, ext, races).run()
             out.append(lower_global(ext, target, program, diags))
     spell(out, target)
     if not target.gpu:

@@ -485,3 +485,37 @@ def test_storage_written_through_a_pointer_is_not_warned_about(mode):
         warnings.simplefilter("error", okl.RaceWarning)
         got = run(checker(mode), ESCAPED, inputs())
     assert np.array_equal(got[2], np.tile(np.arange(16), B) + inputs()[1])
+
+
+IN_FUNCTION = """void publish(float *s, const int t, const float v) { s[t] = v; }
+
+float neighbour(const float *s, const int t) { return s[(t + 1) % 16]; }
+
+@kernel void k(const int n, const float *x, float *y) {
+  for (int b = 0; b < n; ++b; @outer) {
+    @shared float s[16];
+    for (int t = 0; t < 16; ++t; @inner) {
+      publish(s, t, x[b * 16 + t]);
+      y[b * 16 + t] = neighbour(s, t);
+    }
+  }
+}"""
+
+
+@pytest.mark.parametrize("mode", CPU)
+def test_races_inside_functions_the_kernel_calls(mode):
+    """Accesses inside device functions report as the calling thread; the region (here a
+    @shared array passed whole) is found by address."""
+    with pytest.raises(okl.RaceError) as err:
+        run(checker(mode), IN_FUNCTION, inputs())
+    text = str(err.value)
+    assert re.match(r"planted\.okl:1:\d+: race: s\[1\] is written here and read at "
+                    r"planted\.okl:3:\d+ by another @inner iteration \(@inner index 1 vs "
+                    r"@inner index 0\) of @outer index 0 with no barrier", text), text
+    clean = IN_FUNCTION.replace("      y[b * 16 + t] = neighbour(s, t);",
+                                "      @barrier;\n      y[b * 16 + t] = neighbour(s, t);")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", okl.RaceWarning)
+        got = run(checker(mode), clean, inputs())
+    x = inputs()[1].reshape(B, T)
+    assert np.array_equal(got[2], np.roll(x, -1, axis=1).ravel())

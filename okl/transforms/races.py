@@ -7,7 +7,7 @@ and before atomics and the CPU lowering:
 
 - every element access -- ``x[i]`` of a pointer, ``*p``, a @shared array's full element, an
   @exclusive variable -- becomes ``(*_OKL_RACE(region, &access, kind, site))``: the shadow
-  (``race_shadow.c``) records it and returns the same address, so the kernel computes what
+  (``race_shadow.h``) records it and returns the same address, so the kernel computes what
   it computes without the checker.  Accesses through pointers look their region up by
   address, so pointers the kernel computes (``const double *row = q + e * p_Np``) count too;
   an @atomic statement's accesses are noted just before it, so that lowering sees it as
@@ -32,12 +32,14 @@ import numpy as np
 from pycparser import c_ast
 
 from ..ctree import clone, parent_map, walk
+from ..errors import SourceLoc
+from ..model.consteval import evaluate
 from ..model.kernel import Kernel, Loop, Param, Program
 from ..model.types import CType
 
 REPORT = "_okl_races"
 READ, WRITE, ATOMIC = 1, 2, 4
-REPORT_HEADER = 24  # int64 slots before the per-site warnings (see race_shadow.c)
+REPORT_HEADER = 24  # int64 slots before the per-site warnings (see race_shadow.h)
 _UPDATES = ("++", "--", "p++", "p--")
 
 
@@ -68,7 +70,7 @@ class RaceTable:
 
 def shadow_source(regions: int) -> str:
     """The C shadow state, for a file whose kernels use at most ``regions`` regions."""
-    text = (Path(__file__).parent / "race_shadow.c").read_text()
+    text = (Path(__file__).parent / "race_shadow.h").read_text()
     return f"#define _OKL_REGIONS {max(regions, 1)}\n" + \
         text.replace("#define _OKL_REGIONS 64\n", "")
 
@@ -124,6 +126,8 @@ class RaceInstrumenter:
         self.program = program
         self.amap = program.attrs
         self.kernel = kernel
+        self.atomics = kernel.atomics
+        self.loc = kernel.loc
         self.table = table
         self.region: dict[str, int] = {}  # @shared and @exclusive names -> region
         self.pointers: set[str] = set()
@@ -213,7 +217,7 @@ class RaceInstrumenter:
                                                                    form.iterator),
                               c_ast.Cast(c_ast.Typename(None, [], None, _named(
                                   form.type_node, None)), value), None)
-        const = _constant(form.start), _constant(step)
+        const = evaluate(form.start), evaluate(step)
         threads = threads + [[loop.axis, form.iterator, *const, form.increasing]]
         counters = dict(counters)
         counters[loop.axis] = c_ast.ID(p)
@@ -261,11 +265,11 @@ class RaceInstrumenter:
                 setattr(parent, slot, step)
 
     # -- accesses ----------------------------------------------------------------------------
-    def _statement(self, root: c_ast.Node, blocks: list, threads: list, counters: dict,
-                   skip: frozenset[int] | set[int] = frozenset()) -> None:
+    def _statement(self, root: c_ast.Node, blocks: list | None, threads: list | None,
+                   counters: dict, skip: frozenset[int] | set[int] = frozenset()) -> None:
         """Instrument the accesses under ``root`` outside the loops in ``skip`` and outside
         nested @inner loops (instrumented with their own thread)."""
-        atomics = {id(a.node) for a in self.kernel.atomics}
+        atomics = {id(a.node) for a in self.atomics}
         parents = parent_map(root)
         stack = [root]
         found: list[c_ast.Node] = []
@@ -415,7 +419,7 @@ class RaceInstrumenter:
             loc = self.program.expanded.locate(coord.line, coord.column or 1)
             file, line, col = loc.file, loc.line, loc.col
         else:
-            file, line, col = str(self.kernel.loc.file), self.kernel.loc.line, 0
+            file, line, col = str(self.loc.file), self.loc.line, 0
         return self.table.site([file, line, col, name, threads, blocks])
 
     # -- phase two -----------------------------------------------------------------------
@@ -458,6 +462,31 @@ class RaceInstrumenter:
                 if isinstance(parent, c_ast.Compound):
                     k = next(i for i, x in enumerate(parent.block_items) if x is n)
                     parent.block_items.insert(k + 1, reg)
+
+
+class FunctionInstrumenter(RaceInstrumenter):
+    """A function the kernels call: its accesses through pointers (parameters and locals)
+    report to the shadow too, as the calling thread (the shadow knows which one runs); the
+    region is found by address, so ``@shared`` arrays passed whole count as well."""
+
+    def __init__(self, program: Program, func: c_ast.FuncDef, table: RaceTable) -> None:
+        self.program = program
+        self.amap = program.attrs
+        self.table = table
+        self.atomics = []
+        coord = func.coord
+        self.loc = program.expanded.locate(coord.line, coord.column or 1) if coord else \
+            SourceLoc("<input>", 1, 1)
+        self.region, self.depth = {}, {}
+        args = func.decl.type.args
+        params = {d.name for d in (args.params if args else [])
+                  if isinstance(d, c_ast.Decl) and isinstance(d.type, (c_ast.PtrDecl,
+                                                                       c_ast.ArrayDecl))}
+        self.pointers = params | _pointer_locals(func.body)
+        self.func = func
+
+    def run(self) -> None:
+        self._statement(self.func.body, None, None, {})
 
 
 # -- helpers -------------------------------------------------------------------------------
@@ -540,8 +569,3 @@ def _named(t: c_ast.Node, name: str | None) -> c_ast.Node:
 
 def _long_type(name: str) -> c_ast.TypeDecl:
     return c_ast.TypeDecl(name, [], None, c_ast.IdentifierType(["long"]))
-
-
-def _constant(n: c_ast.Node) -> int | None:
-    from ..model.consteval import evaluate
-    return evaluate(n)

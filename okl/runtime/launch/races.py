@@ -2,13 +2,14 @@
 in the @inner order asked for, and turn its report into okl.RaceError and okl.RaceWarning.
 
 The translation (okl.transforms.races) appended one element count per pointer parameter and
-an ``int64`` report to the kernel's parameters.  The report's layout (race_shadow.c):
+an ``int64`` report to the kernel's parameters.  The report's layout (race_shadow.h):
 
     [0] 1: a race was found (-1: the shadow state could not be allocated)
     [1] @inner order: 0 ascending, 1 reversed, 2 a permutation seeded by [2]
     [3] region  [4] element index  [5..8] this access: site, kind, thread, block
     [9..12] the earlier access: site, kind, thread, block
-    [24 + site] 1 + the first element that site read before any thread wrote it (0: none)
+    [24 + site] region << 40 | 1 + the first element that site read before any thread of
+                the block wrote it (0: none)
 
 Thread and block keys pack three 21-bit counters (axis 0 lowest): a thread's iteration index
 on each @inner axis, a block's @outer iterators.
@@ -113,16 +114,17 @@ class RaceChecker:
         raise RaceError(describe(self.spec, report, self.order.describe(self.seed)))
 
     def _warn(self, report: np.ndarray) -> None:
-        sites = self.spec.race_sites
+        sites, regions = self.spec.race_sites, self.spec.race_regions
         for s in np.flatnonzero(report[WARN:WARN + len(sites)]):
             if s in self.warned:
                 continue
             self.warned.add(int(s))
-            file, line, col, name, threads, _ = sites[s]
-            region = next(r for r in self.spec.race_regions if r[0] == name)
-            index = int(report[WARN + s]) - 1
-            what = f"{name}{_subscript(index, region[2])} (@shared)" \
-                if region[1] == "shared" else f"{name} (@exclusive)"
+            file, line, col = sites[s][:3]
+            value = int(report[WARN + s])
+            name, kind, dims = regions[value >> 40]
+            index = (value & ((1 << 40) - 1)) - 1
+            what = f"{name}{_subscript(index, dims)} (@shared)" if kind == "shared" else \
+                f"{name} (@exclusive)"
             # shown at the .okl line (a warnings filter can name the file)
             warnings.warn_explicit(
                 f"{file}:{line}:{col}: {what} is read before any @inner iteration of this "
@@ -140,7 +142,8 @@ def describe(spec: KernelSpec, report: np.ndarray, order: str) -> str:
     same_block = mine[3] == theirs[3]
     me = _thread(here[4], mine[2])
     them = _thread(there[4], theirs[2])
-    block = _block(here[5], mine[3])
+    outer = here[5] if here[5] is not None else there[5]  # a function's site has no loops
+    block = _block(outer, mine[3])
     if same_block:
         who = f"another @inner iteration ({me} vs {them}) of @outer {block}"
         why = "with no barrier between"
@@ -150,7 +153,7 @@ def describe(spec: KernelSpec, report: np.ndarray, order: str) -> str:
         fix = "put a @barrier between the two accesses" + \
             ("" if kind == "shared" else ", or make each iteration touch its own elements")
     else:
-        who = f"another @outer iteration ({block} vs {_block(there[5], theirs[3])}, " \
+        who = f"another @outer iteration ({block} vs {_block(outer, theirs[3])}, " \
               f"{me} vs {them})"
         why = "(different @outer iterations run concurrently and no barrier orders them)"
         fix = "make each @outer iteration write its own elements, or use @atomic on every " \
@@ -178,11 +181,16 @@ def _unpack(key: int) -> list[int]:
     return out
 
 
-def _thread(loops: list, key: int) -> str:
-    """``t=5`` (or ``j=1, i=2``) from a thread's iteration indices per axis."""
+def _thread(loops: list | None, key: int) -> str:
+    """``t=5`` (or ``j=1, i=2``) from a thread's iteration indices per axis; in a function
+    the kernel calls (no loops known), the indices."""
+    index = _unpack(key)
+    if loops is None:
+        used = [i for i in index if i] or [0]
+        return f"@inner index {used[0]}" if len(used) == 1 and index[0] == used[0] else \
+            f"@inner index ({', '.join(map(str, index))})"
     if not loops:
         return "thread 0"
-    index = _unpack(key)
     parts = []
     for axis, name, start, step, increasing in loops:
         k = index[axis]
@@ -193,8 +201,11 @@ def _thread(loops: list, key: int) -> str:
     return ", ".join(parts)
 
 
-def _block(loops: list, key: int) -> str:
+def _block(loops: list | None, key: int) -> str:
     values = _unpack(key)
+    if loops is None:  # both accesses in functions the kernel calls
+        return f"index {values[0]}" if not any(values[1:]) else \
+            f"index ({', '.join(map(str, values))})"
     parts = [f"{name}={values[axis]}" for axis, name, *_ in loops]
     return ", ".join(parts) if parts else "0"
 

@@ -52,7 +52,7 @@ typedef struct {
 #define _OKL_R_FOUND 0
 #define _OKL_R_ORDER 1
 #define _OKL_R_SEED 2
-#define _OKL_R_WARN 24
+#define _OKL_R_WARN 24  /* per site: region << 40 | 1 + the first unset element it read */
 
 static struct {
     long long *report;
@@ -170,7 +170,7 @@ static void _okl_add(_okl_accesses *s, const _okl_access *me) {
 
 static void _okl_race_found(int r, int64_t index, const _okl_access *me, int kind,
                             const _okl_access *them, int their_kind) {
-    int64_t *out = _okl_rs.report;
+    long long *out = _okl_rs.report;
     out[_OKL_R_FOUND] = 1;
     out[3] = r;
     out[4] = index;
@@ -220,13 +220,13 @@ static _okl_region *_okl_region_of(int r, const char *p) {
         _okl_region *g = &_okl_rs.regions[r];
         return g->base && p >= g->base && p < g->base + g->nbytes ? g : 0;
     }
-    static int last;  /* accesses in a row mostly hit one argument */
+    static int last;  /* accesses in a row mostly hit one region */
     _okl_region *g = &_okl_rs.regions[last];
-    if (g->base && g->kind == _OKL_GLOBAL && p >= g->base && p < g->base + g->nbytes)
+    if (g->base && p >= g->base && p < g->base + g->nbytes)
         return g;
-    for (int k = 0; k < _OKL_REGIONS; ++k) {  /* a pointer the kernel computed: whose is it */
+    for (int k = 0; k < _OKL_REGIONS; ++k) {  /* a pointer the code computed: whose is it */
         g = &_okl_rs.regions[k];
-        if (g->base && g->kind == _OKL_GLOBAL && p >= g->base && p < g->base + g->nbytes) {
+        if (g->base && p >= g->base && p < g->base + g->nbytes) {
             last = k;
             return g;
         }
@@ -250,7 +250,8 @@ static void *_okl_race_at(int r, void *p, int kind, int site) {
         _okl_clear(c, gen);
     if (space == _OKL_EXCLUSIVE) {  /* one thread's own: only unset reads matter */
         if ((kind & _OKL_READ) && !c->written && warn && !_okl_rs.report[_OKL_R_WARN + site])
-            _okl_rs.report[_OKL_R_WARN + site] = index + 1;
+            _okl_rs.report[_OKL_R_WARN + site] = ((int64_t) (g - _okl_rs.regions) << 40) |
+                                                 (index + 1);
         if (kind & _OKL_WRITE)
             c->written = 1;
         return p;
@@ -285,7 +286,8 @@ static void *_okl_race_at(int r, void *p, int kind, int site) {
             return p;
         }
         if (!c->written && space == _OKL_SHARED && warn && !_okl_rs.report[_OKL_R_WARN + site])
-            _okl_rs.report[_OKL_R_WARN + site] = index + 1;
+            _okl_rs.report[_OKL_R_WARN + site] = ((int64_t) (g - _okl_rs.regions) << 40) |
+                                                 (index + 1);
         _okl_add(&c->reads, &me);
     }
     if (kind & _OKL_WRITE) {
