@@ -479,8 +479,8 @@ ESCAPED = """void fill(float *row, const int t) { row[t] = t; }
 
 @pytest.mark.parametrize("mode", CPU)
 def test_storage_written_through_a_pointer_is_not_warned_about(mode):
-    """The checker does not see writes inside functions the kernel calls: a @shared array
-    passed whole is not reported as unset."""
+    """A @shared array passed whole may be written through pointers the checker does not see
+    (a library's memcpy): it is not reported as unset."""
     with warnings.catch_warnings():
         warnings.simplefilter("error", okl.RaceWarning)
         got = run(checker(mode), ESCAPED, inputs())
