@@ -85,8 +85,13 @@ def add_hidden_params(kernel: Kernel, table: CheckTable) -> None:
     for p in pointers:
         size = p.dtype.itemsize if p.dtype is not None else 1
         table.sink_ints = max(table.sink_ints, -(-size // 32) * 8)  # 32-byte multiples
-    hidden = [_hidden(count_name(p.name), "long", np.int64, kernel) for p in pointers]
-    hidden.append(_hidden(ERR, "int *", np.int32, kernel))
+    hidden = [hidden_param(count_name(p.name), "long", np.int64, kernel) for p in pointers]
+    hidden.append(hidden_param(ERR, "int *", np.int32, kernel))
+    append_params(kernel, hidden)
+
+
+def append_params(kernel: Kernel, hidden: list[Param]) -> None:
+    """``hidden`` after the kernel's parameters, in its model and in its C declaration."""
     kernel.params.extend(hidden)
     decl = kernel.node.decl.type
     if decl.args is None:
@@ -95,9 +100,10 @@ def add_hidden_params(kernel: Kernel, table: CheckTable) -> None:
                         if not _is_void(q)] + [h.node for h in hidden]
 
 
-def _hidden(name: str, text: str, dtype, kernel: Kernel) -> Param:
-    base = c_ast.TypeDecl(name, [], None, c_ast.IdentifierType([text.rstrip(" *")]))
+def hidden_param(name: str, text: str, dtype, kernel: Kernel) -> Param:
+    """A parameter okl adds: ``text`` is its C type (``"long"``, ``"int *"``)."""
     pointer = text.endswith("*")
+    base = c_ast.TypeDecl(name, [], None, c_ast.IdentifierType(text.rstrip(" *").split()))
     node = c_ast.Decl(name, [], [], [], [], c_ast.PtrDecl([], base) if pointer else base,
                       None, None)
     ctype = CType(text, text.rstrip(" *"), np.dtype(dtype), pointer, False)

@@ -34,8 +34,8 @@ from pycparser import c_ast
 from ..ctree import clone, parent_map, walk
 from ..errors import SourceLoc
 from ..model.consteval import evaluate
-from ..model.kernel import Kernel, Loop, Param, Program
-from ..model.types import CType
+from ..model.kernel import Kernel, Loop, Program
+from .checked import append_params, hidden_param
 
 REPORT = "_okl_races"
 READ, WRITE, ATOMIC = 1, 2, 4
@@ -83,27 +83,9 @@ def add_race_params(kernel: Kernel) -> None:
     """One element count per pointer parameter and the report, after every other param
     (checked mode's hidden ones included, which get no count)."""
     pointers = [p for p in kernel.params if p.is_pointer and not p.name.startswith("_okl_")]
-    hidden = [_param(count_name(p.name), "long", np.int64, kernel, False) for p in pointers]
-    hidden.append(_param(REPORT, "long long", np.int64, kernel, True))
-    kernel.params.extend(hidden)
-    decl = kernel.node.decl.type
-    if decl.args is None:
-        decl.args = c_ast.ParamList([])
-    decl.args.params = [q for q in decl.args.params if not _is_void(q)] + \
-        [h.node for h in hidden]
-
-
-def _param(name: str, text: str, dtype, kernel: Kernel, pointer: bool) -> Param:
-    base = c_ast.TypeDecl(name, [], None, c_ast.IdentifierType(text.split()))
-    node = c_ast.Decl(name, [], [], [], [], c_ast.PtrDecl([], base) if pointer else base,
-                      None, None)
-    ctype = CType(text + (" *" if pointer else ""), text, np.dtype(dtype), pointer, False)
-    return Param(name, ctype, node, kernel.loc)
-
-
-def _is_void(p: c_ast.Node) -> bool:
-    return isinstance(p, c_ast.Typename) and isinstance(p.type, c_ast.TypeDecl) and \
-        getattr(p.type.type, "names", None) == ["void"]
+    hidden = [hidden_param(count_name(p.name), "long", np.int64, kernel) for p in pointers]
+    hidden.append(hidden_param(REPORT, "long long *", np.int64, kernel))
+    append_params(kernel, hidden)
 
 
 def _call(name: str, *args: c_ast.Node) -> c_ast.FuncCall:
