@@ -750,10 +750,10 @@ def test_float32_rounding_property():
 # -- arrays of vector types -------------------------------------------------------------------
 
 def vector_pointer(name: str, const: bool = True) -> P:
-    from okl.model.types import vector_dtype
+    from okl.model.types import vector_descr
     from okl.parser.vectors import VECTOR_TYPES
     c_type = ("const " if const else "") + f"{name} *"
-    return P("q", c_type, vector_dtype(VECTOR_TYPES[name]), True, const)
+    return P("q", c_type, np.dtype(vector_descr(VECTOR_TYPES[name]), align=True), True, const)
 
 
 @pytest.mark.parametrize("name,array", [

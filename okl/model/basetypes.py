@@ -1,42 +1,33 @@
-"""C's base types by canonical name: spelling, numpy dtype, and integer width and signedness.
+"""C's base types by canonical name: spelling, numpy dtype name, and integer width and signedness.
 
 The lowest layer of the model: :mod:`okl.model.consteval` types integer constant expressions
 with it and :mod:`okl.model.types` builds declared types on it, so neither needs the other's
 table (types evaluates array sizes with consteval).  Widths are LP64's: ``long`` is 8 bytes
-on Linux hosts, in CUDA/HIP device code and in OpenCL C.
+on Linux hosts, in CUDA/HIP device code and in OpenCL C.  Types are named as numpy names them
+(``"int32"``), not as numpy objects: translating needs no numpy, only the runtime does.
 """
 
 from __future__ import annotations
 
-import numpy as np
-
-#: canonical base type name -> numpy scalar type (None for void)
+#: canonical base type name -> numpy dtype name (None for void)
 BASE_DTYPES = {
-    "char": np.int8, "signed char": np.int8, "unsigned char": np.uint8,
-    "short": np.int16, "unsigned short": np.uint16, "int": np.int32, "unsigned int": np.uint32,
-    "long": np.int64, "unsigned long": np.uint64, "long long": np.int64,
-    "unsigned long long": np.uint64, "float": np.float32, "double": np.float64,
-    "_Bool": np.bool_, "void": None,
+    "char": "int8", "signed char": "int8", "unsigned char": "uint8",
+    "short": "int16", "unsigned short": "uint16", "int": "int32", "unsigned int": "uint32",
+    "long": "int64", "unsigned long": "uint64", "long long": "int64",
+    "unsigned long long": "uint64", "float": "float32", "double": "float64",
+    "_Bool": "bool", "void": None,
 }
-INTEGER_TYPES = {k for k, v in BASE_DTYPES.items()
-                 if v is not None and np.issubdtype(v, np.integer)}
+#: (bits, signed) of every integer type (_Bool: an unsigned byte)
+_INTEGER_BITS = {base: (int(name.lstrip("uint")), not name.startswith("u"))
+                 for base, name in BASE_DTYPES.items() if name and "int" in name}
+_INTEGER_BITS["_Bool"] = (8, False)
+INTEGER_TYPES = set(_INTEGER_BITS) - {"_Bool"}
 
 
 def integer_bits(base: str) -> tuple[int, bool]:
-    """(bits, signed) of an integer type named by its canonical base (see INTEGER_TYPES)."""
-    known = _INTEGER_BITS.get(base)
-    return _iinfo_bits(base) if known is None else known
-
-
-def _iinfo_bits(base: str) -> tuple[int, bool]:
-    """integer_bits from numpy (which raises for a name that is no integer type)."""
-    info = np.iinfo(BASE_DTYPES[base]) if base != "_Bool" else np.iinfo(np.uint8)
-    return info.bits, info.min < 0
-
-
-#: integer_bits of every integer type, computed once: np.iinfo takes about 2 us, and
-#: constant evaluation and loop trip counts ask for it dozens of times per translate
-_INTEGER_BITS = {base: _iinfo_bits(base) for base in (*INTEGER_TYPES, "_Bool")}
+    """(bits, signed) of an integer type named by its canonical base (see INTEGER_TYPES);
+    KeyError for a name that is no integer type."""
+    return _INTEGER_BITS[base]
 
 
 def canonical_base(names: list[str]) -> str:

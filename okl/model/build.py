@@ -128,7 +128,7 @@ class ModelBuilder(PlacementChecks, LoopTreeChecks):
             if ctype.pointer and isinstance(getattr(p.type, "type", None), c_ast.PtrDecl):
                 self.error(f"kernel argument '{p.name}' is a pointer to a pointer; pass a "
                            "flat array instead", p)
-            elif not ctype.pointer and ctype.dtype is None:
+            elif not ctype.pointer and ctype.descr is None:
                 self.error(f"kernel argument '{p.name}' has type '{ctype.text}', which cannot "
                            "be passed from Python", p,
                            hint="use a scalar type (int, float, ...), a struct of scalars, "

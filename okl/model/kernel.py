@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import numpy as np
 from pycparser import c_ast
 
 from ..errors import Diagnostic, SourceLoc
@@ -12,6 +12,9 @@ from ..parser.cpp.preprocess import Expanded
 from .attach import AttributeMap
 from .loops import LoopForm
 from .types import CType, TypeTable
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class Deferred:
@@ -48,7 +51,13 @@ class Param:
 
     @property
     def dtype(self) -> np.dtype | None:
+        """The numpy dtype (made when first asked for: the runtime asks, translation not)."""
         return self.ctype.dtype
+
+    @property
+    def descr(self):
+        """The type as numpy describes it (okl.model.types.CType.descr); None for void."""
+        return self.ctype.descr
 
     @property
     def is_pointer(self) -> bool:

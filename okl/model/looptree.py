@@ -208,7 +208,7 @@ class LoopTreeChecks(BuilderBase):
                     continue
                 decl = self.host_vars[name]
                 ctype = self.types.resolve(decl.type)
-                if ctype.pointer or ctype.dtype is None:
+                if ctype.pointer or ctype.descr is None:
                     self.error(f"host variable '{name}' ({ctype.text}) is used inside an "
                                "[@outer] loop; only scalars computed on the host can be "
                                "passed to device code", ident,

@@ -4,20 +4,31 @@ The runtime checks every launch argument against these dtypes, so they must agre
 C compiler's idea of each type: LP64 widths (``long`` is 8 bytes on Linux hosts, in CUDA/HIP
 device code and in OpenCL C) and natural C alignment for struct members, which numpy's
 ``align=True`` reproduces.  A vector type (``double4``) is the struct of its components x, y,
-z, w (:func:`vector_dtype`).
+z, w (:func:`vector_descr`).
+
+The model holds each type as the description ``numpy.dtype(descr, align=True)`` takes (a
+name, or a list of ``(field, descr[, shape])``), so translating never imports numpy;
+``CType.dtype`` makes the numpy dtype when the runtime asks for it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
 from pycparser import c_ast, c_generator
 
 from ..parser.cparse import PRELUDE_TYPES
 from ..parser.vectors import VECTOR_TYPES, VectorType
 from .basetypes import BASE_DTYPES, canonical_base
 from .consteval import evaluate
+
+if TYPE_CHECKING:
+    import numpy as np
+
+#: what numpy.dtype(descr, align=True) takes: a dtype name or a list of struct fields
+Descr = Any
 
 
 @dataclass
@@ -26,10 +37,23 @@ class CType:
 
     text: str  # C spelling, e.g. "const float *"
     base: str  # canonical base type name after typedef resolution, e.g. "float"
-    dtype: np.dtype | None  # value dtype (pointee dtype for pointers); None for void
+    descr: Descr  # the value's (pointee's for pointers) numpy description; None for void
     pointer: bool = False
     const: bool = False  # for pointers: the pointee is const
     struct: str | None = None  # struct name when the base is a struct
+
+    @property
+    def is_integer(self) -> bool:
+        """An integer or bool value (not a pointer, struct or vector)."""
+        return isinstance(self.descr, str) and (self.descr == "bool" or "int" in self.descr)
+
+    @cached_property
+    def dtype(self) -> np.dtype | None:
+        """The numpy dtype of the value (of the pointee for pointers); None for void."""
+        if self.descr is None:
+            return None
+        import numpy as np  # here: only the runtime needs numpy
+        return np.dtype(self.descr, align=True)
 
 
 class TypeTable:
@@ -84,7 +108,7 @@ class TypeTable:
             cur = target
         return t
 
-    def _base(self, t: c_ast.Node, depth: int = 0) -> tuple[str, np.dtype | None, str | None]:
+    def _base(self, t: c_ast.Node, depth: int = 0) -> tuple[str, Descr, str | None]:
         if depth > 32:
             return "?", None, None
         if isinstance(t, c_ast.TypeDecl):
@@ -92,15 +116,14 @@ class TypeTable:
         if isinstance(t, c_ast.IdentifierType):
             name = canonical_base(t.names)
             if name in BASE_DTYPES:
-                dt = BASE_DTYPES[name]
-                return name, (np.dtype(dt) if dt is not None else None), None
+                return name, BASE_DTYPES[name], None
             if name in self.typedefs:
                 target = self.typedefs[name]
                 if isinstance(target, (c_ast.PtrDecl, c_ast.ArrayDecl)):
-                    return name, np.dtype(np.uint64), None
+                    return name, "uint64", None
                 return self._base(target, depth + 1)
             if name in VECTOR_TYPES:
-                return name, vector_dtype(VECTOR_TYPES[name]), None
+                return name, vector_descr(VECTOR_TYPES[name]), None
             return name, None, None
         if isinstance(t, c_ast.Struct):
             decl = self.structs.get(t.name) if t.decls is None else t
@@ -108,10 +131,10 @@ class TypeTable:
                 return f"struct {t.name}", None, t.name
             return f"struct {t.name}", self.struct_dtype(decl, depth), t.name
         if isinstance(t, c_ast.Enum):
-            return "int", np.dtype(np.int32), None
+            return "int", "int32", None
         return "?", None, None
 
-    def struct_dtype(self, s: c_ast.Struct, depth: int = 0) -> np.dtype | None:
+    def struct_dtype(self, s: c_ast.Struct, depth: int = 0) -> Descr:
         fields = []
         for d in s.decls or []:
             if not d.name or d.bitsize is not None:  # anonymous members, bit-fields:
@@ -125,7 +148,7 @@ class TypeTable:
                 shape.append(size)
                 t = t.type
             if isinstance(t, c_ast.PtrDecl):
-                dt = np.dtype(np.uint64)
+                dt = "uint64"
             else:
                 _, dt, _ = self._base(t, depth + 1)
             if dt is None:
@@ -133,14 +156,14 @@ class TypeTable:
             fields.append((d.name, (dt, tuple(shape)) if shape else dt))
         if not fields or len({name for name, _ in fields}) != len(fields):
             return None
-        return np.dtype(fields, align=True)
+        return fields
 
 
-def vector_dtype(v: VectorType) -> np.dtype:
+def vector_descr(v: VectorType) -> Descr:
     """CUDA's layout of a vector type as a numpy struct: fields x, y(, z, w) of the component
     type, no padding (``double4`` is 32 bytes, ``float3`` 12).  numpy cannot express the
     16-byte alignment CUDA gives ``double4``; it only matters to where an array starts."""
-    return np.dtype([(f, BASE_DTYPES[v.base]) for f in v.fields], align=True)
+    return [(f, BASE_DTYPES[v.base]) for f in v.fields]
 
 
 def type_text(t: c_ast.Node) -> str:

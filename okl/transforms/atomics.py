@@ -120,7 +120,7 @@ def lvalue_type(expr, scope: dict[str, c_ast.Node], program: Program) -> str | N
     resolved = program.types.resolve(t)
     if resolved.pointer:
         return None
-    return resolved.base if resolved.dtype is not None else None
+    return resolved.base if resolved.descr is not None else None
 
 
 def _type_of(expr, scope, program):

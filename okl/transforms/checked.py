@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import numpy as np
 from pycparser import c_ast, c_parser
 
 from ..ctree import clone, rewrite, walk
@@ -85,8 +84,8 @@ def add_hidden_params(kernel: Kernel, table: CheckTable) -> None:
     for p in pointers:
         size = p.dtype.itemsize if p.dtype is not None else 1
         table.sink_ints = max(table.sink_ints, -(-size // 32) * 8)  # 32-byte multiples
-    hidden = [hidden_param(count_name(p.name), "long", np.int64, kernel) for p in pointers]
-    hidden.append(hidden_param(ERR, "int *", np.int32, kernel))
+    hidden = [hidden_param(count_name(p.name), "long", "int64", kernel) for p in pointers]
+    hidden.append(hidden_param(ERR, "int *", "int32", kernel))
     append_params(kernel, hidden)
 
 
@@ -100,13 +99,14 @@ def append_params(kernel: Kernel, hidden: list[Param]) -> None:
                         if not _is_void(q)] + [h.node for h in hidden]
 
 
-def hidden_param(name: str, text: str, dtype, kernel: Kernel) -> Param:
-    """A parameter okl adds: ``text`` is its C type (``"long"``, ``"int *"``)."""
+def hidden_param(name: str, text: str, descr: str, kernel: Kernel) -> Param:
+    """A parameter okl adds: ``text`` is its C type (``"long"``, ``"int *"``), ``descr`` its
+    value's numpy name (``"int64"``)."""
     pointer = text.endswith("*")
     base = c_ast.TypeDecl(name, [], None, c_ast.IdentifierType(text.rstrip(" *").split()))
     node = c_ast.Decl(name, [], [], [], [], c_ast.PtrDecl([], base) if pointer else base,
                       None, None)
-    ctype = CType(text, text.rstrip(" *"), np.dtype(dtype), pointer, False)
+    ctype = CType(text, text.rstrip(" *"), descr, pointer, False)
     return Param(name, ctype, node, kernel.loc)
 
 

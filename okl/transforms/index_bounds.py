@@ -90,10 +90,9 @@ class _Analysis:
         params = self.kernel.params
         self.assigned = assigned
         self.pointers = {p.name: i for i, p in enumerate(params)
-                         if p.is_pointer and p.dtype is not None and p.c_type.count("*") == 1
+                         if p.is_pointer and p.descr is not None and p.c_type.count("*") == 1
                          and p.name not in assigned}
-        self.scalars = {p.name for p in params if not p.is_pointer and p.dtype is not None
-                        and p.dtype.kind in "biu" and p.dtype.fields is None
+        self.scalars = {p.name for p in params if not p.is_pointer and p.ctype.is_integer
                         and p.name not in assigned}
 
     # -- generated code ------------------------------------------------------------------------

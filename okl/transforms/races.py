@@ -28,7 +28,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
 from pycparser import c_ast
 
 from ..ctree import clone, parent_map, walk
@@ -83,8 +82,8 @@ def add_race_params(kernel: Kernel) -> None:
     """One element count per pointer parameter and the report, after every other param
     (checked mode's hidden ones included, which get no count)."""
     pointers = [p for p in kernel.params if p.is_pointer and not p.name.startswith("_okl_")]
-    hidden = [hidden_param(count_name(p.name), "long", np.int64, kernel) for p in pointers]
-    hidden.append(hidden_param(REPORT, "long long *", np.int64, kernel))
+    hidden = [hidden_param(count_name(p.name), "long", "int64", kernel) for p in pointers]
+    hidden.append(hidden_param(REPORT, "long long *", "int64", kernel))
     append_params(kernel, hidden)
 
 
@@ -413,7 +412,7 @@ class RaceInstrumenter:
         pointers = [p for p in kernel.params if p.is_pointer and not p.name.startswith("_okl_")]
         entry: list[c_ast.Node] = [_call("_okl_race_enter", c_ast.ID(REPORT))]
         for k, p in enumerate(pointers):
-            if p.dtype is None:
+            if p.descr is None:
                 continue  # void *: no element size, not checked
             size = c_ast.UnaryOp("sizeof", c_ast.UnaryOp("*", c_ast.ID(p.name)))
             nbytes = c_ast.BinaryOp("*", c_ast.ID(count_name(p.name)), clone(size))

@@ -24,7 +24,7 @@ The rules for scalars:
   C struct field by field, or a dict / tuple of field values converted by the rules above.
 
 The rule for arrays of vector types (a ``double4 *`` parameter): the element is CUDA's vector,
-``n`` components x, y, z, w of one scalar type with no padding (okl.model.types.vector_dtype).
+``n`` components x, y, z, w of one scalar type with no padding (okl.model.types.vector_descr).
 Two kinds of arrays hold exactly that memory, and both are accepted: a structured array with
 those fields at those offsets (``numpy.dtype([("x", "f8"), ("y", "f8"), ("z", "f8"),
 ("w", "f8")])``), and an array of the component type, ``n`` values per element (``(m, 4)``
