@@ -9,6 +9,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from pycparser import c_ast
 
@@ -22,24 +23,17 @@ from .targets.emitter import emit_file
 from .targets.target import Target
 from .transforms.atomics import lower_atomics
 from .transforms.barriers import insert_barriers
-from .transforms.checked import CheckTable, add_hidden_params, guard_accesses
-from .transforms.cpu.barriers import split_inner_barriers
-from .transforms.cpu.lower import lower_cpu_kernel
-from .transforms.cpu.simd import independent_inner_loops
 from .transforms.float_abs import float_abs
 from .transforms.globals import internal_linkage, lower_global
-from .transforms.gpu.lower import lower_gpu_kernel
-from .transforms.gpu.tile_checks import distribute_tile_checks
 from .transforms.index_bounds import BoundsPlan, derive_bounds
 from .transforms.launch import KernelPlan, launcher_text, plan_kernel
-from .transforms.races import (
-    FunctionInstrumenter,
-    RaceInstrumenter,
-    RaceTable,
-    add_race_params,
-    shadow_source,
-)
 from .transforms.spelling import spell
+
+# the passes of one kind of target, and of the checkers, are imported where they run: a
+# translation for cuda loads no CPU pass (and the command line starts that much sooner)
+if TYPE_CHECKING:
+    from .transforms.checked import CheckTable
+    from .transforms.races import RaceTable
 
 
 @dataclass
@@ -171,6 +165,23 @@ def lower_program(program: Program, target: Target, *, line_directives: bool = T
     clock = Clock(timings)
     diags = Diagnostics()
     float_abs(program, diags)
+    if check_bounds:
+        from .transforms.checked import CheckTable, add_hidden_params, guard_accesses
+    if check_races:
+        from .transforms.races import (
+            FunctionInstrumenter,
+            RaceInstrumenter,
+            RaceTable,
+            add_race_params,
+            shadow_source,
+        )
+    if target.gpu:
+        from .transforms.gpu.lower import lower_gpu_kernel
+        from .transforms.gpu.tile_checks import distribute_tile_checks
+    else:
+        from .transforms.cpu.barriers import split_inner_barriers
+        from .transforms.cpu.lower import lower_cpu_kernel
+        from .transforms.cpu.simd import independent_inner_loops
     checks = CheckTable() if check_bounds else None
     # checked mode: the kernel checks every access itself, so no static check before launch
     bounds = {k.name: None if checks else derive_bounds(k, program.expanded.origin)

@@ -191,3 +191,18 @@ def test_translating_imports_no_numpy():
                          cwd=root, timeout=120)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "[]"
+
+
+def test_a_gpu_translation_loads_no_cpu_pass():
+    import subprocess
+    import sys
+
+    script = ("import sys, okl\n"
+              "okl.translate('@kernel void k(float *x) { for (int b = 0; b < 4; ++b; @outer) "
+              "{ for (int t = 0; t < 8; ++t; @inner) { x[b * 8 + t] = t; } } }', 'cuda')\n"
+              "print(sorted(m for m in sys.modules if m.startswith(('okl.transforms.cpu', "
+              "'okl.transforms.races', 'okl.transforms.checked', 'okl.runtime'))))\n")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parents[1], timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[]"
