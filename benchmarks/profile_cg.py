@@ -44,15 +44,8 @@ def main(argv: list[str] | None = None) -> int:
     p = parse(args.problem)
     nx = hexmesh.box_size(args.ndofs, args.degree, p.nfields)
     s = run.Setup(dev, args.kernels, p, args.degree, nx, nx, nx, args.mode)
-    cg, n = run.CG(s), s.ndofs
-    x, r = dev.zeros(n, np.float64), dev.zeros(n, np.float64)
-    rL = dev.zeros(s.nlocal, np.float64)
-
-    def start() -> None:
-        s.k["set"](n, 0.0, x)
-        s.rhs(rL)
-        s.gather(rL, r)
-
+    cg = run.CG(s)
+    x, r, start = run.bp_system(s)
     start()
     cg.solve(x, r, 200)
     for _ in range(3):

@@ -80,12 +80,6 @@ class Comparison:
         return "\n".join(lines)
 
 
-def available_modes() -> tuple[str, ...]:
-    """Every mode that can run here (okl.backends())."""
-    from .runtime.device import backends
-    return tuple(b.name for b in backends() if b.available)
-
-
 def compare(source, kernel: str, args: Sequence, modes: Sequence[str] | None = None, *,
             rtol: float = 1e-5, atol: float = 0.0, defines: dict | None = None,
             include_dirs=(), devices: dict | None = None) -> Comparison:
@@ -132,7 +126,7 @@ def compare(source, kernel: str, args: Sequence, modes: Sequence[str] | None = N
         dev.finish()
         outputs[mode] = [m.get() for a, m in zip(args, moved, strict=True) if is_array(a)]
         result.modes.append(mode)
-    if len(result.modes) < 1 or params is None:
+    if params is None:  # no mode ran
         return result
     first = result.modes[0]
     positions = [k for k, a in enumerate(args) if is_array(a)]

@@ -272,3 +272,22 @@ def with_coord(node: c_ast.Node, coord) -> c_ast.Node:
         if n.coord is None:
             n.coord = coord
     return node
+
+
+def root_name(node: c_ast.Node | None) -> str | None:
+    """The variable an lvalue or pointer expression starts from (``x`` of ``x[i].f``,
+    ``*(q + e * n)``, ``&s[j][0]``); None when it starts from anything else."""
+    while node is not None:
+        if isinstance(node, c_ast.ID):
+            return node.name
+        if isinstance(node, (c_ast.ArrayRef, c_ast.StructRef)):
+            node = node.name
+        elif isinstance(node, c_ast.UnaryOp) and node.op in ("*", "&"):
+            node = node.expr
+        elif isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-"):
+            node = node.left
+        elif isinstance(node, c_ast.Cast):
+            node = node.expr
+        else:
+            return None
+    return None

@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import pathlib
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
 from modes import requested
+from runnable import CASES, case_id, load, okl_file
+from test_races import NO_BARRIER
 
 import okl
 from okl.cli import main
 from okl.comparison import arguments_from_spec
 
-HERE = pathlib.Path(__file__).parent
 HERE_MODES = list(requested())  # OKL_TEST_MODES, else every mode
 
 # a backend difference by construction: PLANTED is left to the C compiler, whose flags
@@ -33,19 +32,10 @@ def planted() -> dict:
     return {"serial": okl.Device("serial", compiler_flags=["-DPLANTED=0.0f"]),
             "openmp": okl.Device("openmp", compiler_flags=["-DPLANTED=1.0f"])}
 
-# a real one: @nobarrier lets a thread read @shared memory another has not written yet;
-# serial runs each @inner loop to its end first, a GPU (or PoCL's work-item loops) does not
-UNSET_SHARED = """@kernel void k(const int n, const float *x, float *y) {
-  for (int b = 0; b < n; ++b; @outer) {
-    @shared float s[16];
-    for (int t = 0; t < 16; ++t; @inner @nobarrier) {
-      s[t] = x[b * 16 + t];
-    }
-    for (int t = 0; t < 16; ++t; @inner) {
-      y[b * 16 + t] = s[15 - t];
-    }
-  }
-}"""
+# a real one (the race checker's planted @nobarrier): a thread reads @shared memory another
+# has not written yet; serial runs each @inner loop to its end first, a GPU (or PoCL's
+# work-item loops) does not
+UNSET_SHARED = NO_BARRIER
 
 
 def test_planted_difference_is_reported_with_its_first_element():
@@ -96,28 +86,16 @@ def _runs(mode: str) -> bool:
 
 
 # -- every runnable golden kernel agrees on every mode that runs here -------------------------
-CASES = sorted(list((HERE / "kernels").glob("*.ref.py"))
-               + list((HERE / "golden").rglob("*.ref.py")))
-
-
-def _load(path: pathlib.Path):
-    spec = importlib.util.spec_from_file_location(path.stem.replace(".", "_"), path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.mark.parametrize("case", CASES,
-                         ids=lambda p: str(p.relative_to(HERE)).removesuffix(".ref.py"))
+@pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_golden_kernels_agree_across_modes(case):
     modes = [m for m in HERE_MODES if _runs(m)]
     if len(modes) < 2:
         pytest.skip(f"fewer than two modes run here ({modes})")
-    ref = _load(case)
-    okl_file = case.with_name(case.name.removesuffix(".ref.py") + ".okl")
+    ref = load(case)
+    path = okl_file(case)
     args = ref.make(np.random.default_rng(1234))
-    result = okl.compare(okl_file, ref.KERNEL, args, modes, rtol=getattr(ref, "RTOL", 1e-5),
-                         defines=getattr(ref, "DEFINES", None), include_dirs=[okl_file.parent])
+    result = okl.compare(path, ref.KERNEL, args, modes, rtol=getattr(ref, "RTOL", 1e-5),
+                         defines=getattr(ref, "DEFINES", None), include_dirs=[path.parent])
     assert result.ok, str(result)
     assert result.modes == modes
 

@@ -10,34 +10,22 @@ the written arrays are copied back.
 
 from __future__ import annotations
 
-import importlib.util
 import pathlib
 
 import numpy as np
 import pytest
 from modes import device, params
-
-HERE = pathlib.Path(__file__).parent
-CASES = sorted(list((HERE / "kernels").glob("*.ref.py"))
-               + list((HERE / "golden").rglob("*.ref.py")))
-
-
-def _load(path: pathlib.Path):
-    spec = importlib.util.spec_from_file_location(path.stem.replace(".", "_"), path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from runnable import CASES, case_id, load, okl_file
 
 
 @pytest.mark.parametrize("mode", params())
-@pytest.mark.parametrize("case", CASES,
-                         ids=lambda p: str(p.relative_to(HERE)).removesuffix(".ref.py"))
+@pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_matches_numpy(case: pathlib.Path, mode: str) -> None:
-    ref = _load(case)
-    okl_file = case.with_name(case.name.removesuffix(".ref.py") + ".okl")
+    ref = load(case)
+    path = okl_file(case)
     dev = device(mode)
-    kernel = dev.build_kernel(okl_file, ref.KERNEL, defines=getattr(ref, "DEFINES", None),
-                              include_dirs=[okl_file.parent])
+    kernel = dev.build_kernel(path, ref.KERNEL, defines=getattr(ref, "DEFINES", None),
+                              include_dirs=[path.parent])
     args = ref.make(np.random.default_rng(1234))
     expected = ref.reference([a.copy() if isinstance(a, np.ndarray) else a for a in args])
     device_args = [dev.asarray(a) if isinstance(a, np.ndarray) and a.ndim else a

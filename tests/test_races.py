@@ -4,19 +4,17 @@ clean and give exactly the unchecked answer; every runnable golden kernel runs c
 
 from __future__ import annotations
 
-import importlib.util
-import pathlib
 import re
 import warnings
 
 import numpy as np
 import pytest
 from modes import device, params, skip_unless_available
+from runnable import CASES, case_id, load, okl_file
 
 import okl
 from okl.runtime.launch.races import Order, requested
 
-HERE = pathlib.Path(__file__).parent
 CPU = params(("serial", "openmp"))
 B, T = 4, 16  # blocks and threads of the planted kernels
 
@@ -378,31 +376,19 @@ def test_reads_of_unset_shared_and_exclusive_are_warned(mode):
 
 
 # -- every runnable golden kernel --------------------------------------------------------------
-CASES = sorted(list((HERE / "kernels").glob("*.ref.py"))
-               + list((HERE / "golden").rglob("*.ref.py")))
-
-
-def _load(path: pathlib.Path):
-    spec = importlib.util.spec_from_file_location(path.stem.replace(".", "_"), path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.mark.parametrize("mode", CPU)
-@pytest.mark.parametrize("case", CASES,
-                         ids=lambda p: str(p.relative_to(HERE)).removesuffix(".ref.py"))
+@pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_golden_kernels_have_no_race(case, mode):
     """No report (a false positive is a defect) and the unchecked answer: integers bit for
     bit; floats to rounding, because the C compiler may contract ``a * b + c`` into fused
     multiply-adds differently in the instrumented build (seen on a Sapphire Rapids host) and
     the unchecked openmp run adds atomic totals in whatever order its threads reach them."""
-    ref = _load(case)
-    okl_file = case.with_name(case.name.removesuffix(".ref.py") + ".okl")
+    ref = load(case)
+    path = okl_file(case)
     outputs = []
     for dev in (device(mode), checker(mode)):
-        kernel = dev.build_kernel(okl_file, ref.KERNEL, defines=getattr(ref, "DEFINES", None),
-                                  include_dirs=[okl_file.parent])
+        kernel = dev.build_kernel(path, ref.KERNEL, defines=getattr(ref, "DEFINES", None),
+                                  include_dirs=[path.parent])
         args = ref.make(np.random.default_rng(1234))
         moved = [dev.asarray(a) if isinstance(a, np.ndarray) and a.ndim else a for a in args]
         with warnings.catch_warnings():

@@ -241,19 +241,27 @@ def _divide(a: float, b: float) -> float:
         return float(np.float64(a) / np.float64(b))
 
 
-def run_bp(s: Setup, iterations: int = 100, warmup_iterations: int = 1000) -> dict:
-    dev = s.dev
+def bp_system(s: Setup):
+    """A BP's solution ``x`` and right-hand side ``r``, and ``start()``, which sets ``x`` to 0
+    and ``r`` to the gathered right-hand side (before each solve)."""
     n = s.ndofs
-    cg = CG(s)
-    x = dev.zeros(n, np.float64)
-    r = dev.zeros(n, np.float64)
-    rL = dev.zeros(s.nlocal, np.float64)
+    x = s.dev.zeros(n, np.float64)
+    r = s.dev.zeros(n, np.float64)
+    rL = s.dev.zeros(s.nlocal, np.float64)
 
     def start() -> None:
         s.k["set"](n, 0.0, x)
         s.rhs(rL)
         s.gather(rL, r)
 
+    return x, r, start
+
+
+def run_bp(s: Setup, iterations: int = 100, warmup_iterations: int = 1000) -> dict:
+    dev = s.dev
+    n = s.ndofs
+    cg = CG(s)
+    x, r, start = bp_system(s)
     start()
     if warmup_iterations:
         cg.solve(x, r, warmup_iterations)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from ..ctree import parent_map, walk
+from ..ctree import parent_map, root_name, walk
 from ..errors import Diagnostics
 from ..model.basetypes import canonical_base
 from ..model.kernel import Kernel, Program
@@ -49,7 +49,7 @@ def lower_atomics(program: Program, kernel: Kernel, target: Target, diags: Diagn
         else:
             lvalue = node.lvalue if isinstance(node, c_ast.Assignment) else node.expr
             base = lvalue_type(lvalue, scope, program)
-            root = _root(lvalue)
+            root = root_name(lvalue)
             space = "shared" if root in shared else "global"
             if base is None:
                 diags.error("cannot tell the type of this @atomic target", atomic.loc,
@@ -96,20 +96,6 @@ def _scope(kernel: Kernel) -> dict[str, c_ast.Node]:
         if isinstance(n, c_ast.Decl) and n.name:
             out.setdefault(n.name, n.type)
     return out
-
-
-def _root(expr) -> str | None:
-    while True:
-        if isinstance(expr, c_ast.ID):
-            return expr.name
-        if isinstance(expr, c_ast.ArrayRef):
-            expr = expr.name
-        elif isinstance(expr, c_ast.StructRef):
-            expr = expr.name
-        elif isinstance(expr, c_ast.UnaryOp) and expr.op == "*":
-            expr = expr.expr
-        else:
-            return None
 
 
 def lvalue_type(expr, scope: dict[str, c_ast.Node], program: Program) -> str | None:

@@ -323,7 +323,8 @@ def rename(decl: c_ast.Decl, uses: list[c_ast.ID], taken: set[str]) -> None:
         use.name = name
 
 
-def declname(t: c_ast.Node, name: str) -> c_ast.Node:
+def declname(t: c_ast.Node, name: str | None) -> c_ast.Node:
+    """``t`` declaring ``name`` (None: a type without a name, as a cast takes)."""
     inner = t
     while not isinstance(inner, c_ast.TypeDecl):
         inner = inner.type

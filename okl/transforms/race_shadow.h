@@ -40,7 +40,6 @@ typedef struct {
     int64_t ncells, natomics;
 } _okl_region;
 
-#define _OKL_REGIONS 64
 #define _OKL_GLOBAL 0
 #define _OKL_SHARED 1
 #define _OKL_EXCLUSIVE 2
@@ -52,7 +51,8 @@ typedef struct {
 #define _OKL_R_FOUND 0
 #define _OKL_R_ORDER 1
 #define _OKL_R_SEED 2
-#define _OKL_R_WARN 24  /* per site: region << 40 | 1 + the first unset element it read */
+/* _OKL_R_WARN + site: region << 40 | 1 + the first unset element it read
+ * (_OKL_REGIONS and _OKL_R_WARN come from okl.transforms.races.shadow_source) */
 
 static struct {
     long long *report;
@@ -141,7 +141,10 @@ static int _okl_unordered(const _okl_access *a, const _okl_access *me) {
                             (a->epoch == me->epoch && a->thread != me->thread));
 }
 
+/* an access of ``s`` (0: none recorded) unordered with ``me``, if there is one */
 static const _okl_access *_okl_conflict(const _okl_accesses *s, const _okl_access *me) {
+    if (!s)
+        return 0;
     if (s->any.site >= 0 && s->any.block != me->block)
         return &s->any;
     if (s->other.site >= 0 && s->other.block != me->block)
@@ -168,8 +171,11 @@ static void _okl_add(_okl_accesses *s, const _okl_access *me) {
     }
 }
 
-static void _okl_race_found(int r, int64_t index, const _okl_access *me, int kind,
-                            const _okl_access *them, int their_kind) {
+/* a race of ``me`` with ``them`` (0: none) into the report; 1 if there was one */
+static int _okl_race_found(int r, int64_t index, const _okl_access *me, int kind,
+                           const _okl_access *them, int their_kind) {
+    if (!them)
+        return 0;
     long long *out = _okl_rs.report;
     out[_OKL_R_FOUND] = 1;
     out[3] = r;
@@ -177,6 +183,7 @@ static void _okl_race_found(int r, int64_t index, const _okl_access *me, int kin
     out[5] = me->site; out[6] = kind; out[7] = me->thread; out[8] = me->block;
     out[9] = them->site; out[10] = their_kind; out[11] = them->thread; out[12] = them->block;
     out[13] = _okl_rs.epoch;
+    return 1;
 }
 
 /* records are read only where their site is set: clearing a cell is clearing its sites */
@@ -259,16 +266,11 @@ static void *_okl_race_at(int r, void *p, int kind, int site) {
     _okl_access me = {_okl_rs.block, _okl_rs.thread,
                       space == _OKL_GLOBAL ? _okl_rs.global_epoch : _okl_rs.epoch, site};
     int rn = (int) (g - _okl_rs.regions);
-    const _okl_access *them;
+    const _okl_access *write = _okl_unordered(&c->write, &me) ? &c->write : 0;
     if (kind & _OKL_ATOMIC) {
-        if (_okl_unordered(&c->write, &me)) {
-            _okl_race_found(rn, index, &me, kind, &c->write, _OKL_WRITE);
+        if (_okl_race_found(rn, index, &me, kind, write, _OKL_WRITE) ||
+                _okl_race_found(rn, index, &me, kind, _okl_conflict(&c->reads, &me), _OKL_READ))
             return p;
-        }
-        if ((them = _okl_conflict(&c->reads, &me))) {
-            _okl_race_found(rn, index, &me, kind, them, _OKL_READ);
-            return p;
-        }
         _okl_accesses *updates = _okl_updates(g, index, gen, 1);
         if (updates)
             _okl_add(updates, &me);
@@ -277,32 +279,22 @@ static void *_okl_race_at(int r, void *p, int kind, int site) {
     }
     _okl_accesses *updates = g->atomics ? _okl_updates(g, index, gen, 0) : 0;
     if (kind & _OKL_READ) {
-        if (_okl_unordered(&c->write, &me)) {
-            _okl_race_found(rn, index, &me, _OKL_READ, &c->write, _OKL_WRITE);
+        if (_okl_race_found(rn, index, &me, _OKL_READ, write, _OKL_WRITE) ||
+                _okl_race_found(rn, index, &me, _OKL_READ, _okl_conflict(updates, &me),
+                                _OKL_ATOMIC))
             return p;
-        }
-        if (updates && (them = _okl_conflict(updates, &me))) {
-            _okl_race_found(rn, index, &me, _OKL_READ, them, _OKL_ATOMIC);
-            return p;
-        }
         if (!c->written && space == _OKL_SHARED && warn && !_okl_rs.report[_OKL_R_WARN + site])
             _okl_rs.report[_OKL_R_WARN + site] = ((int64_t) (g - _okl_rs.regions) << 40) |
                                                  (index + 1);
         _okl_add(&c->reads, &me);
     }
     if (kind & _OKL_WRITE) {
-        if (_okl_unordered(&c->write, &me)) {
-            _okl_race_found(rn, index, &me, _OKL_WRITE, &c->write, _OKL_WRITE);
+        if (_okl_race_found(rn, index, &me, _OKL_WRITE, write, _OKL_WRITE) ||
+                _okl_race_found(rn, index, &me, _OKL_WRITE, _okl_conflict(&c->reads, &me),
+                                _OKL_READ) ||
+                _okl_race_found(rn, index, &me, _OKL_WRITE, _okl_conflict(updates, &me),
+                                _OKL_ATOMIC))
             return p;
-        }
-        if ((them = _okl_conflict(&c->reads, &me))) {
-            _okl_race_found(rn, index, &me, _OKL_WRITE, them, _OKL_READ);
-            return p;
-        }
-        if (updates && (them = _okl_conflict(updates, &me))) {
-            _okl_race_found(rn, index, &me, _OKL_WRITE, them, _OKL_ATOMIC);
-            return p;
-        }
         c->write = me;
         c->written = 1;
     }

@@ -30,10 +30,11 @@ from pathlib import Path
 
 from pycparser import c_ast
 
-from ..ctree import clone, parent_map, walk
+from ..ctree import clone, parent_map, root_name, walk
 from ..errors import SourceLoc
 from ..model.consteval import evaluate
 from ..model.kernel import Kernel, Loop, Program
+from .barrier_regions import declname, replace
 from .checked import append_params, hidden_param
 
 REPORT = "_okl_races"
@@ -46,9 +47,10 @@ _UPDATES = ("++", "--", "p++", "p--")
 class RaceTable:
     """What the runtime needs to name a race: the accesses (sites) and the regions.
 
-    A site is ``[file, line, col, array, threads, blocks]``: ``threads`` and ``blocks`` list
-    the @inner and @outer loops around it as ``[axis, iterator, start, step]`` (start and
-    step None where not constant), from which a thread's key is read back as counters.
+    A site is ``[file, line, col, array, threads, blocks]``: ``threads`` lists the @inner
+    loops around it as ``[axis, iterator, start, step, increasing]`` (start and step None
+    where not constant), from which a thread's key is read back as iterator values, and
+    ``blocks`` the @outer loops as ``[axis, iterator]``; both None in a called function.
     A region is ``[name, kind, dims]``: kind "global", "shared" or "exclusive"."""
 
     sites: list[list] = field(default_factory=list)
@@ -70,8 +72,8 @@ class RaceTable:
 def shadow_source(regions: int) -> str:
     """The C shadow state, for a file whose kernels use at most ``regions`` regions."""
     text = (Path(__file__).parent / "race_shadow.h").read_text()
-    return f"#define _OKL_REGIONS {max(regions, 1)}\n" + \
-        text.replace("#define _OKL_REGIONS 64\n", "")
+    return f"#define _OKL_REGIONS {max(regions, 1)}\n#define _OKL_R_WARN {REPORT_HEADER}\n" \
+        + text
 
 
 def count_name(name: str) -> str:
@@ -100,18 +102,177 @@ def _key(values: dict[int, c_ast.Node]) -> c_ast.Node:
     return _call("_OKL_KEY", *(clone(values[a]) if a in values else _int(0) for a in range(3)))
 
 
-class RaceInstrumenter:
+class AccessInstrumenter:
+    """Wraps the element accesses of a kernel's or a function's code (see the module's
+    text); ``region``, ``depth`` and ``pointers`` say which names are memory to watch."""
+
+    def __init__(self, program: Program, table: RaceTable, loc: SourceLoc,
+                 atomics: list) -> None:
+        self.program = program
+        self.amap = program.attrs
+        self.table = table
+        self.loc = loc  # where an access without a position is reported
+        self.atomics = atomics
+        self.region: dict[str, int] = {}  # @shared and @exclusive names -> region
+        self.depth: dict[str, int] = {}  # their array ranks
+        self.pointers: set[str] = set()  # pointer names (looked up by address)
+
+    # -- accesses ----------------------------------------------------------------------------
+    def _statement(self, root: c_ast.Node, blocks: list | None, threads: list | None,
+                   counters: dict, skip: frozenset[int] | set[int] = frozenset()) -> None:
+        """Instrument the accesses under ``root`` outside the loops in ``skip`` and outside
+        nested @inner loops (instrumented with their own thread)."""
+        atomics = {id(a.node) for a in self.atomics}
+        parents = parent_map(root)
+        stack = [root]
+        found: list[c_ast.Node] = []
+        notes: list[c_ast.Node] = []
+        while stack:
+            n = stack.pop()
+            if id(n) in skip or (n is not root and isinstance(n, c_ast.For) and
+                                 self.amap.has(n, "inner")):
+                continue
+            if id(n) in atomics:
+                notes.append(n)
+                continue
+            if isinstance(n, (c_ast.ArrayRef, c_ast.UnaryOp, c_ast.ID)):
+                found.append(n)
+            stack.extend(c for _, c in reversed(n.children()))
+        where = (blocks, threads)
+        for n in found:
+            self._access(n, parents, where, 0)
+        for n in notes:
+            self._note_atomic(n, parents, where)
+
+    def _target(self, n: c_ast.Node, parents) -> tuple[int, str, int] | None:
+        """(region, name, depth) when ``n`` is an element access to instrument."""
+        if isinstance(n, c_ast.ID):
+            r = self.region.get(n.name)
+            up = parents.get(id(n))
+            if r is None or r < 0 or self.depth[n.name] != 0 or up is not None and (
+                    isinstance(up[0], c_ast.StructRef) and up[1] == "field" or
+                    isinstance(up[0], c_ast.FuncCall) and up[1] == "name"):
+                return None
+            return r, n.name, 0
+        if isinstance(n, c_ast.UnaryOp):
+            if n.op != "*" or isinstance(n.expr, c_ast.FuncCall):
+                return None
+            return -1, root_name(n.expr) or "*", 0
+        root, depth = _chain(n)
+        if root is None:
+            return None
+        parent = parents.get(id(n))
+        if parent is not None and isinstance(parent[0], c_ast.ArrayRef) and \
+                parent[1] == "name":
+            return None  # part of a longer subscript chain
+        r = self.region.get(root)
+        if r is not None:
+            return (r, root, depth) if r >= 0 and depth == self.depth[root] else None
+        if root in self.pointers and depth == 1:
+            return -1, root, depth
+        return None
+
+    def _access(self, n: c_ast.Node, parents, where, extra: int) -> None:
+        target = self._target(n, parents)
+        if target is None:
+            return
+        r, name, _ = target
+        kind = self._kind(n, parents)
+        if kind == 0:
+            return
+        site = self._site(n, name, where)
+        # the access itself goes inside (its subscripts are instrumented in place later)
+        address = n.expr if isinstance(n, c_ast.UnaryOp) else c_ast.UnaryOp("&", n)
+        call = _call("_OKL_RACE", _int(r), address, _int(kind | extra), _int(site))
+        call.coord = n.coord
+        new = c_ast.UnaryOp("*", call, coord=n.coord)
+        parent, slot = parents[id(n)]
+        replace(parent, slot, n, new)
+        parents[id(new)] = (parent, slot)
+
+    def _kind(self, n: c_ast.Node, parents) -> int:
+        """READ, WRITE or both, from where the access stands; 0 where it is not one (its
+        address is taken, or it is the operand of sizeof)."""
+        top = n
+        up = parents.get(id(top))
+        while up is not None and isinstance(up[0], c_ast.StructRef) and up[0].type == "." \
+                and up[1] == "name":
+            top = up[0]
+            up = parents.get(id(top))
+        if up is None:
+            return READ
+        parent, slot = up
+        if isinstance(parent, c_ast.Assignment) and slot == "lvalue":
+            return WRITE if parent.op == "=" else READ | WRITE
+        if isinstance(parent, c_ast.UnaryOp):
+            if parent.op in _UPDATES:
+                return READ | WRITE
+            if parent.op in ("&", "sizeof"):
+                return 0
+        return READ
+
+    def _note_atomic(self, stmt: c_ast.Node, parents, where) -> None:
+        """An @atomic statement stays as written (its lowering reads it); its accesses are
+        noted just before it, the updated location's as atomic."""
+        if isinstance(stmt, c_ast.Assignment):
+            target = stmt.lvalue
+        elif isinstance(stmt, c_ast.UnaryOp):
+            target = stmt.expr
+        else:
+            target = None  # an @atomic { } block: every access in it is atomic
+        root = root_name(target) if target is not None else None
+        notes: list[c_ast.Node] = []
+        inner_parents = parent_map(stmt)
+        for n in walk(stmt):
+            if not isinstance(n, (c_ast.ArrayRef, c_ast.UnaryOp, c_ast.ID)):
+                continue
+            found = self._target(n, inner_parents)
+            if found is None:
+                continue
+            if any(isinstance(x, c_ast.UnaryOp) and x.op in _UPDATES + ("&",) or
+                   isinstance(x, (c_ast.Assignment, c_ast.FuncCall))
+                   for x in walk(n)):
+                return  # an index with side effects cannot be evaluated twice
+            r, name, _ = found
+            if target is None or n is target:
+                kind = READ | WRITE | ATOMIC
+            elif root is not None and name == root:
+                kind = READ | ATOMIC
+            else:
+                kind = self._kind(n, inner_parents) or 0
+            if kind == 0:
+                continue
+            address = clone(n.expr) if isinstance(n, c_ast.UnaryOp) else \
+                c_ast.UnaryOp("&", clone(n))
+            notes.append(_call("_OKL_RACE", _int(r), address, _int(kind),
+                               _int(self._site(n, name, where))))
+        if not notes:
+            return
+        parent, slot = parents[id(stmt)]
+        replace(parent, slot, stmt, c_ast.Compound(notes + [stmt], coord=stmt.coord))
+
+    def _site(self, n: c_ast.Node, name: str, where) -> int:
+        coord = n.coord
+        if isinstance(n, c_ast.ArrayRef):
+            base = n
+            while isinstance(base, c_ast.ArrayRef):
+                base = base.name
+            coord = base.coord or coord
+        blocks, threads = where
+        if coord is not None and coord.line:
+            loc = self.program.expanded.locate(coord.line, coord.column or 1)
+            file, line, col = loc.file, loc.line, loc.col
+        else:
+            file, line, col = str(self.loc.file), self.loc.line, 0
+        return self.table.site([file, line, col, name, threads, blocks])
+
+
+class RaceInstrumenter(AccessInstrumenter):
     """Phase one, on a kernel before atomics and the CPU lowering (see the module's text)."""
 
     def __init__(self, program: Program, kernel: Kernel, table: RaceTable) -> None:
-        self.program = program
-        self.amap = program.attrs
+        super().__init__(program, table, kernel.loc, kernel.atomics)
         self.kernel = kernel
-        self.atomics = kernel.atomics
-        self.loc = kernel.loc
-        self.table = table
-        self.region: dict[str, int] = {}  # @shared and @exclusive names -> region
-        self.pointers: set[str] = set()
         self.blocks: list[Loop] = []  # the innermost @outer loops
         self.uid = 0
 
@@ -171,7 +332,7 @@ class RaceInstrumenter:
             _around(parents, outer.node, _call("_okl_race_launch"), _call("_okl_race_host"))
 
     def _block(self, outer: Loop, chain: list[Loop]) -> None:
-        blocks = [[lp.axis, lp.iterator, None, None, True] for lp in chain]
+        blocks = [[lp.axis, lp.iterator] for lp in chain]
         body = _compound(outer.node, "stmt")
         inner = [c for c in outer.children if c.kind == "inner"]
         self._statement(body, blocks, [], {}, skip={id(c.node) for c in inner})
@@ -194,10 +355,10 @@ class RaceInstrumenter:
         step = form.step if form.step is not None else _int(1)
         position = c_ast.BinaryOp("*", c_ast.ID(p), clone(step))
         value = c_ast.BinaryOp("+" if form.increasing else "-", clone(form.start), position)
-        declared = c_ast.Decl(form.iterator, [], [], [], [], _named(form.type_node,
-                                                                   form.iterator),
-                              c_ast.Cast(c_ast.Typename(None, [], None, _named(
-                                  form.type_node, None)), value), None)
+        declared = c_ast.Decl(form.iterator, [], [], [], [],
+                              declname(clone(form.type_node), form.iterator),
+                              c_ast.Cast(c_ast.Typename(None, [], None, declname(
+                                  clone(form.type_node), None)), value), None)
         const = evaluate(form.start), evaluate(step)
         threads = threads + [[loop.axis, form.iterator, *const, form.increasing]]
         counters = dict(counters)
@@ -237,171 +398,9 @@ class RaceInstrumenter:
             shared_only = attr.placement == "auto" or (
                 attr.args and attr.args[0].kind == "string" and
                 attr.args[0].string_value in ("warp", "local"))
-            parent, slot = parents[id(n)]
             step = _call("_okl_race_barrier", _int(0 if shared_only else 1))
             step.coord = n.coord
-            if isinstance(parent, c_ast.Compound):
-                parent.block_items = [step if x is n else x for x in parent.block_items]
-            else:
-                setattr(parent, slot, step)
-
-    # -- accesses ----------------------------------------------------------------------------
-    def _statement(self, root: c_ast.Node, blocks: list | None, threads: list | None,
-                   counters: dict, skip: frozenset[int] | set[int] = frozenset()) -> None:
-        """Instrument the accesses under ``root`` outside the loops in ``skip`` and outside
-        nested @inner loops (instrumented with their own thread)."""
-        atomics = {id(a.node) for a in self.atomics}
-        parents = parent_map(root)
-        stack = [root]
-        found: list[c_ast.Node] = []
-        notes: list[c_ast.Node] = []
-        while stack:
-            n = stack.pop()
-            if id(n) in skip or (n is not root and isinstance(n, c_ast.For) and
-                                 self.amap.has(n, "inner")):
-                continue
-            if id(n) in atomics:
-                notes.append(n)
-                continue
-            if isinstance(n, (c_ast.ArrayRef, c_ast.UnaryOp, c_ast.ID)):
-                found.append(n)
-            stack.extend(c for _, c in reversed(n.children()))
-        where = (blocks, threads)
-        for n in found:
-            self._access(n, parents, where, 0)
-        for n in notes:
-            self._note_atomic(n, parents, where)
-
-    def _target(self, n: c_ast.Node, parents) -> tuple[int, str, int] | None:
-        """(region, name, depth) when ``n`` is an element access to instrument."""
-        if isinstance(n, c_ast.ID):
-            r = self.region.get(n.name)
-            up = parents.get(id(n))
-            if r is None or r < 0 or self.depth[n.name] != 0 or up is not None and (
-                    isinstance(up[0], c_ast.StructRef) and up[1] == "field" or
-                    isinstance(up[0], c_ast.FuncCall) and up[1] == "name"):
-                return None
-            return r, n.name, 0
-        if isinstance(n, c_ast.UnaryOp):
-            if n.op != "*" or isinstance(n.expr, c_ast.FuncCall):
-                return None
-            return -1, _root(n.expr) or "*", 0
-        root, depth = _chain(n)
-        if root is None:
-            return None
-        parent = parents.get(id(n))
-        if parent is not None and isinstance(parent[0], c_ast.ArrayRef) and \
-                parent[1] == "name":
-            return None  # part of a longer subscript chain
-        r = self.region.get(root)
-        if r is not None:
-            return (r, root, depth) if r >= 0 and depth == self.depth[root] else None
-        if root in self.pointers and depth == 1:
-            return -1, root, depth
-        return None
-
-    def _access(self, n: c_ast.Node, parents, where, extra: int) -> None:
-        target = self._target(n, parents)
-        if target is None:
-            return
-        r, name, _ = target
-        kind = self._kind(n, parents)
-        if kind == 0:
-            return
-        site = self._site(n, name, where)
-        # the access itself goes inside (its subscripts are instrumented in place later)
-        address = n.expr if isinstance(n, c_ast.UnaryOp) else c_ast.UnaryOp("&", n)
-        call = _call("_OKL_RACE", _int(r), address, _int(kind | extra), _int(site))
-        call.coord = n.coord
-        new = c_ast.UnaryOp("*", call, coord=n.coord)
-        parent, slot = parents[id(n)]
-        value = getattr(parent, slot)
-        if type(value) is list:
-            value[next(i for i, x in enumerate(value) if x is n)] = new
-        else:
-            setattr(parent, slot, new)
-        parents[id(new)] = (parent, slot)
-
-    def _kind(self, n: c_ast.Node, parents) -> int:
-        """READ, WRITE or both, from where the access stands; 0 where it is not one (its
-        address is taken, or it is the operand of sizeof)."""
-        top = n
-        up = parents.get(id(top))
-        while up is not None and isinstance(up[0], c_ast.StructRef) and up[0].type == "." \
-                and up[1] == "name":
-            top = up[0]
-            up = parents.get(id(top))
-        if up is None:
-            return READ
-        parent, slot = up
-        if isinstance(parent, c_ast.Assignment) and slot == "lvalue":
-            return WRITE if parent.op == "=" else READ | WRITE
-        if isinstance(parent, c_ast.UnaryOp):
-            if parent.op in _UPDATES:
-                return READ | WRITE
-            if parent.op in ("&", "sizeof"):
-                return 0
-        return READ
-
-    def _note_atomic(self, stmt: c_ast.Node, parents, where) -> None:
-        """An @atomic statement stays as written (its lowering reads it); its accesses are
-        noted just before it, the updated location's as atomic."""
-        if isinstance(stmt, c_ast.Assignment):
-            target = stmt.lvalue
-        elif isinstance(stmt, c_ast.UnaryOp):
-            target = stmt.expr
-        else:
-            target = None  # an @atomic { } block: every access in it is atomic
-        root = _root(target) if target is not None else None
-        notes: list[c_ast.Node] = []
-        inner_parents = parent_map(stmt)
-        for n in walk(stmt):
-            if not isinstance(n, (c_ast.ArrayRef, c_ast.UnaryOp, c_ast.ID)):
-                continue
-            found = self._target(n, inner_parents)
-            if found is None:
-                continue
-            if any(isinstance(x, c_ast.UnaryOp) and x.op in _UPDATES + ("&",) or
-                   isinstance(x, (c_ast.Assignment, c_ast.FuncCall))
-                   for x in walk(_index_part(n))):
-                return  # an index with side effects cannot be evaluated twice
-            r, name, _ = found
-            if target is None or n is target:
-                kind = READ | WRITE | ATOMIC
-            elif root is not None and name == root:
-                kind = READ | ATOMIC
-            else:
-                kind = self._kind(n, inner_parents) or 0
-            if kind == 0:
-                continue
-            address = clone(n.expr) if isinstance(n, c_ast.UnaryOp) else \
-                c_ast.UnaryOp("&", clone(n))
-            notes.append(_call("_OKL_RACE", _int(r), address, _int(kind),
-                               _int(self._site(n, name, where))))
-        if not notes:
-            return
-        parent, slot = parents[id(stmt)]
-        block = c_ast.Compound(notes + [stmt], coord=stmt.coord)
-        value = getattr(parent, slot)
-        if type(value) is list:
-            value[next(i for i, x in enumerate(value) if x is stmt)] = block
-        else:
-            setattr(parent, slot, block)
-
-    def _site(self, n: c_ast.Node, name: str, where) -> int:
-        coord = n.coord
-        if isinstance(n, c_ast.ArrayRef):
-            base = n
-            while isinstance(base, c_ast.ArrayRef):
-                base = base.name
-            coord = base.coord or coord
-        blocks, threads = where
-        if coord is not None and coord.line:
-            loc = self.program.expanded.locate(coord.line, coord.column or 1)
-            file, line, col = loc.file, loc.line, loc.col
-        else:
-            file, line, col = str(self.loc.file), self.loc.line, 0
-        return self.table.site([file, line, col, name, threads, blocks])
+            replace(*parents[id(n)], n, step)
 
     # -- phase two -----------------------------------------------------------------------
     def register(self, func: c_ast.FuncDef) -> None:
@@ -445,20 +444,15 @@ class RaceInstrumenter:
                     parent.block_items.insert(k + 1, reg)
 
 
-class FunctionInstrumenter(RaceInstrumenter):
+class FunctionInstrumenter(AccessInstrumenter):
     """A function the kernels call: its accesses through pointers (parameters and locals)
     report to the shadow too, as the calling thread (the shadow knows which one runs); the
     region is found by address, so ``@shared`` arrays passed whole count as well."""
 
     def __init__(self, program: Program, func: c_ast.FuncDef, table: RaceTable) -> None:
-        self.program = program
-        self.amap = program.attrs
-        self.table = table
-        self.atomics = []
         coord = func.coord
-        self.loc = program.expanded.locate(coord.line, coord.column or 1) if coord else \
-            SourceLoc("<input>", 1, 1)
-        self.region, self.depth = {}, {}
+        super().__init__(program, table, program.expanded.locate(coord.line, coord.column or 1)
+                         if coord else SourceLoc("<input>", 1, 1), [])
         args = func.decl.type.args
         params = {d.name for d in (args.params if args else [])
                   if isinstance(d, c_ast.Decl) and isinstance(d.type, (c_ast.PtrDecl,
@@ -495,27 +489,6 @@ def _around(parents, node: c_ast.Node, before: c_ast.Node | None, after: c_ast.N
         parents[id(node)] = (block, "block_items")
 
 
-def _root(n: c_ast.Node | None) -> str | None:
-    """The variable an lvalue or pointer expression starts from (``x`` of ``x[i].f``,
-    ``q + e * n``)."""
-    while n is not None:
-        if isinstance(n, c_ast.ID):
-            return n.name
-        if isinstance(n, c_ast.ArrayRef):
-            n = n.name
-        elif isinstance(n, c_ast.StructRef):
-            n = n.name
-        elif isinstance(n, c_ast.UnaryOp) and n.op in ("*", "&"):
-            n = n.expr
-        elif isinstance(n, c_ast.BinaryOp) and n.op in ("+", "-"):
-            n = n.left
-        elif isinstance(n, c_ast.Cast):
-            n = n.expr
-        else:
-            return None
-    return None
-
-
 def _chain(n: c_ast.ArrayRef) -> tuple[str | None, int]:
     depth = 0
     base: c_ast.Node = n
@@ -525,10 +498,6 @@ def _chain(n: c_ast.ArrayRef) -> tuple[str | None, int]:
     return (base.name, depth) if isinstance(base, c_ast.ID) else (None, depth)
 
 
-def _index_part(n: c_ast.Node) -> c_ast.Node:
-    return n.expr if isinstance(n, c_ast.UnaryOp) else n
-
-
 def _pointer_locals(body: c_ast.Node) -> set[str]:
     """Names declared as pointers in the kernel (``const double *row = ...``)."""
     out = set()
@@ -536,16 +505,6 @@ def _pointer_locals(body: c_ast.Node) -> set[str]:
         if isinstance(n, c_ast.Decl) and isinstance(n.type, c_ast.PtrDecl) and n.name:
             out.add(n.name)
     return out
-
-
-def _named(t: c_ast.Node, name: str | None) -> c_ast.Node:
-    t = clone(t)
-    inner = t
-    while not isinstance(inner, c_ast.TypeDecl):
-        inner = inner.type
-    inner.declname = name
-    inner.quals = [q for q in inner.quals if q != "const"]
-    return t
 
 
 def _long_type(name: str) -> c_ast.TypeDecl:
