@@ -457,3 +457,75 @@ def test_loop_shapes_the_cpu_passes_share():
     assert not leaves(loop("for (;;) { switch (n) { case 1: continue; } }").stmt,
                       continues=False)
     assert leaves(loop("for (;;) { if (n) break; }").stmt, continues=False)
+
+
+TILES = """
+@kernel void plain(const int n, const float *x, float *y) {
+  for (int i = 0; i < n; ++i; @tile(16, @outer, @inner)) {
+    y[i] = 2 * x[i];
+  }
+}
+@kernel void histogram(const int n, const int *x, int *h) {
+  for (int i = 0; i < n; ++i; @tile(16, @outer, @inner)) {
+    @atomic h[x[i]] += 1;
+  }
+}
+@kernel void whole(const int n, float *y) {
+  for (int i = 0; i < n; ++i; @tile(16, @outer, @inner, check=false)) {
+    y[i] = 1;
+  }
+}
+@kernel void staged(const int n, const float *x, float *y) {
+  for (int i = 0; i < n; ++i; @tile(16, @outer, @inner)) {
+    y[i] = x[i];
+  }
+  for (int b = 0; b < (n + 15) / 16; ++b; @outer) {
+    @shared float s[16];
+    for (int t = 0; t < 16; ++t; @inner) {
+      s[t] = b;
+    }
+    for (int t = 0; t < 16; ++t; @inner) {
+      if (b * 16 + t < n) y[b * 16 + t] += s[15 - t];
+    }
+  }
+}
+"""
+
+
+def _function(source: str, name: str) -> str:
+    start = source.index(f"static void {name}(")
+    return source[start:source.index("\n}\n", start)]
+
+
+def test_untiled_tile_loops():
+    """A @tile loop with nothing else in its tiles is the user's loop again on CPUs (one
+    memcpy for a copy instead of one per tile); its lanes stay SIMD lanes, unless @atomic."""
+    serial = okl.translate(TILES, "serial", line_directives=False).source
+    openmp = okl.translate(TILES, "openmp", line_directives=False).source
+    for c, mark in ((serial, "#pragma GCC ivdep"), (openmp, "#pragma omp parallel for simd")):
+        plain = _function(c, "plain")
+        assert "_okl_tiled_" not in plain
+        assert f"{mark}\n  for (int i = 0; i < n; ++i) {{\n    y[i] = 2 * x[i];" in plain
+        histogram = _function(c, "histogram")
+        assert "_okl_tiled_" not in histogram and "ivdep" not in histogram and \
+            "simd" not in histogram
+        # check=false runs whole tiles past n: the tiles stay
+        assert "_okl_tiled_" in _function(c, "whole")
+        staged = _function(c, "staged")
+        assert staged.count("_okl_tiled_") == 0 and "for (int i = 0; i < n; ++i)" in staged
+    assert "#pragma omp parallel\n" in _function(openmp, "staged")  # one region still
+
+
+@pytest.mark.parametrize("mode", ["serial", "openmp"])
+@pytest.mark.parametrize("n", [0, 1, 15, 16, 17, 1000])
+def test_untiled_same_answer(mode, n):
+    dev = okl.Device(mode)
+    x = np.arange(n, dtype=np.float32)
+    y = np.zeros(n, np.float32)
+    dev.build_kernel_from_string(TILES, "staged")(n, x, y)
+    b = np.arange(n) // 16
+    np.testing.assert_array_equal(y, x + b.astype(np.float32))
+    h = np.zeros(4, np.int32)
+    idx = (np.arange(n) % 3).astype(np.int32)
+    dev.build_kernel_from_string(TILES, "histogram")(n, idx, h)
+    np.testing.assert_array_equal(h, np.bincount(idx, minlength=4))

@@ -40,6 +40,11 @@ class OpenMPTarget(SerialTarget):
             depth, loop = depth + 1, child
         return "omp parallel for" + (f" collapse({depth})" if depth > 1 else "")
 
+    def simd_pragma(self, pragma: str) -> str:
+        """``omp parallel for simd``: the threads' runs of iterations are SIMD lanes too, as
+        ``GCC ivdep`` says of @inner loops (which cannot follow an OpenMP pragma)."""
+        return pragma + " simd"
+
     def share_region(self, pragmas: list[str]) -> tuple[str, list[str]] | None:
         """``parallel for`` loops in a row: ``omp parallel`` around them, ``omp for`` (its
         clauses kept) on each; the barrier at the end of each ``omp for`` keeps them in

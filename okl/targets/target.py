@@ -75,6 +75,11 @@ class Target:
         """The pragma that parallelises a top-level @outer loop (OpenMP), None: none."""
         return None
 
+    def simd_pragma(self, pragma: str) -> str:
+        """``pragma`` (this target's ``outer_pragma``) for a parallel loop whose iterations
+        are also independent SIMD lanes (an untiled @tile loop, okl.transforms.cpu.untile)."""
+        return pragma
+
     def outer_guard(self, outer) -> c_ast.Node | None:
         """A test to make once before a parallelised @outer loop (see OpenMPTarget)."""
         return None

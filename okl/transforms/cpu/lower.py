@@ -23,6 +23,7 @@ from .guards import guards_to_bounds, uncounted
 from .interchange import interchange_lanes
 from .simd import mark as simd_mark
 from .transpose import transpose_shared
+from .untile import untile
 
 #: id(node) -> (parent, slot), as ctree.parent_map makes it
 Parents = dict[int, tuple[c_ast.Node, str]]
@@ -39,6 +40,10 @@ def lower_cpu_kernel(program: Program, kernel: Kernel, target: Target,
         _drop_block_unrolls(program, kernel)
         _spell_params(kernel, target)
         return [kernel.node, entry_point(kernel)]
+    barriers = {id(n) for n in program.attrs.named("barrier") if is_barrier(n, program.attrs)}
+    # tile loops with nothing but their body in each tile: the user's loop again; its
+    # iterations SIMD lanes where the tile's were
+    lanes = {outer for outer, inner in untile(kernel, barriers).items() if inner in independent}
     guards_to_bounds(kernel, counted)
     transpose_shared(kernel)
     _drop_block_unrolls(program, kernel)
@@ -55,6 +60,11 @@ def lower_cpu_kernel(program: Program, kernel: Kernel, target: Target,
     marked = []  # (pragma, loop) of the parallel @outer loops with no guard around them
     for outer in kernel.outers:
         pragma = target.outer_pragma(kernel, outer)
+        if id(outer.node) in lanes:
+            if pragma:
+                pragma = target.simd_pragma(pragma)
+            else:
+                _prefix(parents, outer.node, simd_mark(outer.node))
         if pragma:
             guard = target.outer_guard(outer)
             if guard is not None:

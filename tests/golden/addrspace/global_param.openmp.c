@@ -10,14 +10,10 @@ static float weighted(const int i, const float *w, const float *x, const float s
 }
 
 static void applyWeights(const int n, const float *w, const float *x, float *y) {
-  #pragma omp parallel for
+  #pragma omp parallel for simd
 #line 10 "global_param.okl"
-  for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 64) {
-    #pragma GCC ivdep
-#line 10 "global_param.okl"
-    for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 64 < n) ? (_okl_tiled_i + 64) : (n)); ++i) {
-      y[i] = weighted(i, w, x, 2.0f);
-    }
+  for (int i = 0; i < n; ++i) {
+    y[i] = weighted(i, w, x, 2.0f);
   }
 }
 

@@ -12,16 +12,14 @@ static double dot(const double *a, const double *b) {
 }
 
 static void combine(const int n, const double *coef, const double *hist, double *out) {
-  for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 32) {
-    #pragma GCC ivdep
+  #pragma GCC ivdep
 #line 14 "pointer_locals.okl"
-    for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 32 < n) ? (_okl_tiled_i + 32) : (n)); ++i) {
-      const double *rows[3];
-      for (int s = 0; s < 3; ++s) rows[s] = hist + s * n;
-      double v[3];
-      for (int s = 0; s < 3; ++s) v[s] = rows[s][i];
-      out[i] = dot(coef, v) + dot(coef, coef);
-    }
+  for (int i = 0; i < n; ++i) {
+    const double *rows[3];
+    for (int s = 0; s < 3; ++s) rows[s] = hist + s * n;
+    double v[3];
+    for (int s = 0; s < 3; ++s) v[s] = rows[s][i];
+    out[i] = dot(coef, v) + dot(coef, coef);
   }
 }
 

@@ -12,16 +12,12 @@ static double spread(const double a, const double b) {
 
 #line 4 "float_abs.okl"
 static void weights(const int n, const double *y, const float *tol, double *w, int *k) {
-  #pragma omp parallel for
+  #pragma omp parallel for simd
 #line 5 "float_abs.okl"
-  for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 64) {
-    #pragma GCC ivdep
-#line 5 "float_abs.okl"
-    for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 64 < n) ? (_okl_tiled_i + 64) : (n)); ++i) {
-      const double denom = 1e-3 * fabs(y[i]) + fabs(tol[i % 4]) + spread(y[i], 0.5);
-      w[i] = 1.0 / denom;
-      k[i] = abs(i - 3);
-    }
+  for (int i = 0; i < n; ++i) {
+    const double denom = 1e-3 * fabs(y[i]) + fabs(tol[i % 4]) + spread(y[i], 0.5);
+    w[i] = 1.0 / denom;
+    k[i] = abs(i - 3);
   }
 }
 

@@ -5,15 +5,11 @@
 
 #line 9 "macro_extra_argument.okl"
 static void copy_float(const int n, const float *a, float *b) {
-  #pragma omp parallel for
+  #pragma omp parallel for simd
 #line 9 "macro_extra_argument.okl"
-  for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 16) {
-    #pragma GCC ivdep
+  for (int i = 0; i < n; ++i) {
 #line 9 "macro_extra_argument.okl"
-    for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 16 < n) ? (_okl_tiled_i + 16) : (n)); ++i) {
-#line 9 "macro_extra_argument.okl"
-      b[i] = a[i];
-    }
+    b[i] = a[i];
   }
 }
 
@@ -24,15 +20,11 @@ void _okl_entry_copy_float(void **args) {
 
 #line 10 "macro_extra_argument.okl"
 static void copy_int(const int n, const int *a, int *b) {
-  #pragma omp parallel for
+  #pragma omp parallel for simd
 #line 10 "macro_extra_argument.okl"
-  for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 16) {
-    #pragma GCC ivdep
+  for (int i = 0; i < n; ++i) {
 #line 10 "macro_extra_argument.okl"
-    for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 16 < n) ? (_okl_tiled_i + 16) : (n)); ++i) {
-#line 10 "macro_extra_argument.okl"
-      b[i] = a[i];
-    }
+    b[i] = a[i];
   }
 }
 

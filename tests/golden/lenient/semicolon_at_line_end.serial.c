@@ -11,13 +11,11 @@ static void clampTo(float *v, const float hi) {
 
 #line 5 "semicolon_at_line_end.okl"
 static void clampAll(const int n, float *x) {
-  for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 32) {
-    #pragma GCC ivdep
+  #pragma GCC ivdep
 #line 6 "semicolon_at_line_end.okl"
-    for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 32 < n) ? (_okl_tiled_i + 32) : (n)); ++i) {
-      clampTo(&x[i], 1.0f);
-      x[i] *= 2.0f;
-    }
+  for (int i = 0; i < n; ++i) {
+    clampTo(&x[i], 1.0f);
+    x[i] *= 2.0f;
   }
 }
 

@@ -5,14 +5,10 @@
 
 #line 3 "stray_backslash.okl"
 static void sumPairs(const int n, const float *a, const float *b, float *c) {
-  #pragma omp parallel for
+  #pragma omp parallel for simd
 #line 4 "stray_backslash.okl"
-  for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 32) {
-    #pragma GCC ivdep
-#line 4 "stray_backslash.okl"
-    for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 32 < n) ? (_okl_tiled_i + 32) : (n)); ++i) {
-      c[i] = a[i] + b[i];
-    }
+  for (int i = 0; i < n; ++i) {
+    c[i] = a[i] + b[i];
   }
 }
 

@@ -5,12 +5,10 @@
 
 #line 3 "stray_backslash.okl"
 static void sumPairs(const int n, const float *a, const float *b, float *c) {
-  for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 32) {
-    #pragma GCC ivdep
+  #pragma GCC ivdep
 #line 4 "stray_backslash.okl"
-    for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 32 < n) ? (_okl_tiled_i + 32) : (n)); ++i) {
-      c[i] = a[i] + b[i];
-    }
+  for (int i = 0; i < n; ++i) {
+    c[i] = a[i] + b[i];
   }
 }
 

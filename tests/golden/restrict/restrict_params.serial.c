@@ -5,13 +5,9 @@
 
 #line 3 "restrict_params.okl"
 static void triad(const int n, const double s, const double * restrict a, const double * restrict b, double * restrict c) {
-#line 5 "restrict_params.okl"
-  for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 128) {
-    #pragma GCC ivdep
-#line 5 "restrict_params.okl"
-    for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 128 < n) ? (_okl_tiled_i + 128) : (n)); ++i) {
-      c[i] = a[i] + s * b[i];
-    }
+  #pragma GCC ivdep
+  for (int i = 0; i < n; ++i) {
+    c[i] = a[i] + s * b[i];
   }
 }
 

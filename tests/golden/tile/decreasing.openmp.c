@@ -5,17 +5,10 @@
 
 #line 2 "decreasing.okl"
 static void downTiles(const int n, int *x) {
-  #pragma omp parallel for
+  #pragma omp parallel for simd
 #line 3 "decreasing.okl"
-  for (int _okl_tiled_i = n - 1; _okl_tiled_i >= 0; _okl_tiled_i -= 32) {
-    #pragma GCC ivdep
-#line 3 "decreasing.okl"
-    for (int i = _okl_tiled_i; i > _okl_tiled_i - 32; --i) {
-#line 3 "decreasing.okl"
-      if (i >= 0) {
-        x[i] = n - 1 - i;
-      }
-    }
+  for (int i = n - 1; i >= 0; --i) {
+    x[i] = n - 1 - i;
   }
 }
 

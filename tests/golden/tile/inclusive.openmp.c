@@ -5,14 +5,10 @@
 
 #line 2 "inclusive.okl"
 static void upTo(const int last, float *x) {
-  #pragma omp parallel for
+  #pragma omp parallel for simd
 #line 3 "inclusive.okl"
-  for (int _okl_tiled_i = 1; _okl_tiled_i <= last; _okl_tiled_i += 16) {
-    #pragma GCC ivdep
-#line 3 "inclusive.okl"
-    for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 16 < last + 1) ? (_okl_tiled_i + 16) : (last + 1)); ++i) {
-      x[i] = 1.0f / i;
-    }
+  for (int i = 1; i <= last; ++i) {
+    x[i] = 1.0f / i;
   }
 }
 

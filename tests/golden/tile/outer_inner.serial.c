@@ -5,12 +5,10 @@
 
 #line 2 "outer_inner.okl"
 static void saxpy(const int n, const float a, const float *x, float *y) {
-  for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 256) {
-    #pragma GCC ivdep
+  #pragma GCC ivdep
 #line 3 "outer_inner.okl"
-    for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 256 < n) ? (_okl_tiled_i + 256) : (n)); ++i) {
-      y[i] = a * x[i] + y[i];
-    }
+  for (int i = 0; i < n; ++i) {
+    y[i] = a * x[i] + y[i];
   }
 }
 

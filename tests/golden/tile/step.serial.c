@@ -5,12 +5,10 @@
 
 #line 2 "step.okl"
 static void everyOther(const int n, float *x) {
-  for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 64 * 2) {
-    #pragma GCC ivdep
+  #pragma GCC ivdep
 #line 3 "step.okl"
-    for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 64 * 2 < n) ? (_okl_tiled_i + 64 * 2) : (n)); i += 2) {
-      x[i] = 0.0f;
-    }
+  for (int i = 0; i < n; i += 2) {
+    x[i] = 0.0f;
   }
 }
 

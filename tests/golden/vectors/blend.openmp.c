@@ -10,18 +10,14 @@ static inline double4 make_double4(double x, double y, double z, double w) { dou
 
 #line 3 "blend.okl"
 static void blend(const int n, const double4 *p, const float2 *w, const double2 scale, double4 *out, float2 *sums) {
-  #pragma omp parallel for
-  for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 32) {
-    #pragma GCC ivdep
-#line 5 "blend.okl"
-    for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 32 < n) ? (_okl_tiled_i + 32) : (n)); ++i) {
-      const double4 a = p[i];
-      const float2 b = w[i];
-      double4 r = make_double4(a.x * b.x, a.y * b.y, a.z + scale.x, a.w * scale.y);
-      r.w += a.x;
-      out[i] = r;
-      sums[i] = make_float2(b.x + b.y, (float) (a.x + a.y + a.z + a.w));
-    }
+  #pragma omp parallel for simd
+  for (int i = 0; i < n; ++i) {
+    const double4 a = p[i];
+    const float2 b = w[i];
+    double4 r = make_double4(a.x * b.x, a.y * b.y, a.z + scale.x, a.w * scale.y);
+    r.w += a.x;
+    out[i] = r;
+    sums[i] = make_float2(b.x + b.y, (float) (a.x + a.y + a.z + a.w));
   }
 }
 

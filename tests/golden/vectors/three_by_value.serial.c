@@ -7,12 +7,10 @@ static inline double3 make_double3(double x, double y, double z) { double3 v = {
 
 #line 2 "three_by_value.okl"
 static void fill(const int n, const double3 value, double3 *out) {
-  for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 64) {
-    #pragma GCC ivdep
+  #pragma GCC ivdep
 #line 3 "three_by_value.okl"
-    for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 64 < n) ? (_okl_tiled_i + 64) : (n)); ++i) {
-      out[i] = make_double3(value.x, value.y, value.z);
-    }
+  for (int i = 0; i < n; ++i) {
+    out[i] = make_double3(value.x, value.y, value.z);
   }
 }
 

@@ -6,14 +6,12 @@ typedef struct { float x, y, z; } float3;
 
 #line 2 "three_components.okl"
 static void shift(const int n, float3 *points, const float dx) {
-  for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 64) {
-    #pragma GCC ivdep
+  #pragma GCC ivdep
 #line 3 "three_components.okl"
-    for (int i = _okl_tiled_i; i < ((_okl_tiled_i + 64 < n) ? (_okl_tiled_i + 64) : (n)); ++i) {
-      float3 p = points[i];
-      p.x += dx;
-      points[i] = p;
-    }
+  for (int i = 0; i < n; ++i) {
+    float3 p = points[i];
+    p.x += dx;
+    points[i] = p;
   }
 }
 
