@@ -373,7 +373,8 @@ def test_file_contents_must_be_bytes(cache, key):
 def test_info_and_clear(cache):
     assert cache.info() == {"root": str(cache.root),
                             "levels": {"translation": {"entries": 0, "bytes": 0},
-                                       "build": {"entries": 0, "bytes": 0}}}
+                                       "build": {"entries": 0, "bytes": 0},
+                                       "support": {"entries": 0, "bytes": 0}}}
     keys = [Cache.key({"n": n}) for n in range(5)]
     for k in keys[:3]:
         cache.put("build", k, FILES, DOC)

@@ -65,7 +65,9 @@ import platformdirs
 log = logging.getLogger(__name__)
 
 SCHEMA = "v1"
-LEVELS = ("translation", "build")
+#: translation: backend source; build: kernel binaries; support: okl's own code built for
+#: this machine (the native launch library of the CPU modes, okl.runtime.launch.native)
+LEVELS = ("translation", "build", "support")
 META = "meta.json"
 
 _KEY = re.compile(r"[0-9a-f]{64}")

@@ -32,6 +32,7 @@ from ..launch.args import ArrayInfo
 from ..launch.bounds_check import bounds_check
 from ..launch.gpu import array_address, compile_caller, env_names
 from ..launch.hostrun import compile_function
+from ..launch.native import native_caller
 from ..memory import Memory
 from ..properties import host_cpu, host_kernel_properties, host_properties
 from ..verbose import say
@@ -244,8 +245,9 @@ class CPUBackend:
 
     def caller(self, kernel, module):
         """The fast path: ``call(*args, **kwargs)`` checks, converts and calls the kernel's
-        entry in one generated function (see okl.runtime.launch.gpu.compile_caller); None if
-        it cannot be set up, and the general path is used."""
+        entry in one generated function (see okl.runtime.launch.gpu.compile_caller), itself
+        behind the native caller where that can serve (okl.runtime.launch.native); None if
+        neither can be set up, and the general path is used."""
         try:
             entry = module["_lib"][kernel.spec.entry]  # a function object of our own
             entry.argtypes = None  # the ctypes buffer is passed as its address
@@ -253,13 +255,17 @@ class CPUBackend:
             limits = [compile_function(src, "_dims", f"<okl limits of {kernel.name}>")
                       for src in kernel.spec.limits]
             tail = ["    for _check in _limits:", "        _check(_env)"] if limits else []
-            return compile_caller(kernel, device_pointers=False, pointer_value=_address,
+            fast = compile_caller(kernel, device_pointers=False, pointer_value=_address,
                                   memo_key="_address", tail=tail + ["    _entry(_buf)"],
                                   names={"_entry": entry, "_limits": limits},
                                   env=env_names(kernel.spec.limits) if limits else False)
         except Exception as e:  # never worse than the general path
             _say(f"fast launch path unavailable for {kernel.name} ({type(e).__name__}: {e})")
             return None
+        # the common arguments checked in C, everything else by ``fast`` (launch.native)
+        native = native_caller(kernel, entry, fast, bounds_check(kernel.spec), bool(limits),
+                               self.compiler, kernel.device.cache)
+        return fast if native is None else native
 
     def build_identity(self) -> dict:
         return {"compiler": compiler_identity(self.compiler), "flags": self.flags,

@@ -1,0 +1,292 @@
+/* okl's native launch path for the CPU modes (see native.py): one callable per kernel that
+ * checks the common arguments and calls the kernel's entry, ``void entry(void **args)``,
+ * without going through Python code or ctypes.
+ *
+ * It takes the arguments the Python fast path (okl.runtime.launch.gpu.compile_caller) takes
+ * first -- a Python int in the parameter's range, a Python float in range, a numpy array of
+ * exactly the parameter's dtype (the same dtype object), C-contiguous and, for a non-const
+ * pointer, writable -- and hands every other call, unchanged, to that Python function
+ * (``fallback``), which accepts or refuses it with okl's messages.  Scalar checks that depend
+ * on the sizes passed (launch limits, the static bounds check) are the fallback's: after it
+ * launched, ``needs(args)`` gives the bytes each pointer argument needs for those scalar
+ * values, and later calls with the same scalar values only compare array sizes.
+ *
+ * Built once per Python and compiler into okl's cache; nothing in it is per kernel. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <float.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+enum kind { K_PTR, K_I8, K_I16, K_I32, K_I64, K_U8, K_U16, K_U32, K_U64, K_F32, K_F64 };
+
+/* numpy's PyArrayObject_fields, the public layout of an ndarray (unchanged from numpy 1.7
+ * through 2.x); read only for objects whose type is exactly numpy.ndarray */
+typedef struct {
+  PyObject_HEAD
+  char *data;
+  int nd;
+  Py_ssize_t *dimensions;
+  Py_ssize_t *strides;
+  PyObject *base;
+  PyObject *descr;
+  int flags;
+} okl_ndarray;
+
+#define OKL_C_CONTIGUOUS 0x0001 /* NPY_ARRAY_C_CONTIGUOUS */
+#define OKL_WRITEABLE 0x0400    /* NPY_ARRAY_WRITEABLE */
+#define OKL_MAX_PARAMS 64
+
+typedef struct {
+  int kind;
+  int writable;         /* pointer: the kernel may write through it */
+  Py_ssize_t itemsize;  /* pointer: bytes per element */
+  PyObject *descr;      /* pointer: the dtype object a fast argument must have */
+  Py_ssize_t need;      /* pointer: bytes needed for the memo's scalar values (0: none) */
+} okl_param;
+
+typedef struct {
+  PyObject_HEAD
+  vectorcallfunc vectorcall;
+  void (*entry)(void **);
+  PyObject *fallback; /* the Python caller: f(*args, **kwargs) */
+  PyObject *needs;    /* None, or needs(args) -> tuple of bytes per parameter, or None */
+  PyTypeObject *ndarray;
+  int n;
+  int memo; /* 1: ``last`` holds the scalar values the needs were computed for */
+  uint64_t last[OKL_MAX_PARAMS];
+  okl_param param[OKL_MAX_PARAMS];
+} okl_caller;
+
+static PyObject *okl_fall_back(okl_caller *self, PyObject *const *args, size_t nargsf,
+                               PyObject *kwnames) {
+  PyObject *result = PyObject_Vectorcall(self->fallback, args, nargsf, kwnames);
+  if (result == NULL || self->needs == Py_None || kwnames != NULL ||
+      PyVectorcall_NARGS(nargsf) != self->n)
+    return result;
+  /* the fallback launched: where every scalar came in the fast path's form (a Python int or
+   * float), remember what these values need of the arrays */
+  uint64_t last[OKL_MAX_PARAMS];
+  for (int i = 0; i < self->n; ++i) {
+    int kind = self->param[i].kind;
+    PyObject *a = args[i];
+    if (kind == K_PTR) continue;
+    if (kind == K_F32 || kind == K_F64) {
+      if (!PyFloat_CheckExact(a)) return result;
+      double d = PyFloat_AS_DOUBLE(a);
+      memcpy(&last[i], &d, 8);
+    } else {
+      if (!PyLong_CheckExact(a)) return result;
+      int overflow = 0;
+      long long v = PyLong_AsLongLongAndOverflow(a, &overflow);
+      if (overflow || (v == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        return result;
+      }
+      last[i] = (uint64_t)v;
+    }
+  }
+  PyObject *needs = PyObject_Vectorcall(self->needs, args, nargsf, NULL);
+  if (needs == NULL) {
+    Py_DECREF(result);
+    return NULL;
+  }
+  /* no Python code runs from here on, so no other thread sees the memo half-written */
+  self->memo = 0;
+  if (PyTuple_CheckExact(needs) && PyTuple_GET_SIZE(needs) == self->n) {
+    Py_ssize_t need[OKL_MAX_PARAMS];
+    int ok = 1;
+    for (int i = 0; i < self->n && ok; ++i) {
+      PyObject *v = PyTuple_GET_ITEM(needs, i);
+      need[i] = PyLong_CheckExact(v) ? PyLong_AsSsize_t(v) : -1;
+      if (need[i] < 0) {
+        PyErr_Clear();
+        ok = 0;
+      }
+    }
+    if (ok) {
+      for (int i = 0; i < self->n; ++i) {
+        self->param[i].need = need[i];
+        self->last[i] = last[i];
+      }
+      self->memo = 1;
+    }
+  }
+  Py_DECREF(needs);
+  return result;
+}
+
+static PyObject *okl_call(PyObject *obj, PyObject *const *args, size_t nargsf,
+                          PyObject *kwnames) {
+  okl_caller *self = (okl_caller *)obj;
+  const Py_ssize_t n = self->n;
+  if (kwnames != NULL || PyVectorcall_NARGS(nargsf) != n)
+    return okl_fall_back(self, args, nargsf, kwnames);
+  void *slots[OKL_MAX_PARAMS];
+  union { int8_t i8; int16_t i16; int32_t i32; int64_t i64; uint8_t u8; uint16_t u16;
+          uint32_t u32; uint64_t u64; float f32; double f64; } value[OKL_MAX_PARAMS];
+  int same = self->memo;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    okl_param *p = &self->param[i];
+    PyObject *a = args[i];
+    if (p->kind == K_PTR) {
+      if (Py_TYPE(a) != self->ndarray) return okl_fall_back(self, args, nargsf, kwnames);
+      okl_ndarray *arr = (okl_ndarray *)a;
+      if (arr->descr != p->descr || !(arr->flags & OKL_C_CONTIGUOUS) ||
+          (p->writable && !(arr->flags & OKL_WRITEABLE)))
+        return okl_fall_back(self, args, nargsf, kwnames);
+      slots[i] = arr->data;
+      continue;
+    }
+    slots[i] = &value[i];
+    if (p->kind == K_F32 || p->kind == K_F64) {
+      if (!PyFloat_CheckExact(a)) return okl_fall_back(self, args, nargsf, kwnames);
+      double d = PyFloat_AS_DOUBLE(a);
+      if (p->kind == K_F32) {
+        if (!(d >= -FLT_MAX && d <= FLT_MAX)) return okl_fall_back(self, args, nargsf, kwnames);
+        value[i].f32 = (float)d;
+      } else {
+        if (!(d >= -DBL_MAX && d <= DBL_MAX)) return okl_fall_back(self, args, nargsf, kwnames);
+        value[i].f64 = d;
+      }
+      if (same) {
+        uint64_t bits;
+        memcpy(&bits, &d, 8);
+        same = bits == self->last[i];
+      }
+      continue;
+    }
+    if (!PyLong_CheckExact(a)) return okl_fall_back(self, args, nargsf, kwnames);
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(a, &overflow);
+    if (overflow || (v == -1 && PyErr_Occurred())) {
+      PyErr_Clear();
+      return okl_fall_back(self, args, nargsf, kwnames);
+    }
+    switch (p->kind) {
+      case K_I8: if (v < INT8_MIN || v > INT8_MAX) goto slow; value[i].i8 = (int8_t)v; break;
+      case K_I16: if (v < INT16_MIN || v > INT16_MAX) goto slow; value[i].i16 = (int16_t)v; break;
+      case K_I32: if (v < INT32_MIN || v > INT32_MAX) goto slow; value[i].i32 = (int32_t)v; break;
+      case K_I64: value[i].i64 = (int64_t)v; break;
+      case K_U8: if (v < 0 || v > UINT8_MAX) goto slow; value[i].u8 = (uint8_t)v; break;
+      case K_U16: if (v < 0 || v > UINT16_MAX) goto slow; value[i].u16 = (uint16_t)v; break;
+      case K_U32: if (v < 0 || v > (long long)UINT32_MAX) goto slow; value[i].u32 = (uint32_t)v;
+        break;
+      case K_U64: if (v < 0) goto slow; value[i].u64 = (uint64_t)v; break;
+      default: goto slow;
+    }
+    if (same) same = (uint64_t)v == self->last[i];
+  }
+  if (self->needs != Py_None) {
+    /* sizes checked for other scalar values (or never): the fallback checks these */
+    if (!same) return okl_fall_back(self, args, nargsf, kwnames);
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      okl_param *p = &self->param[i];
+      if (p->kind != K_PTR || p->need == 0) continue;
+      okl_ndarray *arr = (okl_ndarray *)args[i];
+      Py_ssize_t count = 1;
+      for (int d = 0; d < arr->nd; ++d) count *= arr->dimensions[d];
+      if (count * p->itemsize < p->need) return okl_fall_back(self, args, nargsf, kwnames);
+    }
+  }
+  {
+    void (*entry)(void **) = self->entry;
+    Py_BEGIN_ALLOW_THREADS
+    entry(slots);
+    Py_END_ALLOW_THREADS
+  }
+  Py_RETURN_NONE;
+slow:
+  return okl_fall_back(self, args, nargsf, kwnames);
+}
+
+static void okl_caller_dealloc(PyObject *obj) {
+  okl_caller *self = (okl_caller *)obj;
+  PyObject_GC_UnTrack(obj);
+  Py_CLEAR(self->fallback);
+  Py_CLEAR(self->needs);
+  Py_CLEAR(self->ndarray);
+  for (int i = 0; i < self->n; ++i) Py_CLEAR(self->param[i].descr);
+  PyObject_GC_Del(obj);
+}
+
+static int okl_caller_traverse(PyObject *obj, visitproc visit, void *arg) {
+  okl_caller *self = (okl_caller *)obj;
+  Py_VISIT(self->fallback);
+  Py_VISIT(self->needs);
+  for (int i = 0; i < self->n; ++i) Py_VISIT(self->param[i].descr);
+  return 0;
+}
+
+static PyObject *okl_caller_repr(PyObject *obj) {
+  return PyUnicode_FromFormat("<okl native caller of %R>", ((okl_caller *)obj)->fallback);
+}
+
+static PyTypeObject okl_caller_type = {
+  PyVarObject_HEAD_INIT(NULL, 0)
+  .tp_name = "okl.NativeCaller",
+  .tp_basicsize = sizeof(okl_caller),
+  .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+  .tp_vectorcall_offset = offsetof(okl_caller, vectorcall),
+  .tp_call = PyVectorcall_Call,
+  .tp_dealloc = okl_caller_dealloc,
+  .tp_traverse = okl_caller_traverse,
+  .tp_repr = okl_caller_repr,
+};
+
+/* okl_caller_new(entry address, fallback, needs, numpy.ndarray,
+ *                ((kind, writable, itemsize, dtype or None), ...)) -> a caller; called
+ * through ctypes.PyDLL, so with the GIL held and Python exceptions passed on */
+PyObject *okl_caller_new(PyObject *spec) {
+  if (okl_caller_type.tp_flags & Py_TPFLAGS_READY) {
+  } else if (PyType_Ready(&okl_caller_type) < 0) {
+    return NULL;
+  }
+  PyObject *address, *fallback, *needs, *ndarray, *params;
+  if (!PyArg_ParseTuple(spec, "OOOOO!", &address, &fallback, &needs, &ndarray, &PyTuple_Type,
+                        &params))
+    return NULL;
+  Py_ssize_t n = PyTuple_GET_SIZE(params);
+  if (n > OKL_MAX_PARAMS || !PyType_Check(ndarray)) {
+    PyErr_SetString(PyExc_ValueError, "okl native caller: unsupported kernel");
+    return NULL;
+  }
+  void *entry = PyLong_AsVoidPtr(address);
+  if (entry == NULL) {
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "okl native caller: no entry");
+    return NULL;
+  }
+  okl_caller *self = PyObject_GC_New(okl_caller, &okl_caller_type);
+  if (self == NULL) return NULL;
+  self->vectorcall = okl_call;
+  self->entry = (void (*)(void **))entry;
+  self->n = 0;
+  self->memo = 0;
+  Py_INCREF(fallback);
+  self->fallback = fallback;
+  Py_INCREF(needs);
+  self->needs = needs;
+  Py_INCREF(ndarray);
+  self->ndarray = (PyTypeObject *)ndarray;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    okl_param *p = &self->param[i];
+    int kind, writable;
+    Py_ssize_t itemsize;
+    PyObject *descr;
+    if (!PyArg_ParseTuple(PyTuple_GET_ITEM(params, i), "iinO", &kind, &writable, &itemsize,
+                          &descr)) {
+      Py_DECREF(self);
+      return NULL;
+    }
+    p->kind = kind;
+    p->writable = writable;
+    p->itemsize = itemsize;
+    p->need = 0;
+    Py_INCREF(descr);
+    p->descr = descr;
+    self->n = (int)i + 1;
+  }
+  PyObject_GC_Track((PyObject *)self);
+  return (PyObject *)self;
+}

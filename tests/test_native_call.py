@@ -1,0 +1,87 @@
+"""The native launch path of the CPU modes (okl.runtime.launch.native): the common arguments
+checked in C, every other call handed to the Python fast path, the same answers and errors."""
+
+from __future__ import annotations
+
+import os
+import sysconfig
+
+import numpy as np
+import pytest
+
+import okl
+from okl.errors import ArgumentError
+
+HEADERS = os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h"))
+
+SRC = r"""
+@kernel void scale(const int n, const double a, const float *x, double *y) {
+  for (int i = 0; i < n; ++i; @tile(16, @outer, @inner)) {
+    y[i] = a * x[i];
+  }
+}
+@kernel void pairs(const int n, const float2 w, float *y) {
+  for (int i = 0; i < n; ++i; @tile(16, @outer, @inner)) {
+    y[i] = w.x + w.y * i;
+  }
+}
+"""
+
+
+def _native(k) -> bool:
+    return type(k._entry).__name__ == "NativeCaller"
+
+
+@pytest.mark.parametrize("mode", ["serial", "openmp"])
+def test_native_path_where_python_headers_are(mode, monkeypatch):
+    """Where the interpreter's headers are there (install.sh's Python has them) the call is
+    the native one; OKL_NATIVE_CALL=0, or a parameter it does not convert (a float2 by
+    value), leaves the Python fast path."""
+    dev = okl.Device(mode)
+    k = dev.build_kernel_from_string(SRC, "scale")
+    assert _native(k) == HEADERS
+    assert not _native(dev.build_kernel_from_string(SRC, "pairs"))
+    monkeypatch.setenv("OKL_NATIVE_CALL", "0")
+    assert not _native(okl.Device(mode).build_kernel_from_string(SRC + "\n", "scale"))
+
+
+@pytest.mark.parametrize("mode", ["serial", "openmp"])
+def test_bounds_remembered_per_size(mode):
+    """The static bounds check runs in the Python path; the native path then compares only
+    the array sizes for the same scalar values, and any other value goes back to it."""
+    k = okl.Device(mode).build_kernel_from_string(SRC, "scale")
+    x = np.arange(32, dtype=np.float32)
+    y = np.zeros(32)
+    for _ in range(3):
+        k(32, 2.0, x, y)
+        np.testing.assert_array_equal(y, 2.0 * x)
+    with pytest.raises(ArgumentError, match=r"x\[31\]"):
+        k(32, 2.0, x[:16].copy(), y)  # same n, a shorter array
+    with pytest.raises(ArgumentError, match=r"y\[31\]"):
+        k(32, 2.0, x, np.zeros(20))
+    y16 = np.zeros(16)
+    k(16, 3.0, x[:16].copy(), y16)
+    np.testing.assert_array_equal(y16, 3.0 * x[:16])
+    with pytest.raises(ArgumentError, match=r"x\[39\]"):
+        k(40, 3.0, x, np.zeros(40))
+    k(32, 0.5, x, y)  # back to the first size
+    np.testing.assert_array_equal(y, 0.5 * x)
+    with pytest.raises(ArgumentError, match="argument 4 'y'"):
+        k(32, 0.5, x, y.astype(np.float32))
+    with pytest.raises(ArgumentError, match="read-only"):
+        frozen = y.copy()
+        frozen.flags.writeable = False
+        k(32, 0.5, x, frozen)
+
+
+def test_same_answers_as_the_python_path(monkeypatch):
+    dev = okl.Device("serial")
+    x = np.random.default_rng(2).random(100).astype(np.float32)
+    fast = dev.build_kernel_from_string(SRC, "scale")
+    monkeypatch.setenv("OKL_NATIVE_CALL", "0")
+    slow = okl.Device("serial").build_kernel_from_string(SRC + "\n\n", "scale")
+    for args in [(100, 1.25), (np.int32(7), np.float64(-2.0)), (0, 1.0), (99, float("inf"))]:
+        a, b = np.full(100, -1.0), np.full(100, -1.0)
+        fast(*args, x, a)
+        slow(*args, x, b)
+        np.testing.assert_array_equal(a, b)
