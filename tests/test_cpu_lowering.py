@@ -529,3 +529,67 @@ def test_untiled_same_answer(mode, n):
     idx = (np.arange(n) % 3).astype(np.int32)
     dev.build_kernel_from_string(TILES, "histogram")(n, idx, h)
     np.testing.assert_array_equal(h, np.bincount(idx, minlength=4))
+
+
+SCATTER = """
+@kernel void scatter(const int n, const int *idx, const int *col, const float *f, float *r) {
+  for (int b = 0; b < (n + 63) / 64; ++b; @outer) {
+    for (int t = 0; t < 64; ++t; @inner) {
+      const int e = b * 64 + t;
+      if (e < n) r[e] = 2 * f[e];
+    }
+    for (int c = 0; c < 3; ++c) {
+      for (int t = 0; t < 64; ++t; @inner) {
+        const int e = b * 64 + t;
+        if (e < n && col[e] == c) {
+          const int to = idx[e];
+          r[n + to] += f[e];
+        }
+      }
+    }
+  }
+}
+"""
+
+
+def test_no_simd_mark_on_scatter_loops():
+    """An @inner loop that stores through an index it loaded stays scalar (masked scatters
+    cost what the scalar loop costs per element); a direct store keeps the mark."""
+    from pycparser import c_ast
+
+    from okl.transforms.cpu.simd import scatters
+    for mode in ("serial", "openmp"):
+        c = okl.translate(SCATTER, mode, line_directives=False).source
+        assert c.count("#pragma GCC ivdep") == 1
+        assert c.index("#pragma GCC ivdep") < c.index("r[e] = 2 * f[e]") < c.index("idx[e]")
+    body = c_ast.Compound([c_ast.Assignment("=", c_ast.ArrayRef(
+        c_ast.ID("r"), c_ast.ArrayRef(c_ast.ID("idx"), c_ast.ID("t"))), c_ast.ID("v"))])
+    assert scatters(c_ast.For(None, None, None, body))
+    through = c_ast.Compound([
+        c_ast.Decl("k", [], [], [], [], c_ast.TypeDecl("k", [], None,
+                                                       c_ast.IdentifierType(["int"])),
+                   c_ast.BinaryOp("+", c_ast.ArrayRef(c_ast.ID("idx"), c_ast.ID("t")),
+                                  c_ast.Constant("int", "1")), None),
+        c_ast.Assignment("+=", c_ast.UnaryOp("*", c_ast.BinaryOp("+", c_ast.ID("p"),
+                                                                c_ast.ID("k"))),
+                         c_ast.ID("v"))])
+    assert scatters(c_ast.For(None, None, None, through))
+    direct = c_ast.Compound([c_ast.Assignment("=", c_ast.ArrayRef(
+        c_ast.ID("r"), c_ast.BinaryOp("+", c_ast.ID("t"), c_ast.ID("n"))),
+        c_ast.ArrayRef(c_ast.ID("idx"), c_ast.ID("t")))])
+    assert not scatters(c_ast.For(None, None, None, direct))
+
+
+@pytest.mark.parametrize("mode", ["serial", "openmp"])
+def test_scatter_loop_same_answer(mode):
+    n = 200
+    rng = np.random.default_rng(5)
+    idx = rng.permutation(n).astype(np.int32)
+    col = (np.arange(n) % 3).astype(np.int32)
+    f = rng.random(n).astype(np.float32)
+    r = np.zeros(2 * n, np.float32)
+    okl.Device(mode).build_kernel_from_string(SCATTER, "scatter")(n, idx, col, f, r)
+    expected = np.zeros(2 * n, np.float32)
+    expected[:n] = 2 * f
+    expected[n + idx] = f
+    np.testing.assert_array_equal(r, expected)

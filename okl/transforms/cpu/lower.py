@@ -22,6 +22,7 @@ from .exclusive import lower_exclusive
 from .guards import guards_to_bounds, uncounted
 from .interchange import interchange_lanes
 from .simd import mark as simd_mark
+from .simd import scatters
 from .transpose import transpose_shared
 from .untile import untile
 
@@ -55,12 +56,12 @@ def lower_cpu_kernel(program: Program, kernel: Kernel, target: Target,
     _drop_barriers(program, kernel, parents)
     for loop in kernel.loops():
         if id(loop.node) in independent and id(loop.node) not in swapped and \
-                uncounted(loop, counted):
+                uncounted(loop, counted) and not scatters(loop.node):
             _prefix(parents, loop.node, simd_mark(loop.node))
     marked = []  # (pragma, loop) of the parallel @outer loops with no guard around them
     for outer in kernel.outers:
         pragma = target.outer_pragma(kernel, outer)
-        if id(outer.node) in lanes:
+        if id(outer.node) in lanes and not scatters(outer.node):
             if pragma:
                 pragma = target.simd_pragma(pragma)
             else:

@@ -30,7 +30,7 @@ static void transpose(const int n, const float *a, float *at) {
       }
 #line 9 "inner_transpose.okl"
       for (int j = 0; j < 16; ++j) {
-        #pragma GCC ivdep
+#line 11 "inner_transpose.okl"
         for (int i = 0; i < 16; ++i) {
 #line 15 "inner_transpose.okl"
           at[row[j] * n + col[j * 16 + i]] = tile__t[j][i];

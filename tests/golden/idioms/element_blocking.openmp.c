@@ -23,8 +23,6 @@ static void scaleElements(const int Nelements, const int *elementIds, const doub
     }
 #line 23 "element_blocking.okl"
     for (int es = 0; es < 4; ++es) {
-      #pragma GCC ivdep
-#line 24 "element_blocking.okl"
       for (int n = 0; n < 16; ++n) {
         if (element[n + 16 * es] >= 0) q[element[n + 16 * es] * 16 + n] *= s_w[es];
       }
