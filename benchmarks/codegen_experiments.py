@@ -1,13 +1,20 @@
-"""Evidence for the CPU code-generation findings: okl's OpenMP output, hand-edited variants of
-it, and the hand-written peer, compiled with okl's flags and timed side by side.
+"""Evidence for the CPU code-generation findings: okl's output, hand-edited variants of it,
+and the hand-written peer, compiled with okl's flags and timed side by side (one thread).
 
     python -m benchmarks.codegen_experiments [--quick]
 
-Each experiment translates a benchmark kernel with okl (openmp mode), applies one textual
-change that a compiler could make (each variant says which), checks the result against the
-unmodified translation, and prints best / median throughput over interleaved repetitions.
-The pocl experiment (explicit barrier in a plain loop around an @inner block) needs a CPU
-OpenCL device.
+Each experiment translates a benchmark kernel with okl (serial mode), applies a change that
+a compiler could make (each variant says which), checks the result against the unmodified
+translation, and prints best / median throughput over interleaved repetitions:
+
+- reduction: the per-lane running sum kept in memory across the plain ``for u`` loop around
+  the @inner loop, against the u loop jammed into the lanes or moved inside them;
+- bk5: how close BK5's GPU algorithm (k-slabs through @shared memory, @exclusive columns)
+  comes to the hand C's whole-element algorithm when its two derivative blocks get explicit
+  SIMD lanes with register accumulators (the most a compiler could do while keeping OKL's
+  order of every sum: the variants' results are the translation's to the bit);
+- pocl: an explicit barrier in a plain loop around an @inner block (needs a CPU OpenCL
+  device).
 """
 
 from __future__ import annotations
@@ -29,10 +36,10 @@ P = ctypes.c_void_p
 WORK = tempfile.mkdtemp(prefix="okl-codegen-")
 
 
-def translate(file: str, defines: dict) -> str:
+def translate(file: str, defines: dict, mode: str = "serial") -> str:
     from okl.translation import translate as tr
     src = (KERNELS / file).read_text()
-    out = tr(src, "openmp", defines=defines, filename=str(KERNELS / file),
+    out = tr(src, mode, defines=defines, filename=str(KERNELS / file),
              line_directives=False).source
     return out.replace("static void", "void")  # the entry points are internal-linkage now
 
@@ -69,60 +76,50 @@ def race(calls: dict, work: float, unit: str, reps: int, rounds: int = 3) -> Non
               f"{work / statistics.median(t):9.4g}  {extra}")
 
 
-def stream(n: int, reps: int) -> None:
-    print(f"stream triad, FP64, n = {n}: the @tile guard `if (i < N)` vs a narrowed loop bound")
-    gen = translate("stream.okl", {"dfloat": "double", "p_B": 256, "p_DOTB": 256})
-    narrowed = sub(r"for \(int i = _okl_tiled_i; i < _okl_tiled_i \+ 256; \+\+i\)(\s*)\{(\s*)"
-                   r"if \(i < N\)",
-                   r"for (int i = _okl_tiled_i; i < (_okl_tiled_i + 256 < N ? "
-                   r"_okl_tiled_i + 256 : N); ++i)\1{\2if (1)", gen)
-    b, c = np.random.default_rng(1).random(n), np.random.default_rng(2).random(n)
-    outs = {}
-    calls = {}
-    for tag, src in (("generated", gen), ("tile loop bound min(tile+256, N), no guard",
-                                          narrowed)):
-        lib, ct = build(src, "stream_" + tag[:4])
-        f = lib.streamTriad
-        f.argtypes = [ctypes.c_int, ctypes.c_double, P, P, P]
-        o = np.zeros(n)
-        outs[tag] = o
-        calls[tag] = ((lambda f=f, o=o: f(n, 0.4, b.ctypes.data, c.ctypes.data, o.ctypes.data)),
-                      f"(compile {ct * 1e3:.0f} ms)")
-    lib, ct = build((PEERS / "openmp" / "stream.c").read_text(), "stream_hand")
-    h = lib.stream_triad
-    h.argtypes = [ctypes.c_int, ctypes.c_double, P, P, P]
-    o = np.zeros(n)
-    outs["hand"] = o
-    calls["hand OpenMP C"] = ((lambda: h(n, 0.4, b.ctypes.data, c.ctypes.data, o.ctypes.data)),
-                              f"(compile {ct * 1e3:.0f} ms)")
-    race(calls, 24 * n / 1e9, "GB/s", reps)
-    ref = b + 0.4 * c
-    assert all(np.allclose(x, ref) for x in outs.values())
-
-
 def reduction(n: int, reps: int) -> None:
-    print(f"reduceShared, float, n = {n}: the tree's `if (t < n)` guard vs a narrowed bound")
+    print(f"reduceShared, float, n = {n}, one thread: the running sum in an @exclusive slot "
+          f"per lane across the plain `for u` loop, against the u loop jammed or inside")
     gen = translate("reduction.okl", {"p_B": 256, "p_U": 32})
-    tree = sub(r"for \(int t = 0; t < 256; \+\+t\)(\s*)\{(\s*)if \(t < n\) s_x\[t\] \+= "
-               r"s_x\[t \+ n\];",
-               r"for (int t = 0; t < n; ++t)\1{\2s_x[t] += s_x[t + n];", gen)
+    u_loop = re.compile(r"for \(int u = 0; u < 32; \+\+u\) \{.*?\n    \}\n", re.S)
+    head = "    for (int u = 0; u < 32; u += 4) {\n      if ((blk * 32 + u + 4) * 256 <= N) {\n"
+    jam = (head + "        #pragma GCC ivdep\n        for (int t = 0; t < 256; ++t) {\n"
+           "          const int i = (blk * 32 + u) * 256 + t;\n"
+           "          r_x[t] += x[i];\n          r_x[t] += x[i + 256];\n"
+           "          r_x[t] += x[i + 512];\n          r_x[t] += x[i + 768];\n        }\n"
+           "      } else {\n        for (int v = u; v < u + 4; ++v)\n"
+           "          for (int t = 0; t < 256; ++t)\n"
+           "            if ((blk * 32 + v) * 256 + t < N) r_x[t] += x[(blk * 32 + v) * 256 + t];"
+           "\n      }\n    }\n")
+    inside = ("    #pragma GCC ivdep\n    for (int t = 0; t < 256; ++t) {\n"
+              "      float acc = r_x[t];\n      for (int u = 0; u < 32; ++u) {\n"
+              "        const int i = (blk * 32 + u) * 256 + t;\n"
+              "        if (i < N) acc += x[i];\n      }\n      r_x[t] = acc;\n    }\n")
+    first = gen.index("void reduceShared(")
+
+    def variant(text: str) -> str:
+        match = u_loop.search(gen, first)
+        if match is None:
+            raise RuntimeError("the u loop of reduceShared is not in the translation")
+        return gen[:match.start()] + text.lstrip() + gen[match.end():]
     x = np.random.default_rng(3).random(n, dtype=np.float32)
     partial = np.zeros(n // 8192 + 1, np.float32)
     calls, totals = {}, {}
-    for tag, src in (("generated", gen), ("tree loops bounded by n (no guard)", tree)):
-        lib, ct = build(src, "red_" + tag[:4])
-        f = lib.reduceShared
-        f.argtypes = [ctypes.c_int, P, P, P]
+    for tag, src in (("generated", gen), ("u jammed 4 into the lanes", variant(jam)),
+                     ("u loop inside the lanes", variant(inside))):
+        lib, ct = build(src, "red_" + re.sub(r"\W", "", tag)[:10])
+        f = lib._okl_entry_reduceShared
         t = np.zeros(1, np.float32)
+        slots = (ctypes.c_void_p * 4)()
+        count = ctypes.c_int(n)
+        slots[:] = [ctypes.addressof(count), x.ctypes.data, partial.ctypes.data, t.ctypes.data]
         totals[tag] = t
-        calls[tag] = ((lambda f=f, t=t: f(n, x.ctypes.data, partial.ctypes.data, t.ctypes.data)),
-                      f"(compile {ct * 1e3:.0f} ms)")
+        calls[tag] = ((lambda f=f, s=slots, c=count: f(s)), f"(compile {ct * 1e3:.0f} ms)")
     lib, ct = build((PEERS / "openmp" / "reduction.c").read_text(), "red_hand")
     h = lib.reduce_blocked
     h.argtypes = [ctypes.c_int, P, P, P]
     t = np.zeros(1, np.float32)
     totals["hand"] = t
-    calls["hand OpenMP C (same blocking)"] = (
+    calls["hand C (same blocking)"] = (
         (lambda: h(n, x.ctypes.data, partial.ctypes.data, t.ctypes.data)),
         f"(compile {ct * 1e3:.0f} ms)")
     race(calls, 4 * n / 1e9, "GB/s", reps)
@@ -130,25 +127,91 @@ def reduction(n: int, reps: int) -> None:
     assert all(abs(v[0] - ref) < 1e-4 * ref for v in totals.values())
 
 
-def bk5(E: int, nq: int, reps: int) -> None:
-    print(f"BK5, N = {nq - 1}, {E} elements: `#pragma GCC unroll` on the slab loop, and the "
-          f"@exclusive array layout [slot][k] vs [k][slot]")
-    from .bench_bk5 import reference
-    gen = translate("bk5.okl", {"dfloat": "double", "p_Nq": nq})
-    slots = nq * nq
-    no_unroll = sub(rf"#pragma GCC unroll {nq}(\s*)for \(int k = 0; k < {nq}; \+\+k\)(\s*)\{{"
-                    rf"(\s*)_okl_exclusive_index = 0;",
-                    rf"for (int k = 0; k < {nq}; ++k)\2{{\3_okl_exclusive_index = 0;", gen)
+#: BK5's r/s-derivative block and D^T block (okl's serial translation, slab k) as code a
+#: compiler could make of them: the thread plane's i lanes in explicit vectors (GCC's
+#: vector extension), the m loop outside them, ``rows`` rows of j side by side; each
+#: thread's sums keep OKL's order, so the results are the generated code's to the bit.
+_V = """typedef double v4 __attribute__((vector_size(32), aligned(8)));
+typedef double v2 __attribute__((vector_size(16), aligned(8)));
+static inline v4 LD4(const double *p) { v4 v; __builtin_memcpy(&v, p, 32); return v; }
+static inline v2 LD2(const double *p) { v2 v; __builtin_memcpy(&v, p, 16); return v; }
+static inline void ST4(double *p, v4 v) { __builtin_memcpy(p, &v, 32); }
+static inline void ST2(double *p, v2 v) { __builtin_memcpy(p, &v, 16); }
+"""
 
-    def transpose(s: str) -> str:
-        for name in ("r_q", "r_Aq"):
-            s = sub(rf"double {name}\[{slots}\]\[{nq}\];", f"double {name}[{nq}][{slots}];", s)
-            s = sub(rf"{name}\[_okl_exclusive_index\]\[(\w+)\]",
-                    rf"{name}[\1][_okl_exclusive_index]", s)
-        return s
-    variants = {"generated": gen, "no GCC unroll on the slab loop": no_unroll,
-                "exclusive arrays as [k][slot]": transpose(gen),
-                "both": transpose(no_unroll)}
+
+def _bk5_lanes(gen: str, q: int, rows: int) -> str:
+    """The explicit-lane variant of the serial translation ``gen`` (p_Nq = q)."""
+    chunks, i = [], 0
+    while i < q:
+        w = 4 if q - i >= 4 else 2
+        chunks.append((i, w, "v4" if w == 4 else "v2"))
+        i += w
+    b0 = gen.index(f"      for (int j = 0; j < {q}; ++j) {{\n        #pragma GCC ivdep\n"
+                   f"        for (int i = 0; i < {q}; ++i) {{\n          double qr = 0;")
+    b1 = gen.index("          double qs = 0;\n", b0)
+    b2 = gen.index("          }\n", gen.index("qs += ", b1)) + len("          }\n")
+    out = [f"      for (int j0 = 0; j0 < {q}; j0 += {rows}) {{"]
+    for r in range(rows):
+        out += [f"        {t} R{r}_{c} = {{0}}, S{r}_{c} = {{0}};" for c, _, t in chunks]
+    out.append(f"        for (int m = 0; m < {q}; ++m) {{")
+    for r in range(rows):
+        out.append(f"          const double a{r} = s_q[j0 + {r}][m], b{r} = s_D[j0 + {r}][m];")
+    for c, w, t in chunks:
+        out.append(f"          const {t} Dt{c} = LD{w}(&s_D__t[m][{c}]), "
+                   f"Sq{c} = LD{w}(&s_q[m][{c}]);")
+    for r in range(rows):
+        out += [f"          R{r}_{c} = R{r}_{c} + Dt{c} * a{r}; "
+                f"S{r}_{c} = S{r}_{c} + b{r} * Sq{c};" for c, _, _ in chunks]
+    out += ["        }", f"        double qr__x[{rows}][{q}], qs__x[{rows}][{q}];"]
+    for r in range(rows):
+        out += [f"        ST{w}(&qr__x[{r}][{c}], R{r}_{c}); ST{w}(&qs__x[{r}][{c}], S{r}_{c});"
+                for c, w, _ in chunks]
+    out += [f"        for (int j = j0; j < j0 + {rows}; ++j) {{", "        #pragma GCC ivdep",
+            f"        for (int i = 0; i < {q}; ++i) {{",
+            "          double qr = qr__x[j - j0][i], qs = qs__x[j - j0][i];"]
+    gen = gen[:b0] + "\n".join(out) + "\n" + gen[b2:]
+    end = f"r_Auk[i + {q} * j] = lambda * GwJ * r_q[k][i + {q} * j];\n        }}\n      }}"
+    gen = gen.replace(end, end + "\n      }", 1)
+    c0 = gen.index(f"      for (int j = 0; j < {q}; ++j) {{\n        #pragma GCC ivdep\n"
+                   f"        for (int i = 0; i < {q}; ++i) {{\n          double Auk")
+    tail = f"r_Aq[k][i + {q} * j] += Auk;\n        }}\n      }}"
+    c1 = gen.index(tail, c0) + len(tail)
+    out = [f"      for (int j = 0; j < {q}; ++j) {{", "        #pragma GCC ivdep",
+           f"        for (int i = 0; i < {q}; ++i) {{", f"          #pragma GCC unroll {q}",
+           f"          for (int m = 0; m < {q}; ++m) "
+           f"r_Aq[m][i + {q} * j] += s_D[k][m] * r_Gqt[i + {q} * j];", "        }", "      }",
+           f"      for (int j0 = 0; j0 < {q}; j0 += {rows}) {{"]
+    for r in range(rows):
+        out += [f"        {t} A{r}_{c} = LD{w}(&r_Auk[{c} + {q} * (j0 + {r})]);"
+                for c, w, t in chunks]
+    out.append(f"        for (int m = 0; m < {q}; ++m) {{")
+    for r in range(rows):
+        out.append(f"          const double g{r} = s_Gqr[j0 + {r}][m], d{r} = s_D[m][j0 + {r}];")
+    for c, w, t in chunks:
+        out.append(f"          const {t} Dm{c} = LD{w}(&s_D[m][{c}]), "
+                   f"Gs{c} = LD{w}(&s_Gqs[m][{c}]);")
+    for r in range(rows):
+        out += [f"          A{r}_{c} = A{r}_{c} + Dm{c} * g{r}; "
+                f"A{r}_{c} = A{r}_{c} + d{r} * Gs{c};" for c, _, _ in chunks]
+    out.append("        }")
+    for r in range(rows):
+        out += [f"        ST{w}(&r_Aq[k][{c} + {q} * (j0 + {r})], "
+                f"LD{w}(&r_Aq[k][{c} + {q} * (j0 + {r})]) + A{r}_{c});" for c, w, _ in chunks]
+    out.append("      }")
+    gen = gen[:c0] + "\n".join(out) + gen[c1:]
+    return gen.replace("#include <stdbool.h>", "#include <stdbool.h>\n" + _V, 1)
+
+
+def bk5(E: int, nq: int, reps: int) -> None:
+    print(f"BK5, N = {nq - 1}, {E} elements, one thread: okl's translation (the GPU algorithm, "
+          f"slab by slab), its two derivative blocks with explicit SIMD lanes (m outside, "
+          f"1 or 2 rows of j at once), and the hand C peer (whole-element temporaries)")
+    from .bench_bk5 import reference
+    gen = translate("bk5.okl", {"dfloat": "double", "p_Nq": nq}, mode="serial")
+    variants = {"generated": gen,
+                **{f"explicit lanes, {r} row{'s' if r > 1 else ''}": _bk5_lanes(gen, nq, r)
+                   for r in (1, 2) if nq % r == 0}}
     np_ = nq ** 3
     g = np.random.default_rng(4)
     H = {"ggeo": g.random(E * 7 * np_), "D": g.random(nq * nq) * 2 - 1,
@@ -156,7 +219,7 @@ def bk5(E: int, nq: int, reps: int) -> None:
     ref = reference(np, H, nq)
     calls, outs = {}, {}
     for tag, src in variants.items():
-        lib, ct = build(src, "bk5_" + re.sub(r"\W", "", tag)[:10])
+        lib, ct = build(src, f"bk5_{nq}_" + re.sub(r"\W", "", tag)[:12])
         f = lib.bk5
         f.argtypes = [ctypes.c_int, ctypes.c_double, P, P, P, P]
         o = np.zeros(E * np_)
@@ -165,17 +228,20 @@ def bk5(E: int, nq: int, reps: int) -> None:
                                           H["q"].ctypes.data, o.ctypes.data)),
                       f"(compile {ct * 1e3:.0f} ms)")
     lib, ct = build(f"#define p_Nq {nq}\n" + (PEERS / "openmp" / "bk5.c").read_text(),
-                    "bk5_hand")
+                    f"bk5_{nq}_hand")
     h = lib.bk5
     h.argtypes = [ctypes.c_int, ctypes.c_double, P, P, P, P]
     o = np.zeros(E * np_)
     outs["hand"] = o
-    calls["hand OpenMP C"] = ((lambda: h(E, 1.0, H["ggeo"].ctypes.data, H["D"].ctypes.data,
-                                         H["q"].ctypes.data, o.ctypes.data)),
-                              f"(compile {ct * 1e3:.0f} ms)")
+    calls["hand C"] = ((lambda: h(E, 1.0, H["ggeo"].ctypes.data, H["D"].ctypes.data,
+                                  H["q"].ctypes.data, o.ctypes.data)),
+                       f"(compile {ct * 1e3:.0f} ms)")
     race(calls, E * np_ / 1e9, "GDOF/s", reps)
     scale = np.abs(ref).max()
     assert all(np.abs(v - ref).max() < 1e-11 * scale for v in outs.values())
+    for tag in variants:
+        if tag != "generated":  # OKL's order of every sum: the same bits
+            assert np.array_equal(outs[tag], outs["generated"]), tag
 
 
 def pocl_dot(n: int, reps: int) -> None:
@@ -223,9 +289,9 @@ def main(argv=None) -> None:
     os.environ.setdefault("OMP_PROC_BIND", "true")
     os.environ.setdefault("OMP_WAIT_POLICY", "passive")
     q = args.quick
-    stream(2**16 if q else 2**25, 2 if q else 10)
     reduction(2**16 if q else 2**25, 2 if q else 10)
-    bk5(8 if q else 7812, 8, 2 if q else 5)
+    for nq in (4, 6, 8, 10):
+        bk5(8 if q else 500_000 // nq**3, nq, 2 if q else 10)
     pocl_dot(2**16 if q else 2**25, 1 if q else 3)
 
 
