@@ -286,6 +286,7 @@ def main(argv=None) -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--quick", action="store_true")
     args = p.parse_args(argv)
+    os.environ["OMP_NUM_THREADS"] = "1"  # the peers' parallel loops: one thread, as okl's
     os.environ.setdefault("OMP_PROC_BIND", "true")
     os.environ.setdefault("OMP_WAIT_POLICY", "passive")
     q = args.quick
