@@ -1,7 +1,7 @@
 """Uncached translate time per kernel file and mode, split per stage.
 
     python -m benchmarks.translate_time [--runs 21] [--mode cuda,serial] [--file bk5]
-                                        [--profile 30]
+                                        [--profile 30] [--cli]
 
 Times ``okl.translation.translate`` (no cache is involved: the on-disk translation cache lives
 in the runtime) on the benchmark kernels with the defines of ``benchmarks/bench_build.py`` and
@@ -14,6 +14,13 @@ map), attributes, parse (pycparser), model (tiles, dims, the kernel model and it
 then analyses (bounds, barriers, launch plans), lower (per-kernel lowering for
 the target) and emit (C text).  ``--profile N`` instead prints cProfile's top N functions
 by own time and by cumulative time over the same translates.
+
+``--cli`` instead times the command line from outside (issue 30): the CPU time (user + sys)
+of whole ``oklc --version`` and ``oklc translate -m MODE FILE -D...`` processes (the
+console script beside this Python, else ``python -m okl``), and of ``python -c pass`` for
+the interpreter's own start, each the median of ``--runs`` runs after one that writes the
+bytecode; output to /dev/null.  A process's CPU time, unlike its wall time, does not grow
+while other jobs hold the cores (much: a shared machine still slows every cache miss).
 """
 
 from __future__ import annotations
@@ -26,7 +33,9 @@ import pstats
 import resource
 import statistics
 import subprocess
+import sys
 import time
+from pathlib import Path
 
 from okl.modes import MODES
 from okl.runtime.properties import host_cpu
@@ -95,15 +104,55 @@ def profile(files, modes: list[str], runs: int, top: int) -> None:
     stats.sort_stats("cumtime").print_stats(top)
 
 
+def cli_times(files, modes: list[str], runs: int) -> None:
+    """Print the median CPU time of whole ``oklc`` processes (see the module's docstring)."""
+    script = Path(sys.executable).with_name("oklc")
+    oklc = [str(script)] if script.exists() else [sys.executable, "-m", "okl"]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    commands = [("python -c pass", [sys.executable, "-c", "pass"]),
+                ("oklc --version", [*oklc, "--version"])]
+    for label, _src, defines, path in files:
+        if label == GENERATED:
+            continue  # made in memory: no file for a command line
+        flags = [x for name, value in defines.items() for x in ("-D", f"{name}={value}")]
+        commands += [(f"translate {label} {m}", [*oklc, "translate", "-m", m, path, *flags])
+                     for m in modes]
+    laps: dict[str, list[float]] = {label: [] for label, _ in commands}
+    for _label, argv in commands:  # writes the bytecode; a failing command stops here
+        subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, check=True)
+    for _ in range(runs):  # round-robin, as the translates above
+        for label, argv in commands:
+            before = _children_cpu()
+            subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, check=True)
+            laps[label].append(_children_cpu() - before)
+    print(f"CPU time (user + sys) of whole processes, median of {runs} runs, ms; "
+          f"{host_cpu()}, {_cores()} cores; python {platform.python_version()}; "
+          f"{' '.join(oklc)}")
+    for label, _ in commands:
+        xs = laps[label]
+        print(f"  {label:<32}{statistics.median(xs) * 1e3:8.1f}   (min {min(xs) * 1e3:.1f}, "
+              f"max {max(xs) * 1e3:.1f})")
+
+
+def _children_cpu() -> float:
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return children.ru_utime + children.ru_stime
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=21)
     ap.add_argument("--mode", default=",".join(MODES), help="comma list (default: all)")
     ap.add_argument("--file", action="append", help="only files whose name holds this")
     ap.add_argument("--profile", type=int, metavar="N", help="print cProfile's top N instead")
+    ap.add_argument("--cli", action="store_true",
+                    help="time whole oklc processes (--version, translate) instead")
     args = ap.parse_args()
     modes = [m.strip() for m in args.mode.split(",") if m.strip()]
     files = inputs(args.file)
+    if args.cli:
+        cli_times(files, modes, args.runs)
+        return
     if args.profile:
         profile(files, modes, args.runs, args.profile)
         return

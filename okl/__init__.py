@@ -1,25 +1,29 @@
 """okl: the OKL kernel language compiled to serial C, OpenMP, OpenCL, CUDA and HIP.
 
-The public names are loaded on first use (PEP 562), so ``oklc --version`` or a script that
-only translates does not pay for the runtime and numpy it never touches.
+The public names are loaded on first use (PEP 562): a script that only translates does not
+pay for the runtime and numpy it never touches, and ``oklc --version`` loads nothing but the
+version (issue 30).
 """
 
 from __future__ import annotations
 
 import importlib
 
-from .errors import (
-    ArgumentError,
-    BackendUnavailableError,
-    BuildError,
-    Diagnostic,
-    LaunchError,
-    OKLError,
-    RaceError,
-    RaceWarning,
-    TranslationError,
-)
 from .version import __version__
+
+TYPE_CHECKING = False  # not typing's: ``oklc --version`` would import typing for it
+if TYPE_CHECKING:  # what the names are, for type checkers (loaded on first use below)
+    from .errors import (
+        ArgumentError,
+        BackendUnavailableError,
+        BuildError,
+        Diagnostic,
+        LaunchError,
+        OKLError,
+        RaceError,
+        RaceWarning,
+        TranslationError,
+    )
 
 _LAZY = {
     "analyze": ".frontend", "analyze_file": ".frontend",
@@ -27,6 +31,9 @@ _LAZY = {
     "NULL": ".runtime.launch.args", "Stream": ".runtime.stream", "Event": ".runtime.stream",
     "Translation": ".translation", "translate": ".translation",
     "translate_file": ".translation", "compare": ".comparison",
+    **dict.fromkeys(("ArgumentError", "BackendUnavailableError", "BuildError", "Diagnostic",
+                     "LaunchError", "OKLError", "RaceError", "RaceWarning",
+                     "TranslationError"), ".errors"),
 }
 
 

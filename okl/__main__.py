@@ -1,7 +1,7 @@
 """``python -m okl``: the same program as ``oklc`` (for environments whose scripts folder is
 not on PATH, and to pick the interpreter explicitly)."""
 
-from .cli import PROG, main
+from .entry import main
 
 if __name__ == "__main__":
-    main(prog_name=PROG)
+    main()

@@ -12,208 +12,62 @@ that drive them drive ``oklc`` too:
 * ``--color=auto|always|never`` (auto: only when stderr is a terminal and ``NO_COLOR`` is
   unset) and ``--diagnostics-format=text|json|sarif``, on every command or before it.
 
-``python -m okl`` is the same program.
+``oklc`` and ``python -m okl`` start in okl.entry, which answers ``--version`` and a plain
+``translate`` without loading click (issue 30) and hands every other command line to
+:data:`main` here.
 """
 
 from __future__ import annotations
 
-import errno
 import json
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import NoReturn
 
 import click
 
-from .errors import Diagnostic, OKLError
+from .console import (
+    COLORS,
+    FORMATS,
+    PROG,
+    REPORT,
+    Failure,
+    Output,
+    finish,
+    read_input,
+)
+from .console import defines as _defines
 from .modes import MODES
-
-PROG = "oklc"
-COLORS = ("auto", "always", "never")
-FORMATS = ("text", "json", "sarif")
-STDIN_NAME = "<stdin>"
-
-
-class Reporter:
-    """Where diagnostics and errors go and how they look: text (coloured or not) as they
-    come, or, for ``json`` and ``sarif``, one document on stderr when the command ends (as
-    GCC's ``-fdiagnostics-format=json`` does), so that stdout keeps only the command's
-    output."""
-
-    def __init__(self) -> None:
-        self.color = "auto"
-        self.format = "text"
-        self.collected: list[Diagnostic] = []
-
-    def colored(self) -> bool:
-        """Colour on stderr: ``always``; ``auto`` only on a terminal and without NO_COLOR
-        (https://no-color.org: any non-empty value)."""
-        if self.color == "always":
-            return True
-        if self.color == "never" or os.environ.get("NO_COLOR", ""):
-            return False
-        return bool(getattr(sys.stderr, "isatty", lambda: False)())
-
-    def diagnostic(self, d: Diagnostic) -> None:
-        if self.format == "text":
-            color = self.colored()
-            click.echo(d.render(color), err=True, color=color)
-        else:
-            self.collected.append(d)
-
-    def diagnostics(self, items: list[Diagnostic], count: bool = False) -> None:
-        for d in items:
-            self.diagnostic(d)
-        if count and self.format == "text":
-            n = sum(1 for d in items if d.severity == "error")
-            click.echo(f"{n} error(s)", err=True)
-
-    def error(self, message: str) -> None:
-        """An error with no place in a source file: ``oklc: error: message``."""
-        if self.format == "text":
-            color = self.colored()
-            tag = click.style("error:", fg="red", bold=True) if color else "error:"
-            click.echo(f"{PROG}: {tag} {message}", err=True, color=color)
-        else:
-            self.collected.append(Diagnostic("error", message))
-
-    def flush(self) -> None:
-        """Print the collected document (json, sarif); nothing for text."""
-        if self.format == "text":
-            return
-        items, self.collected = self.collected, []
-        if self.format == "json":
-            text = json.dumps([d.to_json() for d in items], indent=1)
-        else:
-            text = json.dumps(sarif(items), indent=1)
-        click.echo(text, err=True)
-
-
-def sarif(items: list[Diagnostic]) -> dict:
-    """A SARIF 2.1.0 log of ``items`` (what GitHub code scanning and editors read); a hint
-    goes to the result's ``properties``."""
-    from .version import __version__
-
-    results = []
-    for d in items:
-        result: dict[str, Any] = {"level": d.severity if d.severity in ("error", "warning",
-                                                                      "note") else "error",
-                                  "message": {"text": d.message}}
-        if d.loc is not None:
-            result["locations"] = [{"physicalLocation": {
-                "artifactLocation": {"uri": d.loc.file},
-                "region": {"startLine": max(d.loc.line, 1),
-                           "startColumn": max(d.loc.col, 1)}}}]
-        if d.hint:
-            result["properties"] = {"hint": d.hint}
-        results.append(result)
-    return {"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0",
-            "runs": [{"tool": {"driver": {"name": PROG, "version": __version__,
-                                          "informationUri": "https://libocca.org"}},
-                      "results": results}]}
-
-
-#: the reporter of the command that runs now (one per ``main`` call)
-REPORT = Reporter()
-
-
-class Failure(Exception):
-    """A command failed for a reason already worded for the user (``oklc: error: ...``)."""
+from .version import __version__
 
 
 class OklcGroup(click.Group):
-    """click's group, with okl's one error style: click reports its own errors (a bad
-    option) as ``Error: ...`` after a usage line, and Python errors as tracebacks; here
-    every failure is ``oklc: error: ...`` on stderr (or a JSON/SARIF record), exit status
-    1 (2 for a bad command line, as click and compilers use)."""
+    """click's group, with okl's one error style (okl.console.finish): click reports its
+    own errors (a bad option) as ``Error: ...`` after a usage line, and Python errors as
+    tracebacks; here every failure is ``oklc: error: ...`` on stderr (or a JSON/SARIF
+    record), exit status 1 (2 for a bad command line, as click and compilers use)."""
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True,
              **extra) -> NoReturn:
-        global REPORT
-        REPORT = Reporter()
-        code: Any = 0
+        finish(lambda: self._run(args, complete_var, extra))
+
+    def _run(self, args, complete_var, extra: dict) -> int:
         try:
             # one name, however it was started (oklc, python -m okl, a test runner)
-            rv = super().main(args, PROG, complete_var, standalone_mode=False,
-                              **extra)
-            code = rv if isinstance(rv, int) else 0
-            _flush_stdout()
-        except SystemExit as e:
-            code = e.code
+            rv = super().main(args, PROG, complete_var, standalone_mode=False, **extra)
         except click.UsageError as e:
             where = e.ctx.command_path if e.ctx is not None else PROG
             message = " ".join(e.format_message().split()).rstrip(".")  # one line
             REPORT.error(f"{message} (see '{where} --help')")
-            code = e.exit_code
+            raise SystemExit(e.exit_code) from None
         except click.ClickException as e:
             REPORT.error(e.format_message())
-            code = e.exit_code
+            raise SystemExit(e.exit_code) from None
         except click.Abort:
             REPORT.error("interrupted")
-            code = 130
-        except Failure as e:
-            REPORT.error(str(e))
-            code = 1
-        except OKLError as e:
-            _report_okl_error(e)
-            code = 1
-        except OSError as e:
-            code = _os_error(e)
-        try:
-            REPORT.flush()
-        except OSError:
-            pass
-        sys.exit(code)
-
-
-def _flush_stdout() -> None:
-    """Flush stdout now, inside the error handling: a full disk or closed pipe shows up at
-    the flush, and Python's own flush at exit would print a traceback-like message."""
-    try:
-        sys.stdout.flush()
-    except OSError as e:
-        raise _StdoutError(e) from None
-
-
-class _StdoutError(OSError):
-    def __init__(self, cause: OSError) -> None:
-        super().__init__(cause.errno, cause.strerror)
-
-
-def _os_error(e: OSError) -> int:
-    """Report an operating-system error in one line; a reader that went away (``oklc ... |
-    head``) is not an error of ours: exit quietly, as cat does."""
-    if isinstance(e, _StdoutError) or e.errno == errno.EPIPE:
-        _silence_stdout()
-    if e.errno == errno.EPIPE:
-        return 1
-    if isinstance(e, _StdoutError):
-        REPORT.error(f"cannot write to standard output: {e.strerror}")
-    else:
-        what = f"{e.filename}: " if e.filename else ""
-        REPORT.error(f"{what}{e.strerror or e}")
-    return 1
-
-
-def _silence_stdout() -> None:
-    """Point stdout at /dev/null so the interpreter's final flush of what could not be
-    written fails no more (Python's documented remedy for SIGPIPE)."""
-    try:
-        fd = sys.stdout.fileno()
-    except (AttributeError, OSError, ValueError):
-        return  # not a real file (click's test runner)
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, fd)
-    os.close(devnull)
-
-
-def _report_okl_error(e: OKLError) -> None:
-    if e.diagnostics:
-        REPORT.diagnostics(e.diagnostics, count=True)
-    else:
-        REPORT.error(str(e))
+            raise SystemExit(130) from None
+        return rv if isinstance(rv, int) else 0
 
 
 # -- options every command shares ----------------------------------------------------------
@@ -258,63 +112,8 @@ def compile_options(f: Callable) -> Callable:
     return report_options(f)
 
 
-def _defines(items: tuple[str, ...]) -> dict[str, str]:
-    out = {}
-    for item in items:
-        name, _, value = item.partition("=")
-        out[name] = value if _ else "1"
-    return out
-
-
-def read_input(path: str) -> tuple[bytes, str]:
-    """The bytes of FILE and the name diagnostics give it: ``-`` is standard input, named
-    ``<stdin>`` as GCC names it."""
-    from . import limits
-    from .parser.source import read_source
-
-    if path != "-":
-        return read_source(path), path
-    cap = int(limits.SOURCE_BYTES)
-    data = sys.stdin.buffer.read(cap + 1)
-    if len(data) > cap:
-        raise Failure(f"cannot read standard input: larger than {cap} "
-                      f"{limits.SOURCE_BYTES.what} (set {limits.SOURCE_BYTES.env} to raise "
-                      "the limit)")
-    return data, STDIN_NAME
-
-
-class Output:
-    """What a command prints: to stdout, or with ``-o FILE`` to that file (``-`` is stdout).
-    Errors opening or writing it (a missing folder, a full disk) are one-line errors naming
-    the file."""
-
-    def __init__(self, path: str | None) -> None:
-        self.path = None if path in (None, "-") else path
-        self.parts: list[str] = []
-
-    def echo(self, text: str = "", nl: bool = True) -> None:
-        if self.path is None:
-            try:
-                click.echo(text, nl=nl)
-            except OSError as e:
-                if e.errno == errno.EPIPE:
-                    raise
-                raise _StdoutError(e) from None
-        else:
-            self.parts.append(text + ("\n" if nl else ""))
-
-    def close(self) -> None:
-        if self.path is None:
-            return
-        try:
-            with open(self.path, "w", encoding="utf-8") as f:
-                f.write("".join(self.parts))
-        except OSError as e:
-            raise Failure(f"cannot write {self.path}: {e.strerror or e}") from None
-
-
 @click.group(cls=OklcGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="okl", prog_name=PROG)
+@click.version_option(__version__, prog_name=PROG)  # okl.entry answers the same
 @report_options
 def main() -> None:
     """okl: compile OKL kernels to serial C, OpenMP, OpenCL, CUDA and HIP."""
@@ -335,6 +134,9 @@ def check(paths: tuple[str, ...], mode: str | None, defines: tuple[str, ...],
     """Report every error and warning that translating FILE for each mode would give; exit 1
     on any error.  With -r, check whole trees and end with a summary by kind of error.
     FILE '-' is standard input."""
+    from .parser.pycparser_load import load
+
+    load()  # before anything imports pycparser
     from .check import okl_files
 
     files = okl_files(paths, recursive)
@@ -428,21 +230,10 @@ def translate(file: str, mode: str, defines: tuple[str, ...], includes: tuple[st
               output: str | None, launcher: bool, launcher_only: bool, no_line: bool) -> None:
     """Translate FILE ('-': standard input) to MODE's source code; exit 1 with diagnostics
     on bad input."""
-    from .translation import translate as run_translate
+    from . import console
 
-    source, name = read_input(file)
-    result = run_translate(source, mode, defines=_defines(defines), include_dirs=includes,
-                           filename=name, line_directives=not no_line)
-    REPORT.diagnostics(result.diagnostics)
-    if launcher_only:
-        text = result.launcher()
-    else:
-        text = result.source
-        if launcher:
-            text += "\n/* launch plan\n" + result.launcher() + "*/\n"
-    out = Output(output)
-    out.echo(text, nl=False)
-    out.close()
+    console.translate(file, mode, _defines(defines), includes, output, launcher,
+                      launcher_only, no_line)
 
 
 @main.command()

@@ -8,10 +8,12 @@ Python API and ``oklc`` report the same text.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from .record import record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SourceLoc:
     """A position in an original source file (1-based line and column)."""
 
@@ -29,7 +31,7 @@ class SourceLoc:
         return f"{name}:{self.line}:{self.col}"
 
 
-@dataclass
+@record
 class Diagnostic:
     """One error, warning or note, with optional notes pointing at related places."""
 

@@ -13,10 +13,11 @@ file is checked (so a test or a service can change it at run time).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+
+from .record import record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Limit:
     """One limit: its default value and the environment variable that overrides it."""
 

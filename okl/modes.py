@@ -12,10 +12,11 @@ here, one target file and one driver file (docs/architecture.rst).
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+
+from .record import record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Mode:
     name: str
     macro: str  # the value of OKL_MODE in kernels (OCCA's spelling)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import gc
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
 
 from pycparser import c_ast
@@ -19,6 +19,7 @@ from .frontend import Clock, analyze
 from .model.kernel import Param, Program
 from .modes import MODES
 from .parser.source import read_source
+from .record import record
 from .targets.emitter import emit_file
 from .targets.target import Target
 from .transforms.atomics import lower_atomics
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
     from .transforms.races import RaceTable
 
 
-@dataclass
+@record
 class KernelInfo:
     """A kernel as the runtime sees it: its signature and how to launch it."""
 
@@ -54,7 +55,7 @@ class KernelInfo:
         return self.plan.device_kernels
 
 
-@dataclass
+@record
 class Translation:
     mode: str
     source: str
@@ -75,7 +76,12 @@ class Translation:
         """The launch plan of every kernel as text (what ``oklc translate --launcher``
         prints)."""
         program = self.program
-        with _deep_expressions(program.kernels[0].loc if program and program.kernels else None):
+
+        def where() -> SourceLoc:
+            return program.kernels[0].loc if program and program.kernels else \
+                SourceLoc("<input>", 1, 1)
+
+        with _deep_expressions(where):
             return "".join(launcher_text(k.plan) for k in self.kernels)
 
 
@@ -102,8 +108,10 @@ def translate(source: str | bytes, mode: str, *, defines: dict | None = None, in
     with _no_cycle_collection():
         program = analyze(source, filename or "<input>", mode=mode, defines=defines,
                           include_dirs=include_dirs, timings=timings)
-        where = program.kernels[0].loc if program.kernels else \
-            SourceLoc(filename or "<input>", 1, 1)
+        def where() -> SourceLoc:
+            return program.kernels[0].loc if program.kernels else \
+                SourceLoc(filename or "<input>", 1, 1)
+
         with _deep_expressions(where):
             return lower_program(program, modes.get(mode).target_class()(),
                                  line_directives=line_directives,
@@ -128,18 +136,18 @@ def _no_cycle_collection() -> Iterator[None]:
 
 
 @contextmanager
-def _deep_expressions(where: SourceLoc | None) -> Iterator[None]:
+def _deep_expressions(where: Callable[[], SourceLoc]) -> Iterator[None]:
     """Room for pycparser's generator, which recurses once per operator, and a diagnostic at
-    ``where`` (the first kernel: which expression is unknown here) where even that is not
-    enough."""
+    ``where()`` (the first kernel: which expression is unknown here) where even that is not
+    enough.  (A function: finding a column aligns a line's tokens with its original's, and
+    most translations need no location at all.)"""
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 20000))
     try:
         yield
     except RecursionError:
         raise TranslationError(diagnostics=[Diagnostic(
-            "error", "an expression in this kernel nests too deeply to translate",
-            where or SourceLoc("<input>", 1, 1),
+            "error", "an expression in this kernel nests too deeply to translate", where(),
             hint="split it into several statements with temporary variables")]) from None
     finally:
         sys.setrecursionlimit(limit)

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import functools
-import hashlib
-import pathlib
 
 __version__ = "0.1.0"
 
@@ -13,6 +11,9 @@ __version__ = "0.1.0"
 def translator_digest() -> str:
     """SHA-256 over okl's own source files: a translation cached by one build of okl is never
     served to another, even when the version number did not change (development installs)."""
+    import hashlib  # here, not at the top: ``oklc --version`` reads this module
+    import pathlib
+
     root = pathlib.Path(__file__).parent
     h = hashlib.sha256(__version__.encode())
     for path in sorted(root.rglob("*.py")) + sorted(root.rglob("*.h")):

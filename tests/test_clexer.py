@@ -34,6 +34,10 @@ TRICKY = [
     "@kernel void k(@restrict float *x) { for (int i = 0; i < 8; ++i; @outer) {} }",
     "x\\\ny  `backtick`",
     "", "   ", "\n", "0", "a", ".",
+    # decimal floats (FastLexer's) and their neighbours (CLexer's)
+    "1.0 0.5f .5 5. 1.e3 1.5e-3f 2E+10L 1e5 00.5 09.5 1.0l 3.25F x=1.0;y=.5)",
+    "1.0df 1.5dd 2.0DL 1.0fl 1.5e 1.5e+ 1..2 1.0.0 .5.5 1.0e5.3 1'0.5 1.0'5 1.0x 1.0$",
+    "1.0é 1.0\"s\" 0x1.8p3 1.0_ 0.e 7.f; a[1.5] f(.25,2.)",
 ]
 
 
@@ -138,3 +142,37 @@ def test_buffered_parser(path):
     for variant in (text, text[:middle] + " ` " + text[middle:],
                     text[:middle] + text[middle:].replace(";", "", 1), text + "\n}"):
         assert parsed(_BufferedParser, variant) == parsed(_Parser, variant)
+
+
+def test_pycparser_load_defers_and_changes_nothing_else():
+    """okl.parser.pycparser_load (what ``oklc`` imports pycparser with): c_lexer's patterns
+    compile at their first use and subprocess loads at its first use, re.compile is
+    re.compile again afterwards, and the lexer reads what it read (in a fresh process: the
+    test's own process has imported pycparser long ago)."""
+    import subprocess
+    import sys
+
+    script = """
+import re, sys
+compile_ = re.compile
+from okl.parser.pycparser_load import DeferredPattern, load
+load()
+from pycparser import c_lexer
+import pycparser
+assert re.compile is compile_
+assert "subprocess" not in sys.modules
+assert isinstance(c_lexer._regex_master, DeferredPattern)
+from okl.parser.clexer import FastLexer
+out = []
+lexer = FastLexer(lambda *e: out.append(e))
+lexer.input("int x = 1.5f + 0x1F; char *s = \\"q\\";", "f")
+lexer.tokens()
+assert isinstance(c_lexer._regex_master, re.Pattern)  # compiled at its first use
+import subprocess
+assert subprocess.Popen and pycparser.check_output(["true"]) == b""
+load()  # a second call does nothing
+print("ok")
+"""
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         cwd=ROOT, timeout=120)
+    assert run.returncode == 0 and run.stdout.strip() == "ok", run.stderr

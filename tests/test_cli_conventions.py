@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from okl.cli import Reporter, main
+from okl.cli import main
+from okl.console import Reporter
 
 ROOT = Path(__file__).resolve().parent.parent
 

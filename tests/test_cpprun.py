@@ -62,3 +62,25 @@ def test_a_kernel_named_by_a_path_with_dots_gets_located_cpp_errors(tmp_path, mo
         errors = [d for d in info.value.diagnostics if d.severity == "error"]
         assert [(d.loc.line, "missing.h" in d.message) for d in errors] == [(2, True)], \
             [str(d) for d in errors]
+
+
+@pytest.mark.skipif(os.name != "posix", reason="shutil.which itself is used elsewhere")
+def test_which_finds_what_shutil_finds(tmp_path: Path, monkeypatch):
+    """okl.parser.cpp.pcpp.which (no shutil import on the translate path) searches as
+    shutil.which does: PATH in order, executable files only, folder parts, empty PATH."""
+    from okl.parser.cpp.pcpp import which
+
+    for folder, mode in (("a", 0o644), ("b", 0o755), ("c", 0o755)):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "tool").write_text("#!/bin/sh\n")
+        (tmp_path / folder / "tool").chmod(mode)
+    (tmp_path / "d" / "tool").mkdir(parents=True)  # a folder is no executable
+    paths = [os.pathsep.join(str(tmp_path / f) for f in order)
+             for order in (["a", "b", "c"], ["d", "c", "b"], ["a", "d"], ["c", "c"])]
+    for path in [*paths, "", os.environ.get("PATH", "")]:
+        monkeypatch.setenv("PATH", path)
+        for name in ("tool", "cpp", "sh", str(tmp_path / "b" / "tool"),
+                     str(tmp_path / "a" / "tool"), "no-such-tool"):
+            assert which(name) == shutil.which(name), (path, name)
+    monkeypatch.delenv("PATH")
+    assert which("sh") == shutil.which("sh")

@@ -191,7 +191,7 @@ def test_console_examples(built, in_workdir, tmp_path):
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     (bin_dir / "oklc").write_text(f'#!/bin/sh\nexec "{sys.executable}" -c "'
-                                  f'from okl.cli import main; main(prog_name=\'oklc\')" "$@"\n')
+                                  f'from okl.entry import main; main(prog_name=\'oklc\')" "$@"\n')
     (bin_dir / "oklc").chmod(0o755)
     env["PATH"] = os.pathsep.join([str(bin_dir), os.path.dirname(sys.executable),
                                    env.get("PATH", "")])

@@ -119,14 +119,14 @@ def test_no_import_cycles():
 #: floor and the floors below it, never one above.  A dotted prefix places a module (the
 #: longest prefix wins).
 LAYERS = (
-    ("okl.errors", "okl.limits", "okl.version", "okl.modes", "okl.ctree"),
+    ("okl.errors", "okl.limits", "okl.version", "okl.modes", "okl.ctree", "okl.record"),
     ("okl.parser",),
     ("okl.model",),
     ("okl.targets",),
     ("okl.transforms",),
     ("okl.frontend", "okl.translation", "okl.check"),
     ("okl.runtime",),
-    ("okl.cli", "okl.mpi", "okl.__main__", "okl"),
+    ("okl.cli", "okl.console", "okl.entry", "okl.mpi", "okl.__main__", "okl"),
 )
 
 

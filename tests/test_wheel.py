@@ -62,8 +62,8 @@ def venv(wheel, tmp_path_factory) -> tuple[Path, dict]:
     (site / "okl_test_deps.pth").write_text(
         "\n".join(dict.fromkeys([sysconfig.get_path("purelib"), sysconfig.get_path("platlib"),
                                  *sitemod.getsitepackages()])) + "\n")
-    (bindir / "oklc").write_text(f"#!{python}\nimport sys\nfrom okl.cli import main\n"
-                                 "sys.exit(main())\n")
+    (bindir / "oklc").write_text(f"#!{python}\nimport sys\nfrom okl.entry import main\n"
+                                 "sys.exit(main())\n")  # pyproject's [project.scripts]
     (bindir / "oklc").chmod(0o755)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     env["PATH"] = f"{bindir}{os.pathsep}{env.get('PATH', '')}"
@@ -83,6 +83,14 @@ def test_wheel_holds_every_file_okl_reads_at_run_time(wheel):
     with zipfile.ZipFile(wheel) as z:
         missing = sorted(needed - set(z.namelist()))
     assert not missing, f"files okl needs at run time are not in the wheel: {missing}"
+
+
+def test_wheel_console_script_is_okl_entry(wheel):
+    """The wheel's ``oklc`` is okl.entry's (the venv fixture's script runs the same)."""
+    with zipfile.ZipFile(wheel) as z:
+        [name] = [n for n in z.namelist() if n.endswith(".dist-info/entry_points.txt")]
+        text = z.read(name).decode()
+    assert "oklc = okl.entry:main" in text
 
 
 def test_installed_okl_is_the_wheel_not_the_tree(venv, tmp_path):

@@ -8,8 +8,6 @@ typedef (then every variable of that type is dimmed).  Runs before the model, li
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pycparser import c_ast
 
 from ..ctree import clone, rewrite, walk
@@ -17,11 +15,12 @@ from ..errors import Diagnostics
 from ..parser.attributes import Attribute
 from ..parser.cparse import parse_expression
 from ..parser.cpp.preprocess import Expanded
+from ..record import record
 from .attach import AttributeMap
 from .consteval import evaluate
 
 
-@dataclass
+@record
 class Dims:
     sizes: list[c_ast.Node]
     order: list[int]

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
 
 from pycparser import c_ast
 
 from ..errors import Diagnostic, SourceLoc
 from ..parser.cpp.preprocess import Expanded
+from ..record import record
 from .attach import AttributeMap
 from .loops import LoopForm
 from .types import CType, TypeTable
@@ -41,7 +42,7 @@ class Deferred:
         obj.__dict__[self.name] = value
 
 
-@dataclass
+@record
 class Param:
     name: str
     ctype: CType
@@ -72,7 +73,7 @@ class Param:
         return self.ctype.text
 
 
-@dataclass
+@record
 class Loop:
     """An @outer or @inner loop and the attributed loops nested in it."""
 
@@ -116,7 +117,7 @@ class Loop:
             yield from c.walk()
 
 
-@dataclass
+@record
 class Variable:
     """A @shared or @exclusive declaration."""
 
@@ -129,20 +130,20 @@ class Variable:
     slots: int | None = None  # exclusive: threads per block = copies needed on CPU backends
 
 
-@dataclass
+@record
 class Barrier:
     node: c_ast.Node
     kind: str  # "" (block), "warp", or the legacy "local"/"global"
     loc: SourceLoc = Deferred()  # type: ignore[assignment]
 
 
-@dataclass
+@record
 class Atomic:
     node: c_ast.Node
     loc: SourceLoc = Deferred()  # type: ignore[assignment]
 
 
-@dataclass
+@record
 class HostVar:
     """A variable computed on the host before an @outer loop and used inside it."""
 
@@ -151,7 +152,7 @@ class HostVar:
     node: c_ast.Node
 
 
-@dataclass
+@record
 class Kernel:
     name: str
     node: c_ast.FuncDef
@@ -172,7 +173,7 @@ class Kernel:
         return self.captures.get(id(outer.node), [])
 
 
-@dataclass
+@record
 class Program:
     """One translation unit after the front end: AST, attributes and kernels."""
 

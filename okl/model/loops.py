@@ -9,10 +9,9 @@ sizes agree with OCCA's.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pycparser import c_ast
 
+from ..record import record
 from .basetypes import INTEGER_TYPES, integer_bits
 from .consteval import common, convert, evaluate, integer_type, promote
 from .types import TypeTable
@@ -29,7 +28,7 @@ class LoopFormError(Exception):
         self.hint = hint
 
 
-@dataclass
+@record
 class LoopForm:
     iterator: str
     iter_type: str  # canonical C type of the iterator, e.g. "int", "long", "unsigned int"

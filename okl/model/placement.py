@@ -3,8 +3,6 @@ placement checks; wording follows OCCA's where OCCA has a message)."""
 
 from __future__ import annotations
 
-import difflib
-
 from pycparser import c_ast
 
 from ..ctree import walk
@@ -73,6 +71,8 @@ class PlacementChecks(BuilderBase):
 
     def _check_attribute(self, a: Attribute, node: c_ast.Node) -> None:
         if a.name not in KNOWN:
+            import difflib  # here: only a misspelt attribute needs it
+
             close = difflib.get_close_matches(a.name, sorted(KNOWN), n=1)
             self.error(f"Unknown attribute [@{a.name}]", a,
                        hint=f"did you mean @{close[0]}?" if close else

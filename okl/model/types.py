@@ -13,7 +13,6 @@ name, or a list of ``(field, descr[, shape])``), so translating never imports nu
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +20,7 @@ from pycparser import c_ast, c_generator
 
 from ..parser.cparse import PRELUDE_TYPES
 from ..parser.vectors import VECTOR_TYPES, VectorType
+from ..record import record
 from .basetypes import BASE_DTYPES, canonical_base
 from .consteval import evaluate
 
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 Descr = Any
 
 
-@dataclass
+@record
 class CType:
     """What the runtime needs to know about one declared type."""
 

@@ -24,12 +24,12 @@ so the threads past the loop's end wait at every barrier and do nothing else.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from pycparser import c_ast, c_generator
 
 from ..ctree import children, parent_map, walk
 from ..errors import Diagnostics, SourceLoc, note
+from ..record import record
 from .attach import AttributeMap
 from .kernel import Kernel
 from .scopes import Bindings, bindings
@@ -40,7 +40,7 @@ TILED_PREFIX = "_okl_tiled_"
 _LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Why:
     """Why a value may differ between @inner iterations."""
 
@@ -69,7 +69,7 @@ def tile_checks(root: c_ast.Node) -> set[int]:
     return out
 
 
-@dataclass
+@record
 class BarrierBlock:
     """A block (an outer-most @inner loop) with barriers inside its @inner code, the
     barriers, and what is uniform in it."""

@@ -17,11 +17,12 @@ from __future__ import annotations
 import contextlib
 import operator
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from itertools import accumulate, compress, count, repeat
 from typing import NamedTuple
 
 from ..errors import Diagnostics
+from ..record import record
 from .cpp.preprocess import Expanded
 
 #: One token (the only group, so that ``split`` alternates blanks and tokens), in the order
@@ -62,7 +63,7 @@ class Token(NamedTuple):
         return self.start + len(self.text)
 
 
-@dataclass
+@record
 class AttrArg:
     """One argument: an expression (text), a string, or a nested attribute (in @tile)."""
 
@@ -77,7 +78,7 @@ class AttrArg:
         return self.text[1:-1]
 
 
-@dataclass
+@record
 class Attribute:
     name: str
     line: int  # position of the '@' in the expanded text

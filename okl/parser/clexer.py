@@ -5,9 +5,11 @@ token against one regex of two dozen named alternatives (string and character li
 every number form, error patterns) whose identifier alternative comes last, then looks the
 token up among the punctuators.  That took about 45 % of the parse of a benchmark kernel
 (2 of 4.7 ms for bk5.okl: 900 tokens).  Here one regex skips the blanks before a token and
-matches it when it is an identifier or keyword, a punctuator or a plain decimal integer;
-anything else -- directives, literals with quotes, other numbers, ``[[`` attributes, comment
-starts, a token after a ``#pragma`` -- is left to ``CLexer`` itself, at the same position.
+matches it when it is an identifier or keyword, a punctuator, a plain decimal integer or a
+plain decimal floating constant; anything else -- directives, literals with quotes, other
+numbers, ``[[`` attributes, comment starts, a token after a ``#pragma`` -- is left to
+``CLexer`` itself, at the same position.  (So most kernels never use CLexer's regex, which
+okl.parser.pycparser_load leaves uncompiled until then.)
 :meth:`FastLexer.tokens` reads the whole text so, in one loop, for the parser's token buffer
 (okl.parser.cparse); ``token()`` is ``CLexer``'s and reads on where that stops (at a lexer
 error).  Tokens are the same (type, value, line, column, file) as ``CLexer``'s:
@@ -45,9 +47,15 @@ PUNCTUATORS = {
 _SPECIAL = {"/": r"/(?![*/])", ".": r"\.(?![0-9])", "[": r"\[(?!\s*\[)"}
 _PUNCT_RE = "|".join(_SPECIAL.get(p, re.escape(p))
                      for p in sorted(PUNCTUATORS, key=len, reverse=True))
+# A decimal floating constant without digit separators or a C23 suffix, followed by
+# nothing that could continue a number: CLexer reads the same characters as FLOAT_CONST (its
+# first alternative that can start with a digit or with '.' and a digit).
+_FLOAT = (r"(?:[0-9]+\.[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?[fFlL]?"
+          r"|[0-9]+[eE][-+]?[0-9]+[fFlL]?")
 _FAST = re.compile(
     r"(?P<blank>[ \t\f\v\n]+)?"
     r"(?:(?P<id>[A-Za-z_$][0-9A-Za-z_$]*)(?![0-9A-Za-z_$'\"])"
+    rf"|(?P<float>{_FLOAT})(?![0-9A-Za-z_$.'])"
     rf"|(?P<punct>{_PUNCT_RE})"
     r"|(?P<int>[1-9][0-9]*|0)(?![0-9A-Za-z_$.'])"
     r")?")
@@ -120,6 +128,8 @@ class FastLexer(CLexer):
                             tok_type = keywords.get(value, "ID")
                         elif kind == "punct":
                             tok_type = PUNCTUATORS[value]
+                        elif kind == "float":
+                            tok_type = "FLOAT_CONST"
                         else:
                             tok_type = "INT_CONST_OCT" if value == "0" else "INT_CONST_DEC"
                         append(_Token(tok_type, value, lineno, m.start(kind) - line_start + 1,

@@ -25,16 +25,17 @@ from .cpp.preprocess import Expanded
 
 #: Text that the token passes below may act on (a superset: also inside string literals):
 #: tokens ``template <``, ``class <name>``, ``struct|union <tag> {``.
-_MAYBE_CXX = re.compile(r"\btemplate\s*<|\bclass\s+[A-Za-z_]"
-                        r"|\b(?:struct|union)\s+[A-Za-z_]\w*\s*\{")
-_CAST = re.compile(r"\b(static_cast|const_cast|reinterpret_cast)\s*<([^<>;{}]*)>\s*\(")
+#: (Pattern texts, compiled by ``re`` where a file holds one of the words: most hold none.)
+_MAYBE_CXX = (r"\btemplate\s*<|\bclass\s+[A-Za-z_]"
+              r"|\b(?:struct|union)\s+[A-Za-z_]\w*\s*\{")
+_CAST = r"\b(static_cast|const_cast|reinterpret_cast)\s*<([^<>;{}]*)>\s*\("
 
 
 def lower_cxx(text: str, expanded: Expanded, diags: Diagnostics) -> str:
     if not any(word in text for word in ("_cast", "struct", "template", "class")):
         return text  # nothing to do: the common case costs one scan
     text = _casts(text, expanded, diags)
-    if not _MAYBE_CXX.search(text):
+    if not re.search(_MAYBE_CXX, text):
         return text  # no `template <`, `class X` or `struct T {`: nothing for the token passes
     tokens = tokenize(text)
     _refuse_templates_and_classes(tokens, expanded, diags)
@@ -47,8 +48,9 @@ def _casts(text: str, expanded: Expanded, diags: Diagnostics) -> str:
     its old width and the added ')' takes the place of a following space where there is one,
     so positions stay exact up to the cast's end."""
     found = []
-    for start in reversed([m.start() for m in _CAST.finditer(text)]):  # inner casts first
-        m = _CAST.match(text, start)
+    cast = re.compile(_CAST)
+    for start in reversed([m.start() for m in cast.finditer(text)]):  # inner casts first
+        m = cast.match(text, start)
         kind, target = m.group(1), " ".join(m.group(2).split())
         line = text.count("\n", 0, start) + 1
         where = expanded.locate(line, start - (text.rfind("\n", 0, start) + 1) + 1)

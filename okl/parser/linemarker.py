@@ -14,7 +14,7 @@ import re
 
 _SIMPLE = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _ESCAPE = re.compile(r'[\\"\x00-\x1f\x7f]')
-_UNESCAPE = re.compile(r"\\(?:([0-7]{1,3})|x([0-9a-fA-F]+)|(.))", re.S)
+_UNESCAPE = r"\\(?:([0-7]{1,3})|x([0-9a-fA-F]+)|(.))"  # compiled by re where a name has one
 _NAMED = {"n": "\n", "r": "\r", "t": "\t", "a": "\a", "b": "\b", "f": "\f", "v": "\v"}
 
 
@@ -38,4 +38,4 @@ def unescape(body: str) -> str:
             return chr(int(hexa, 16) & 0xFF)
         return _NAMED.get(char, char)
 
-    return _UNESCAPE.sub(one, body) if "\\" in body else body
+    return re.sub(_UNESCAPE, one, body, flags=re.S) if "\\" in body else body

@@ -16,15 +16,14 @@ reported at the '(' that is left open.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from ..record import record
 from .attributes import Token
 
 _OPEN = {"(", "[", "{"}
 _CLOSE = {")", "]", "}"}
 
 
-@dataclass
+@record
 class StrayGroup:
     """A '(' ... ')' of one expression holding ';' tokens that end nothing."""
 

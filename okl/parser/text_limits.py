@@ -15,9 +15,11 @@ from .. import limits
 from ..errors import Diagnostic, TranslationError
 from .cpp.preprocess import Expanded
 
-_SCAN = re.compile(r"""(?P<number>\.?\d(?:[eEpP][+-]|[\w.])*)|(?P<word>[A-Za-z_]\w*)"""
-                   r"""|(?P<string>"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')"""
-                   r"""|(?P<open>[(\[{])|(?P<close>[)\]}])|\S""")
+#: The tokens of the exact scan (a pattern text: compiled by ``re`` for the rare text that
+#: :func:`_within` cannot clear)
+_SCAN = (r"""(?P<number>\.?\d(?:[eEpP][+-]|[\w.])*)|(?P<word>[A-Za-z_]\w*)"""
+         r"""|(?P<string>"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')"""
+         r"""|(?P<open>[(\[{])|(?P<close>[)\]}])|\S""")
 
 
 #: What is not a bracket outside a string literal (the scan's tokens cannot hold a bracket
@@ -33,7 +35,7 @@ def check_bounds(expanded: Expanded) -> None:
     if _within(expanded.text, max_tokens, max_depth, max_number, max_token):
         return
     depth = 0
-    for count, m in enumerate(_SCAN.finditer(expanded.text), 1):
+    for count, m in enumerate(re.finditer(_SCAN, expanded.text), 1):
         kind = m.lastgroup
         limit = None
         if count > max_tokens:

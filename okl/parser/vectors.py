@@ -12,12 +12,12 @@ base type.  OpenCL C differs for 3-vectors only: they occupy 4 components in mem
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..record import record
 
 COMPONENTS = "xyzw"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class VectorType:
     name: str  # "double4"
     base: str  # canonical C spelling of a component: "double", "unsigned char", "long long"

@@ -20,7 +20,7 @@ header) must be declared before the regions: :meth:`RegionSplitter.live_across` 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TypeVar
 
 from pycparser import c_ast
@@ -29,24 +29,25 @@ from ..ctree import clone, parent_map, walk
 from ..errors import Diagnostics, SourceLoc
 from ..model.kernel import Kernel, Loop, Program
 from ..model.uniformity import BarrierBlock, barrier_blocks, tile_checks
+from ..record import record
 
 LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile)
 S = TypeVar("S", bound="RegionSplitter")
 
 
-@dataclass
+@record
 class Region:
     """Statements that run per thread, with no barrier among them."""
 
     stmts: list[c_ast.Node] = field(default_factory=list)
 
 
-@dataclass
+@record
 class Barrier:
     node: c_ast.Node
 
 
-@dataclass
+@record
 class Control:
     """A statement that runs the same way for every thread and holds a barrier (its
     bodies lifted item lists), or a break/continue of such a loop (no bodies)."""
@@ -58,7 +59,7 @@ class Control:
 Item = Region | Barrier | Control
 
 
-@dataclass
+@record
 class Liveness:
     """Variables of the @inner code by how far they reach after the split."""
 

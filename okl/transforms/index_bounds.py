@@ -25,13 +25,14 @@ where the interval is exact, so that a correct launch is never refused:
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from pycparser import c_ast, c_generator
 
 from ..ctree import children, walk
 from ..model.basetypes import INTEGER_TYPES
 from ..model.kernel import Kernel
+from ..record import record
 
 _OPS = {"+": "_add", "-": "_sub", "*": "_mul", "/": "_div", "%": "_mod"}
 _NEGATE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
@@ -40,7 +41,7 @@ _REFINE = {"<": "_below", "<=": "_atmost", ">": "_above", ">=": "_atleast", "=="
 _JUMPS = (c_ast.Return, c_ast.Break, c_ast.Continue, c_ast.Goto)
 
 
-@dataclass
+@record
 class Access:
     """One checked access: which parameter (0-based), its C text and where it is written."""
 
@@ -49,7 +50,7 @@ class Access:
     where: str
 
 
-@dataclass
+@record
 class BoundsPlan:
     """``source`` defines ``_bounds(_env)``, returning one largest index (or None) per access."""
 
@@ -58,7 +59,7 @@ class BoundsPlan:
     names: list[str]  # the scalar parameters ``_env`` must hold
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Var:
     version: str  # the generated Python variable holding its interval
     roots: frozenset[str]  # the loops (by version) its value depends on
@@ -68,13 +69,13 @@ class _Var:
     fit: tuple[int, int] | None = None  # the range of a local's C type
 
 
-@dataclass
+@record
 class _Ctx:
     reach: tuple[str, ...] = ()  # versions that must be non-empty for the code to run
     opaque: bool = False  # reached under a condition okl cannot read: check nothing
 
 
-@dataclass
+@record
 class _Analysis:
     kernel: Kernel
     origin: Callable[[int], tuple[str, int]]  # expanded line -> (file, line)

@@ -11,7 +11,7 @@ host C++ compiler.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 
 from pycparser import c_ast, c_generator
 
@@ -22,11 +22,12 @@ from ..model.kernel import HostVar, Kernel, Loop, Param, Program
 from ..model.loops import LoopForm
 from ..model.types import TypeTable
 from ..parser.cpp.preprocess import Expanded
+from ..record import record
 
 _UNKNOWN = object()
 
 
-@dataclass
+@record
 class Extent:
     """The trip count of one loop, with the start values of the loops around it."""
 
@@ -88,7 +89,7 @@ class Extent:
         return lets + gen.visit(self.count)
 
 
-@dataclass
+@record
 class DeviceKernel:
     name: str
     index: int
@@ -138,7 +139,7 @@ class DeviceKernel:
         return [p.name for p in params] + [h.name for h in self.captured]
 
 
-@dataclass
+@record
 class KernelPlan:
     name: str
     params: list[Param]

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 _MIN, _MAX = -(1 << 63), (1 << 63) - 1
-_INTEGER = re.compile(r"(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)([lL]{0,2})\Z")
+_INTEGER = r"(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)([lL]{0,2})\Z"  # compiled by re at first use
 _ESCAPES = {"n": 10, "t": 9, "r": 13, "0": 0, "\\": 92, "'": 39, '"': 34, "a": 7, "b": 8,
             "f": 12, "v": 11, "?": 63}
 #: binary operators by precedence, loosest first (``?:``, ``&&``, ``||`` apart)
@@ -146,7 +146,7 @@ def _checked(value: int) -> int:
 
 
 def _integer(text: str) -> int:
-    m = _INTEGER.match(text)
+    m = re.match(_INTEGER, text)
     if m is None:  # floats, unsigned suffixes, binary literals, malformed numbers
         raise Unsupported(f"number {text!r}")
     digits = m.group(1)

@@ -24,11 +24,11 @@ from __future__ import annotations
 import io
 import os
 import re
-import shutil
 import sys
 
-_LINE = re.compile(r'^\s*#\s*line\s+(\d+)\s+"((?:\\.|[^"\\])*)"\s*$')
-_MARKER = re.compile(r'^# (\d+) "((?:\\.|[^"\\])*)"')
+#: (pattern texts: compiled by ``re`` in the pcpp process, which alone reads them)
+_LINE = r'^\s*#\s*line\s+(\d+)\s+"((?:\\.|[^"\\])*)"\s*$'
+_MARKER = r'^# (\d+) "((?:\\.|[^"\\])*)"'
 
 
 def available() -> bool:
@@ -56,7 +56,7 @@ def preprocessor_command() -> list[str]:
         if available():
             return command()
         raise OKLError("OKL_CPP=pcpp but pcpp is not installed: pip install pcpp")
-    found = shutil.which(wanted or "cpp")
+    found = which(wanted or "cpp")
     if found is not None:
         return [found]
     if wanted:
@@ -66,6 +66,39 @@ def preprocessor_command() -> list[str]:
         return command()
     raise OKLError("no C preprocessor found: install gcc's cpp (apt-get install cpp) or pcpp "
                    "(pip install pcpp), or set OKL_CPP to a cpp executable")
+
+
+def which(name: str) -> str | None:
+    """``shutil.which(name)``, without importing shutil where it can: shutil loads zlib, bz2
+    and lzma when imported, 4.5 ms of CPU, and every translation looks for cpp (issue 30).
+    The same search as shutil's on POSIX: ``name`` itself when it has a folder part, else the
+    first executable file ``name`` in the folders of PATH (``os.confstr("CS_PATH")``
+    without PATH; none for an empty PATH).  Elsewhere (PATHEXT, the current folder)
+    shutil's own."""
+    if os.name != "posix":
+        import shutil
+
+        return shutil.which(name)
+    if os.path.dirname(name):
+        return name if _executable(name) else None
+    path = os.environ.get("PATH")
+    if path is None:
+        try:
+            path = os.confstr("CS_PATH")
+        except (AttributeError, ValueError):
+            path = os.defpath
+    if not path:
+        return None
+    for folder in dict.fromkeys(path.split(os.pathsep)):
+        candidate = os.path.join(folder, name)
+        if _executable(candidate):
+            return candidate
+    return None
+
+
+def _executable(path: str) -> bool:
+    return os.path.exists(path) and os.access(path, os.F_OK | os.X_OK) and \
+        not os.path.isdir(path)
 
 
 def describe() -> str:
@@ -176,9 +209,10 @@ def _message(message: str, name: str, lines: list[tuple[int, str, int]]) -> str:
 def _line_map(data: str) -> list[tuple[int, str, int]]:
     """The input's ``#line N "file"`` directives: (physical line, file, N)."""
     out = []
+    line_re = re.compile(_LINE)
     for i, raw in enumerate(data.split("\n"), 1):
         if "line" in raw:
-            m = _LINE.match(raw)
+            m = line_re.match(raw)
             if m:
                 out.append((i, m.group(2), int(m.group(1))))
     return out
@@ -197,15 +231,16 @@ def _renumber(text: str, name: str, lines: list[tuple[int, str, int]]) -> str:
     pcpp's own markers for the main input, as cpp would have numbered them."""
     out = []
     current = name
+    marker_re, line_re = re.compile(_MARKER), re.compile(_LINE)
     for raw in text.split("\n"):
-        m = _MARKER.match(raw)
+        m = marker_re.match(raw)
         if m:
             current = m.group(2)
             if current == name:
                 file, line = _place(lines, name, int(m.group(1)))
                 raw = f'# {line} "{file}"'
         elif current == name and "line" in raw:
-            m = _LINE.match(raw)
+            m = line_re.match(raw)
             if m:
                 raw = f'# {m.group(1)} "{m.group(2)}"'
         out.append(raw)

@@ -41,19 +41,21 @@ What this stage does beyond plain ``cpp``:
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
+from typing import TYPE_CHECKING
 
 from ... import limits, modes
 from ...errors import Diagnostic, Diagnostics, SourceLoc, TranslationError, note
+from ...record import record
 from ..linemarker import line_directive, unescape
 from ..source import decode, not_utf8_warning
 from . import inline as cppinline
 from .pcpp import preprocessor_command
-from .repairs import CppRepairs
-from .run import cpp_command, run_cpp
+
+if TYPE_CHECKING:  # the cpp subprocess's modules load where okl's own preprocessor declines
+    from .repairs import CppRepairs
 
 #: Compiler spellings of C99 keywords that pycparser does not know, mapped to the keyword.
 C_SPELLINGS = {"__restrict__": "restrict", "__restrict": "restrict", "__inline__": "inline",
@@ -70,8 +72,9 @@ _PREPARE = re.compile(
     r"""|(?P<directive>@\s*directive\s*\(\s*"(?P<text>\s*\#(?:\\.|[^"\\])*)"\s*\))"""
     r"""|//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'""", re.M | re.S)
 #: a line of cpp's -H output; a message about "./k.okl" or "../k.okl" also starts with a dot
-_INCLUDE_DEPTH = re.compile(r"\.+ ")
-_CPP_MESSAGE = re.compile(r"^(.*?):(\d+):(?:(\d+):)? (fatal error|error|warning|note): (.*)$")
+#: (pattern texts: ``re`` compiles them where cpp runs, which most translations never do)
+_INCLUDE_DEPTH = r"\.+ "
+_CPP_MESSAGE = r"^(.*?):(\d+):(?:(\d+):)? (fatal error|error|warning|note): (.*)$"
 _PASSTHROUGH = "__okl_passthrough_include"
 #: what decoding with "surrogateescape" makes of bytes that are not UTF-8
 _UNDECODED = re.compile("[\udc80-\udcff]")
@@ -83,7 +86,7 @@ MAX_REPAIR_ROUNDS = 8
 MAX_ALIGNED_TOKENS = 2000
 
 
-@dataclass
+@record
 class Expanded:
     """Preprocessed text plus everything needed to point back into the original files."""
 
@@ -181,6 +184,9 @@ def preprocess(source: str, filename: str = "<input>", *, mode: str = "serial",
             return expanded
     # cpp, or pcpp behind cpp's conventions where there is none (okl/parser/cpp/pcpp.py);
     # GCC's cpp is started as the cc1 it runs (okl/parser/cpprun.cpp_command)
+    from .repairs import CppRepairs
+    from .run import cpp_command, run_cpp
+
     head, tail = cpp_command(command)
     args = list(head)
     for d in include_dirs:
@@ -275,10 +281,10 @@ def _parse_stderr(stderr: str, names: _FileNames, original: dict[str, list[str]]
     diags = Diagnostics()
     deps: list[str] = []
     for raw in stderr.splitlines():
-        if _INCLUDE_DEPTH.match(raw):  # -H output: ". path", ".. path" (dots, a space)
+        if re.match(_INCLUDE_DEPTH, raw):  # -H output: ". path", ".. path" (dots, a space)
             deps.append(os.path.join(names.base, raw.split(" ", 1)[1]))
             continue
-        m = _CPP_MESSAGE.match(raw)
+        m = re.match(_CPP_MESSAGE, raw)
         if not m:
             continue
         file, line, col, sev, msg = m.groups()
@@ -415,6 +421,8 @@ def _map_column(expanded: str, original: str, col: int,
     exp_words, org_words = [t for _, t in exp_toks], [t for _, t in org_toks]
     if exp_words == org_words:  # only the spacing differs: difflib's one opcode, directly
         return org_toks[index][0] + (col - exp_toks[index][0]), None
+    import difflib  # here: most translations never align a line (locations are deferred)
+
     matcher = difflib.SequenceMatcher(None, exp_words, org_words, autojunk=False)
     tag, i1, _, j1, j2 = next((op for op in matcher.get_opcodes()
                                if op[1] <= index < op[2] or op[1] == op[2] == index),

@@ -21,9 +21,10 @@ touched and only the conditions cpp actually evaluated are rewritten:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from ...errors import Diagnostic, SourceLoc, note
+from ...record import record
 
 _ASSIGN_MSG = 'token "=" is not valid in preprocessor expressions'
 _UNTERMINATED = re.compile(r"unterminated #(\w+)$")
@@ -36,7 +37,7 @@ _LONE_ASSIGN = re.compile(r"""//.*|/\*.*?\*/|"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'
                           r"""|[=!<>]=|(=)""")
 
 
-@dataclass
+@record
 class CppRepairs:
     """The kernel text as repaired so far, the warnings that say so, and where characters
     were inserted (line -> 1-based columns in the repaired line) to map cpp's columns back."""

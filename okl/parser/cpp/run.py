@@ -19,10 +19,10 @@ import shlex
 import signal
 import subprocess
 import time
-from dataclasses import dataclass
 
 from ... import limits
 from ...errors import Diagnostic, SourceLoc, TranslationError
+from ...record import record
 
 #: Bytes asked of a pipe per read, and written to cpp's stdin per write (a pipe's capacity).
 _CHUNK = 1 << 16
@@ -71,7 +71,7 @@ def _compiler_proper(cpp: str) -> tuple[str, ...] | None:
     return tuple(argv)
 
 
-@dataclass
+@record
 class CppOutput:
     returncode: int
     stdout: bytes
