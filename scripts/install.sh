@@ -9,6 +9,11 @@ packages=()
 command -v clang-14 >/dev/null 2>&1 || packages+=(clang-14)
 [ "$(dpkg-query -W -f='${Status}' pocl-opencl-icd 2>/dev/null)" = "install ok installed" ] \
   || packages+=(pocl-opencl-icd)
+# Python's headers: okl's native launch path for serial and openmp is C built against them
+# (a Debian python3 has them in python3-dev; pyenv and python.org builds ship them)
+python -c 'import os, sys, sysconfig
+sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' \
+  || packages+=(python3-dev)
 if [ ${#packages[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq

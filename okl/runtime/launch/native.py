@@ -55,7 +55,7 @@ def enabled() -> bool:
                                                                           "off")
 
 
-def native_caller(kernel, entry: ctypes._CFuncPtr, fallback, bounds, limits: bool,
+def native_caller(kernel, entry, fallback, bounds, limits: bool,
                   compiler: str, cache: Cache):
     """The native callable for ``kernel`` (its spec's parameters, as the fast path takes
     them), calling ``entry`` (the ctypes function of its ``void entry(void **)``) and handing
