@@ -140,6 +140,16 @@ static inline void ST2(double *p, v2 v) { __builtin_memcpy(p, &v, 16); }
 """
 
 
+def _m_loop(q: int, rows: int, chunks: list, per_row, per_chunk, update) -> list[str]:
+    """``for m``: the row operands (``per_row(r)``, scalars), the lane operands
+    (``per_chunk(c, w)``, vectors), then ``update(r, c)`` for every row and chunk."""
+    out = [f"        for (int m = 0; m < {q}; ++m) {{"]
+    out += [f"          const double {per_row(r)};" for r in range(rows)]
+    out += [f"          const {t} {per_chunk(c, w)};" for c, w, t in chunks]
+    out += [f"          {update(r, c)}" for r in range(rows) for c, _, _ in chunks]
+    return out + ["        }"]
+
+
 def _bk5_lanes(gen: str, q: int, rows: int) -> str:
     """The explicit-lane variant of the serial translation ``gen`` (p_Nq = q)."""
     chunks, i = [], 0
@@ -154,16 +164,12 @@ def _bk5_lanes(gen: str, q: int, rows: int) -> str:
     out = [f"      for (int j0 = 0; j0 < {q}; j0 += {rows}) {{"]
     for r in range(rows):
         out += [f"        {t} R{r}_{c} = {{0}}, S{r}_{c} = {{0}};" for c, _, t in chunks]
-    out.append(f"        for (int m = 0; m < {q}; ++m) {{")
-    for r in range(rows):
-        out.append(f"          const double a{r} = s_q[j0 + {r}][m], b{r} = s_D[j0 + {r}][m];")
-    for c, w, t in chunks:
-        out.append(f"          const {t} Dt{c} = LD{w}(&s_D__t[m][{c}]), "
-                   f"Sq{c} = LD{w}(&s_q[m][{c}]);")
-    for r in range(rows):
-        out += [f"          R{r}_{c} = R{r}_{c} + Dt{c} * a{r}; "
-                f"S{r}_{c} = S{r}_{c} + b{r} * Sq{c};" for c, _, _ in chunks]
-    out += ["        }", f"        double qr__x[{rows}][{q}], qs__x[{rows}][{q}];"]
+    out += _m_loop(q, rows, chunks,
+                   lambda r: f"a{r} = s_q[j0 + {r}][m], b{r} = s_D[j0 + {r}][m]",
+                   lambda c, w: f"Dt{c} = LD{w}(&s_D__t[m][{c}]), Sq{c} = LD{w}(&s_q[m][{c}])",
+                   lambda r, c: f"R{r}_{c} = R{r}_{c} + Dt{c} * a{r}; "
+                                f"S{r}_{c} = S{r}_{c} + b{r} * Sq{c};")
+    out.append(f"        double qr__x[{rows}][{q}], qs__x[{rows}][{q}];")
     for r in range(rows):
         out += [f"        ST{w}(&qr__x[{r}][{c}], R{r}_{c}); ST{w}(&qs__x[{r}][{c}], S{r}_{c});"
                 for c, w, _ in chunks]
@@ -185,16 +191,11 @@ def _bk5_lanes(gen: str, q: int, rows: int) -> str:
     for r in range(rows):
         out += [f"        {t} A{r}_{c} = LD{w}(&r_Auk[{c} + {q} * (j0 + {r})]);"
                 for c, w, t in chunks]
-    out.append(f"        for (int m = 0; m < {q}; ++m) {{")
-    for r in range(rows):
-        out.append(f"          const double g{r} = s_Gqr[j0 + {r}][m], d{r} = s_D[m][j0 + {r}];")
-    for c, w, t in chunks:
-        out.append(f"          const {t} Dm{c} = LD{w}(&s_D[m][{c}]), "
-                   f"Gs{c} = LD{w}(&s_Gqs[m][{c}]);")
-    for r in range(rows):
-        out += [f"          A{r}_{c} = A{r}_{c} + Dm{c} * g{r}; "
-                f"A{r}_{c} = A{r}_{c} + d{r} * Gs{c};" for c, _, _ in chunks]
-    out.append("        }")
+    out += _m_loop(q, rows, chunks,
+                   lambda r: f"g{r} = s_Gqr[j0 + {r}][m], d{r} = s_D[m][j0 + {r}]",
+                   lambda c, w: f"Dm{c} = LD{w}(&s_D[m][{c}]), Gs{c} = LD{w}(&s_Gqs[m][{c}])",
+                   lambda r, c: f"A{r}_{c} = A{r}_{c} + Dm{c} * g{r}; "
+                                f"A{r}_{c} = A{r}_{c} + d{r} * Gs{c};")
     for r in range(rows):
         out += [f"        ST{w}(&r_Aq[k][{c} + {q} * (j0 + {r})], "
                 f"LD{w}(&r_Aq[k][{c} + {q} * (j0 + {r})]) + A{r}_{c});" for c, w, _ in chunks]

@@ -222,6 +222,14 @@ def _copier(cls: type) -> Callable[[c_ast.Node, dict | None], c_ast.Node]:
     slots = tuple(s for s in cls.__slots__ if s != "__weakref__")
     new_node, copiers, make, node_type = object.__new__, _COPIERS, _copier, c_ast.Node
 
+    def child(x: c_ast.Node, replace: dict | None) -> c_ast.Node:
+        """The stand-in ``replace`` gives for ``x``, else a copy of it."""
+        stand_in = None if replace is None else replace.get(id(x))
+        if stand_in is None:
+            copier = copiers.get(type(x))
+            stand_in = (make(type(x)) if copier is None else copier)(x, replace)
+        return stand_in
+
     def copy(node: c_ast.Node, replace: dict | None) -> c_ast.Node:
         new: c_ast.Node = new_node(cls)
         for slot in slots:
@@ -230,24 +238,9 @@ def _copier(cls: type) -> Callable[[c_ast.Node, dict | None], c_ast.Node]:
             except AttributeError:
                 continue
             if isinstance(value, node_type):
-                stand_in = None if replace is None else replace.get(id(value))
-                if stand_in is None:
-                    copier = copiers.get(type(value))
-                    stand_in = (make(type(value)) if copier is None else copier)(value,
-                                                                                 replace)
-                value = stand_in
+                value = child(value, replace)
             elif type(value) is list:
-                items = []
-                for x in value:
-                    if isinstance(x, node_type):
-                        stand_in = None if replace is None else replace.get(id(x))
-                        if stand_in is None:
-                            copier = copiers.get(type(x))
-                            stand_in = (make(type(x)) if copier is None else copier)(x,
-                                                                                     replace)
-                        x = stand_in
-                    items.append(x)
-                value = items
+                value = [child(x, replace) if isinstance(x, node_type) else x for x in value]
             setattr(new, slot, value)
         return new
 
