@@ -22,7 +22,7 @@ import pytest
 from okl.errors import OKLError
 from okl.runtime.cache import Cache
 
-#: okl's native call library (okl.runtime.launch.native) is built where Python's headers are:
+#: okl's native call library (okl.runtime.drivers.cpu_native) is built where Python's headers are:
 #: one more cache entry the builder broadcasts
 NATIVE = int(os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))
 

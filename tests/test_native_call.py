@@ -1,4 +1,4 @@
-"""The native launch path of the CPU modes (okl.runtime.launch.native): the common arguments
+"""The native launch path of the CPU modes (okl.runtime.drivers.cpu_native): the common arguments
 checked in C, every other call handed to the Python fast path, the same answers and errors."""
 
 from __future__ import annotations

@@ -66,7 +66,7 @@ log = logging.getLogger(__name__)
 
 SCHEMA = "v1"
 #: translation: backend source; build: kernel binaries; support: okl's own code built for
-#: this machine (the native launch library of the CPU modes, okl.runtime.launch.native)
+#: this machine (the native launch library of the CPU modes, okl.runtime.drivers.cpu_native)
 LEVELS = ("translation", "build", "support")
 META = "meta.json"
 

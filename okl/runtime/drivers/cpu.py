@@ -5,7 +5,7 @@ Every kernel is called through its ``_okl_entry_<name>(void **args)`` wrapper: `
 is the address of scalar i or the data pointer of array i.  A launch fills one ctypes buffer
 (the slots, then the scalars' storage) from a function generated per kernel
 (``okl.runtime.launch.gpu.compile_caller``), so checking the arguments and calling costs a few
-microseconds (okl.runtime.launch.native does the common case in C).  The compiler is ``$CC``
+microseconds (okl.runtime.drivers.cpu_native does the common case in C).  The compiler is ``$CC``
 (else ``cc``) with ``-O3 -march=native`` (and, for gcc, ``GCC_FLAGS``); ``compiler`` and
 ``compiler_flags`` device properties override both.
 """
@@ -33,10 +33,10 @@ from ..launch.args import ArrayInfo
 from ..launch.bounds_check import bounds_check
 from ..launch.gpu import array_address, compile_caller, env_names
 from ..launch.hostrun import compile_function
-from ..launch.native import native_caller
 from ..memory import Memory
 from ..properties import host_cpu, host_kernel_properties, host_properties
 from ..verbose import say
+from .cpu_native import native_caller
 
 DEFAULT_FLAGS = ("-O3", "-march=native")
 #: gcc only: loops stay loops.  gcc turns a loop that copies or clears a run of memory into a
@@ -267,7 +267,7 @@ class CPUBackend:
     def caller(self, kernel, module):
         """The fast path: ``call(*args, **kwargs)`` checks, converts and calls the kernel's
         entry in one generated function (see okl.runtime.launch.gpu.compile_caller), itself
-        behind the native caller where that can serve (okl.runtime.launch.native); None if
+        behind the native caller where that can serve (okl.runtime.drivers.cpu_native); None if
         neither can be set up, and the general path is used."""
         try:
             entry = module["_lib"][kernel.spec.entry]  # a function object of our own
@@ -283,7 +283,7 @@ class CPUBackend:
         except Exception as e:  # never worse than the general path
             _say(f"fast launch path unavailable for {kernel.name} ({type(e).__name__}: {e})")
             return None
-        # the common arguments checked in C, everything else by ``fast`` (launch.native)
+        # the common arguments checked in C, everything else by ``fast`` (cpu_native)
         native = native_caller(kernel, entry, fast, bounds_check(kernel.spec), bool(limits),
                                self.compiler, kernel.device.cache)
         return fast if native is None else native

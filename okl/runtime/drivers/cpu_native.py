@@ -4,7 +4,7 @@ A CPU launch is a call into the kernel's library.  The Python fast path
 (okl.runtime.launch.gpu.compile_caller) checks every argument, packs a ctypes buffer and calls
 the entry through ctypes: about twice what a bare ctypes call of a hand-written C function
 costs (serial launch 0.53 of the hand C call), most of it Python byte code.  Here one small C
-library (``native_call.c``, built once per Python and compiler into okl's cache, nothing in it
+library (``cpu_native.c``, built once per Python and compiler into okl's cache, nothing in it
 per kernel) gives each kernel a callable that does the common case in C -- Python ints and
 floats in range, numpy arrays of exactly the parameter's dtype, contiguous and writable where
 written -- and hands any other call to the Python fast path unchanged, so that every argument
@@ -38,7 +38,7 @@ from ...version import __version__
 from ..cache import Cache
 from ..verbose import say
 
-SOURCE = "native_call.c"
+SOURCE = "cpu_native.c"
 #: the dtype kinds the C side converts, by (kind, itemsize) of the parameter's dtype
 _KINDS = {("i", 1): 1, ("i", 2): 2, ("i", 4): 3, ("i", 8): 4, ("u", 1): 5, ("u", 2): 6,
           ("u", 4): 7, ("u", 8): 8, ("f", 4): 9, ("f", 8): 10}

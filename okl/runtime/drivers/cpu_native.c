@@ -1,4 +1,4 @@
-/* okl's native launch path for the CPU modes (see native.py): one callable per kernel that
+/* okl's native launch path for the CPU modes (see cpu_native.py): one callable per kernel that
  * checks the common arguments and calls the kernel's entry, ``void entry(void **args)``,
  * without going through Python code or ctypes.
  *
