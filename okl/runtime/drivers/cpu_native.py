@@ -134,6 +134,8 @@ def _library(compiler: str, cache: Cache):
 
 
 def _load(compiler: str, cache: Cache):
+    if sys.implementation.name != "cpython":  # the C side reads CPython's and numpy's structs
+        raise RuntimeError(f"not CPython ({sys.implementation.name})")
     include = sysconfig.get_paths().get("include") or ""
     if not os.path.exists(os.path.join(include, "Python.h")):
         raise FileNotFoundError(f"no Python.h in {include!r}")
