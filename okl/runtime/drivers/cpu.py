@@ -284,8 +284,8 @@ class CPUBackend:
             _say(f"fast launch path unavailable for {kernel.name} ({type(e).__name__}: {e})")
             return None
         # the common arguments checked in C, everything else by ``fast`` (cpu_native)
-        native = native_caller(kernel, entry, fast, bounds_check(kernel.spec), bool(limits),
-                               self.compiler, kernel.device.cache)
+        native = native_caller(kernel, entry, fast, fast.bounds, bool(limits), self.compiler,
+                               kernel.device.cache)
         return fast if native is None else native
 
     def build_identity(self) -> dict:

@@ -59,6 +59,27 @@ typedef struct {
   okl_param param[OKL_MAX_PARAMS];
 } okl_caller;
 
+/* A scalar argument in the fast path's form -- a Python float for a floating parameter, a
+ * Python int that fits a long long for an integer one -- as 64 bits (a double's bits, or the
+ * integer's); 0 for any other form (the fallback's to judge). */
+static int okl_raw(int kind, PyObject *a, uint64_t *raw) {
+  if (kind == K_F32 || kind == K_F64) {
+    if (!PyFloat_CheckExact(a)) return 0;
+    double d = PyFloat_AS_DOUBLE(a);
+    memcpy(raw, &d, 8);
+    return 1;
+  }
+  if (!PyLong_CheckExact(a)) return 0;
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(a, &overflow);
+  if (overflow || (v == -1 && PyErr_Occurred())) {
+    PyErr_Clear();
+    return 0;
+  }
+  *raw = (uint64_t)v;
+  return 1;
+}
+
 static PyObject *okl_fall_back(okl_caller *self, PyObject *const *args, size_t nargsf,
                                PyObject *kwnames) {
   PyObject *result = PyObject_Vectorcall(self->fallback, args, nargsf, kwnames);
@@ -68,25 +89,9 @@ static PyObject *okl_fall_back(okl_caller *self, PyObject *const *args, size_t n
   /* the fallback launched: where every scalar came in the fast path's form (a Python int or
    * float), remember what these values need of the arrays */
   uint64_t last[OKL_MAX_PARAMS];
-  for (int i = 0; i < self->n; ++i) {
-    int kind = self->param[i].kind;
-    PyObject *a = args[i];
-    if (kind == K_PTR) continue;
-    if (kind == K_F32 || kind == K_F64) {
-      if (!PyFloat_CheckExact(a)) return result;
-      double d = PyFloat_AS_DOUBLE(a);
-      memcpy(&last[i], &d, 8);
-    } else {
-      if (!PyLong_CheckExact(a)) return result;
-      int overflow = 0;
-      long long v = PyLong_AsLongLongAndOverflow(a, &overflow);
-      if (overflow || (v == -1 && PyErr_Occurred())) {
-        PyErr_Clear();
-        return result;
-      }
-      last[i] = (uint64_t)v;
-    }
-  }
+  for (int i = 0; i < self->n; ++i)
+    if (self->param[i].kind != K_PTR && !okl_raw(self->param[i].kind, args[i], &last[i]))
+      return result;
   PyObject *needs = PyObject_Vectorcall(self->needs, args, nargsf, NULL);
   if (needs == NULL) {
     Py_DECREF(result);
@@ -131,39 +136,30 @@ static PyObject *okl_call(PyObject *obj, PyObject *const *args, size_t nargsf,
     okl_param *p = &self->param[i];
     PyObject *a = args[i];
     if (p->kind == K_PTR) {
-      if (Py_TYPE(a) != self->ndarray) return okl_fall_back(self, args, nargsf, kwnames);
       okl_ndarray *arr = (okl_ndarray *)a;
-      if (arr->descr != p->descr || !(arr->flags & OKL_C_CONTIGUOUS) ||
-          (p->writable && !(arr->flags & OKL_WRITEABLE)))
-        return okl_fall_back(self, args, nargsf, kwnames);
+      if (Py_TYPE(a) != self->ndarray || arr->descr != p->descr ||
+          !(arr->flags & OKL_C_CONTIGUOUS) || (p->writable && !(arr->flags & OKL_WRITEABLE)))
+        goto slow;
       slots[i] = arr->data;
       continue;
     }
     slots[i] = &value[i];
+    uint64_t raw;
+    if (!okl_raw(p->kind, a, &raw)) goto slow;
+    if (same) same = raw == self->last[i];
     if (p->kind == K_F32 || p->kind == K_F64) {
-      if (!PyFloat_CheckExact(a)) return okl_fall_back(self, args, nargsf, kwnames);
-      double d = PyFloat_AS_DOUBLE(a);
+      double d;
+      memcpy(&d, &raw, 8);
       if (p->kind == K_F32) {
-        if (!(d >= -FLT_MAX && d <= FLT_MAX)) return okl_fall_back(self, args, nargsf, kwnames);
+        if (!(d >= -FLT_MAX && d <= FLT_MAX)) goto slow;
         value[i].f32 = (float)d;
       } else {
-        if (!(d >= -DBL_MAX && d <= DBL_MAX)) return okl_fall_back(self, args, nargsf, kwnames);
+        if (!(d >= -DBL_MAX && d <= DBL_MAX)) goto slow;
         value[i].f64 = d;
-      }
-      if (same) {
-        uint64_t bits;
-        memcpy(&bits, &d, 8);
-        same = bits == self->last[i];
       }
       continue;
     }
-    if (!PyLong_CheckExact(a)) return okl_fall_back(self, args, nargsf, kwnames);
-    int overflow = 0;
-    long long v = PyLong_AsLongLongAndOverflow(a, &overflow);
-    if (overflow || (v == -1 && PyErr_Occurred())) {
-      PyErr_Clear();
-      return okl_fall_back(self, args, nargsf, kwnames);
-    }
+    long long v = (long long)raw;
     switch (p->kind) {
       case K_I8: if (v < INT8_MIN || v > INT8_MAX) goto slow; value[i].i8 = (int8_t)v; break;
       case K_I16: if (v < INT16_MIN || v > INT16_MAX) goto slow; value[i].i16 = (int16_t)v; break;
@@ -176,18 +172,17 @@ static PyObject *okl_call(PyObject *obj, PyObject *const *args, size_t nargsf,
       case K_U64: if (v < 0) goto slow; value[i].u64 = (uint64_t)v; break;
       default: goto slow;
     }
-    if (same) same = (uint64_t)v == self->last[i];
   }
   if (self->needs != Py_None) {
     /* sizes checked for other scalar values (or never): the fallback checks these */
-    if (!same) return okl_fall_back(self, args, nargsf, kwnames);
+    if (!same) goto slow;
     for (Py_ssize_t i = 0; i < n; ++i) {
       okl_param *p = &self->param[i];
       if (p->kind != K_PTR || p->need == 0) continue;
       okl_ndarray *arr = (okl_ndarray *)args[i];
       Py_ssize_t count = 1;
       for (int d = 0; d < arr->nd; ++d) count *= arr->dimensions[d];
-      if (count * p->itemsize < p->need) return okl_fall_back(self, args, nargsf, kwnames);
+      if (count * p->itemsize < p->need) goto slow;
     }
   }
   {
@@ -239,10 +234,8 @@ static PyTypeObject okl_caller_type = {
  *                ((kind, writable, itemsize, dtype or None), ...)) -> a caller; called
  * through ctypes.PyDLL, so with the GIL held and Python exceptions passed on */
 PyObject *okl_caller_new(PyObject *spec) {
-  if (okl_caller_type.tp_flags & Py_TPFLAGS_READY) {
-  } else if (PyType_Ready(&okl_caller_type) < 0) {
+  if (!(okl_caller_type.tp_flags & Py_TPFLAGS_READY) && PyType_Ready(&okl_caller_type) < 0)
     return NULL;
-  }
   PyObject *address, *fallback, *needs, *ndarray, *params;
   if (!PyArg_ParseTuple(spec, "OOOOO!", &address, &fallback, &needs, &ndarray, &PyTuple_Type,
                         &params))

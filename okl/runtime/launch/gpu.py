@@ -32,6 +32,7 @@ import platform
 import re
 import struct
 import weakref
+from typing import Any
 
 import numpy as np
 
@@ -350,8 +351,9 @@ def compile_caller(kernel, *, device_pointers: bool, pointer_value, memo_key: st
     body, tail = ([re.sub(r"\b_env\b", env_dict, line) for line in part] for part in (body, tail))
     source = "\n".join(head + lines + body + tail + ["    _push(_bb)"]) + "\n"
     exec(compiled(source, f"<okl call of {kernel.name}>"), ns)  # noqa: S102 - ours
-    call = ns["_okl_call"]
+    call: Any = ns["_okl_call"]
     call.source = source
+    call.bounds = bounds  # its bounds check (or None): okl.runtime.drivers.cpu_native shares it
     return call
 
 

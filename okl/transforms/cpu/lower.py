@@ -41,10 +41,11 @@ def lower_cpu_kernel(program: Program, kernel: Kernel, target: Target,
         _drop_block_unrolls(program, kernel)
         _spell_params(kernel, target)
         return [kernel.node, entry_point(kernel)]
-    barriers = {id(n) for n in program.attrs.named("barrier") if is_barrier(n, program.attrs)}
+    barriers = [n for n in program.attrs.named("barrier") if is_barrier(n, program.attrs)]
     # tile loops with nothing but their body in each tile: the user's loop again; its
     # iterations SIMD lanes where the tile's were
-    lanes = {outer for outer, inner in untile(kernel, barriers).items() if inner in independent}
+    lanes = {outer for outer, inner in untile(kernel, {id(n) for n in barriers}).items()
+             if inner in independent}
     guards_to_bounds(kernel, counted)
     transpose_shared(kernel)
     _drop_block_unrolls(program, kernel)
@@ -53,7 +54,7 @@ def lower_cpu_kernel(program: Program, kernel: Kernel, target: Target,
         kernel, lambda loop: id(loop.node) in independent and uncounted(loop, counted))
     # one parent map for what follows: _guard and _prefix keep it up to date
     parents = parent_map(kernel.node)
-    _drop_barriers(program, kernel, parents)
+    _drop_barriers(barriers, parents)
     for loop in kernel.loops():
         if id(loop.node) in independent and id(loop.node) not in swapped and \
                 uncounted(loop, counted) and not scatters(loop.node):
@@ -104,10 +105,11 @@ def _drop_block_unrolls(program: Program, kernel: Kernel) -> None:
         n.block_items = keep
 
 
-def _drop_barriers(program: Program, kernel: Kernel, parents: Parents) -> None:
-    """Remove the barrier statements of the kernel (those below it: in its parent map)."""
-    for n in program.attrs.named("barrier"):
-        if is_barrier(n, program.attrs) and id(n) in parents:
+def _drop_barriers(barriers: list[c_ast.Node], parents: Parents) -> None:
+    """Remove those of the program's barrier statements that are the kernel's (in its
+    parent map)."""
+    for n in barriers:
+        if id(n) in parents:
             parent, slot = parents[id(n)]
             if isinstance(parent, c_ast.Compound):
                 parent.block_items = [x for x in parent.block_items if x is not n]

@@ -26,7 +26,7 @@ from __future__ import annotations
 from pycparser import c_ast
 from pycparser.c_generator import CGenerator
 
-from ...ctree import walk
+from ...ctree import is_id, walk
 from ...model.kernel import Kernel, Loop
 from ...model.loops import LoopForm
 from ...model.uniformity import TILED_PREFIX
@@ -69,25 +69,23 @@ def _pair(outer: Loop, barriers: set[int]) -> tuple[Loop, c_ast.If] | None:
     inner = outer.children[0]
     body = node.stmt
     if inner.kind != "inner" or inner.children or not isinstance(body, c_ast.Compound) or \
-            body.block_items is None or len(body.block_items) != 1 or \
-            body.block_items[0] is not inner.node:
+            (body.block_items or [None])[0] is not inner.node or len(body.block_items) != 1:
         return None
     idecl = inner.node.init
     if not isinstance(idecl, c_ast.DeclList) or len(idecl.decls) != 1 or \
-            not isinstance(idecl.decls[0].init, c_ast.ID) or idecl.decls[0].init.name != tiled:
+            not is_id(idecl.decls[0].init, tiled):
         return None
     stmt = inner.node.stmt
     items = stmt.block_items if isinstance(stmt, c_ast.Compound) else [stmt]
-    if not items or len(items) != 1 or not isinstance(items[0], c_ast.If) or \
+    if len(items or []) != 1 or not isinstance(items[0], c_ast.If) or \
             items[0].iffalse is not None:
         return None
     guard = items[0]
     # the check is the tile loop's own condition on the user's iterator
     cond, mine = guard.cond, node.cond
     if not isinstance(cond, c_ast.BinaryOp) or not isinstance(mine, c_ast.BinaryOp) or \
-            cond.op != mine.op or not isinstance(cond.left, c_ast.ID) or \
-            cond.left.name != idecl.decls[0].name or not isinstance(mine.left, c_ast.ID) or \
-            mine.left.name != tiled or _text(cond.right) != _text(mine.right):
+            cond.op != mine.op or not is_id(cond.left, idecl.decls[0].name) or \
+            not is_id(mine.left, tiled) or _text(cond.right) != _text(mine.right):
         return None
     for n in walk(guard.iftrue):
         if id(n) in barriers or isinstance(n, c_ast.ID) and n.name == tiled:
