@@ -174,9 +174,12 @@ def _run(command: Callable[[], int | None]) -> NoReturn:
     """okl.console.finish's run of ``command``, then the end of the process without
     Python's teardown, which frees one by one every object that the imports made: 11 ms of
     CPU, a tenth of ``oklc translate``.  What the teardown would do that matters is done
-    here: stdout and stderr flushed, the exit status as ``sys.exit`` gives it.  Nothing
-    else is left to run: the fast paths start no thread and load nothing that registers an
-    ``atexit`` function (tests/test_entry.py checks)."""
+    here: ``atexit`` functions run (okl's fast paths register none, but a site's
+    ``sitecustomize`` or a ``.pth`` file may have), stdout and stderr flushed, the exit status
+    as ``sys.exit`` gives it.  The fast paths start no thread, so no thread is left to join
+    (tests/test_entry.py checks both)."""
+    import atexit
+
     from .console import finish
 
     try:
@@ -190,6 +193,7 @@ def _run(command: Callable[[], int | None]) -> NoReturn:
     else:  # as the interpreter reports sys.exit("message")
         print(code, file=sys.stderr)
         status = 1
+    atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()

@@ -206,12 +206,14 @@ def test_output_file_is_the_same(kernels: Path):
 def _modules_after(argv: list[str], cwd: Path) -> tuple[set[str], str]:
     """The modules a run of ``oklc ARGV`` imported, and what kind of object pycparser's
     lexer holds as its regex of literals by the end."""
-    script = (  # the fast paths end with os._exit (no atexit function may be waiting)
-        "import atexit, os, sys\n"
+    script = (  # the fast paths end with os._exit, after running what atexit holds
+        "import atexit, os, sys, threading\n"
+        "atexit.register(print, 'atexit ran', file=sys.stderr)\n"
         "def report(status, exit=os._exit):\n"
         "    lexer = sys.modules.get('pycparser.c_lexer')\n"
         "    kind = type(lexer._regex_master).__name__ if lexer else '-'\n"
         "    assert atexit._ncallbacks() == 0, 'an atexit function would not run'\n"
+        "    assert threading.active_count() == 1, 'a thread would be cut off'\n"
         "    print(kind, ' '.join(sorted(sys.modules)), file=sys.stderr, flush=True)\n"
         "    exit(status)\n"
         "os._exit = report\n"
@@ -221,6 +223,7 @@ def _modules_after(argv: list[str], cwd: Path) -> tuple[set[str], str]:
     run = subprocess.run([sys.executable, "-c", script, *argv], cwd=cwd, env=env,
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
+    assert "atexit ran" in run.stderr.splitlines()
     kind, _, names = run.stderr.strip().splitlines()[-1].partition(" ")
     return set(names.split()), kind
 
