@@ -52,6 +52,12 @@ def __getattr__(name: str):
     return value
 
 
+def __dir__() -> list[str]:
+    """The lazy names too: tab completion and ``dir(okl)`` list ``Device``, ``Memory``...
+    before their first use (module ``__getattr__`` alone hides them), without loading them."""
+    return sorted(set(globals()) | set(_LAZY) | {"backends"})
+
+
 __all__ = [
     "__version__", "ArgumentError", "BackendUnavailableError", "BuildError", "Diagnostic",
     "LaunchError", "OKLError", "RaceError", "RaceWarning", "TranslationError", "analyze",

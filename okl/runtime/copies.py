@@ -15,9 +15,12 @@ so dropping yours is safe).  Host arrays from ``dev.pinned`` make such copies re
 asynchronous on GPUs; from pageable numpy memory the driver may copy synchronously.  On CPU
 modes every copy is synchronous.
 
-A view ``mem[a:b]`` is an okl.Memory of ``b - a`` elements aliasing elements a..b-1 of the
-flattened buffer (its ``base`` is the allocation, ``offset`` the index of its first element
-there).  Passed to a kernel, the kernel's element 0 is the view's first element.  On opencl a
+A view ``mem[key]`` is an okl.Memory aliasing part of the buffer, indexed as numpy indexes an
+array of ``mem.shape`` (``m[1:3]`` of a (4, 4) buffer has shape (2, 4), ``m[1]`` shape (4,),
+``m[1, 2]`` shape ()), as long as the part is one contiguous run: slices of step 1 and whole
+trailing axes (``m[:, 1]`` is refused, see :func:`view`).  Its ``base`` is the allocation,
+``offset`` the index of its first element there in the flattened buffer.  Passed to a kernel,
+the kernel's element 0 is the view's first element.  On opencl a
 view is a sub-buffer, which OpenCL only allows at an origin that is a multiple of the device's
 base address alignment (CL_DEVICE_MEM_BASE_ADDR_ALIGN, e.g. 128 bytes): any other view works
 in copies, get() and set(), and is refused as a kernel argument with an ArgumentError.
@@ -39,33 +42,98 @@ _PENDING = "_okl_pending_copies"
 # -- views ------------------------------------------------------------------------------------
 
 def view(mem, key):
-    """``mem[key]``: a view for a 1-D slice of step 1 over the flattened elements."""
+    """``mem[key]``: a contiguous view, indexed as numpy indexes an array of ``mem.shape``.
+
+    Each axis takes an integer (negative from the end; the axis is dropped) or a slice of step
+    1; missing trailing axes are whole, ``...`` stands for the whole axes it covers.  The view
+    must be one contiguous run of the buffer (``m[1:3]``, ``m[1]``, ``m[2, 1:3]`` of a 2-D
+    ``m``; not ``m[:, 1]``): okl.Memory is a pointer to contiguous elements, as a kernel sees
+    it, so a strided view is refused (as pyopencl refuses a non-contiguous array for a kernel)
+    rather than made into something a kernel would read wrongly.  Unlike numpy, an out-of-range
+    slice is refused instead of clipped: on a device buffer it is more often a wrong size."""
     mem._live("__getitem__")
-    size = mem.size
-    where = f"okl.Memory of {size} elements"
-    if isinstance(key, slice):
-        if key.step is not None and _index(key.step, "the slice step", where) != 1:
-            raise ArgumentError(f"mem[{_slice_text(key)}]: a step of {key.step} on an {where}; "
-                                "views take contiguous ranges only (step 1); copy the "
-                                "elements you need with get() and asarray()")
-        start = 0 if key.start is None else _index(key.start, "the slice start", where)
-        stop = size if key.stop is None else _index(key.stop, "the slice stop", where)
-        start_abs = start + size if start < 0 else start
-        stop_abs = stop + size if stop < 0 else stop
-        if not 0 <= start_abs <= size or not 0 <= stop_abs <= size:
-            raise ArgumentError(f"mem[{_slice_text(key)}] is out of range for an {where} "
-                                f"(valid indices: -{size} .. {size}); unlike Python, okl "
-                                "refuses an out-of-range slice instead of clipping it")
-        if stop_abs < start_abs:
-            raise ArgumentError(f"mem[{_slice_text(key)}] on an {where}: the start "
-                                f"({start_abs}) is after the stop ({stop_abs})")
-        return _make_view(mem, start_abs, stop_abs - start_abs)
-    if isinstance(key, (int, np.integer)):
-        raise ArgumentError(f"mem[{key}]: okl.Memory cannot be indexed by an integer (an "
-                            "element lives on the device); use mem.get()[i] to read it, or a "
-                            f"view mem[{key}:{key}+1] with copy_to/copy_from")
-    raise ArgumentError(f"mem[{key!r}]: okl.Memory takes 1-D slices over its flattened "
-                        "elements only (mem[a:b])")
+    shape = mem.shape
+    where = f"okl.Memory of shape {shape}"
+    keys = _expand(key, len(shape), where)
+    strides = [1] * len(shape)  # in elements, C order
+    for d in range(len(shape) - 2, -1, -1):
+        strides[d] = strides[d + 1] * shape[d + 1]
+    offset = 0
+    picked: list[tuple[int, int, bool]] = []  # per axis: (first index, count, kept)
+    for d, k in enumerate(keys):
+        n = shape[d]
+        if isinstance(k, slice):
+            first, count = _slice_range(k, n, d, _key_text(key), where)
+            picked.append((first, count, True))
+        else:
+            i = _index(k, f"the index on axis {d}", where)
+            if not -n <= i < n:
+                raise ArgumentError(f"mem[{_key_text(key)}]: index {i} is out of range for "
+                                    f"axis {d} of size {n} of an {where}")
+            first = i + n if i < 0 else i
+            picked.append((first, 1, False))
+        offset += first * strides[d]
+    out_shape = tuple(count for _, count, kept in picked if kept)
+    size = 1
+    for _, count, _ in picked:
+        size *= count
+    # contiguous: after the last axis that is not whole, every earlier axis picks one index
+    partial = [d for d, (_, count, _) in enumerate(picked) if count != shape[d]]
+    if size > 1 and partial and any(picked[d][1] != 1 for d in range(partial[-1])):
+        raise ArgumentError(
+            f"mem[{_key_text(key)}] of an {where} is not contiguous (a strided view); an "
+            "okl.Memory view is one contiguous run of elements, which is what a kernel's "
+            "pointer indexes: select whole trailing axes (mem[a:b], mem[i], mem[i, a:b]), or "
+            f"copy the elements to their own buffer (dev.asarray(mem.get()[{_key_text(key)}]))")
+    return _make_view(mem, offset, size, out_shape)
+
+
+def _expand(key, ndim: int, where: str) -> list:
+    """The key as one entry per axis: ints and slices, ``...`` and missing axes whole."""
+    keys = list(key) if isinstance(key, tuple) else [key]
+    for k in keys:
+        if k is not Ellipsis and not isinstance(k, slice):
+            try:
+                operator.index(k)
+            except TypeError:
+                raise ArgumentError(
+                    f"mem[{_key_text(key)}]: okl.Memory takes integers, slices (step 1) and "
+                    f"'...' as indices, got {type(k).__name__} {k!r:.40}") from None
+    if keys.count(Ellipsis) > 1:
+        raise ArgumentError(f"mem[{_key_text(key)}]: only one '...' is allowed")
+    if Ellipsis in keys:
+        at = keys.index(Ellipsis)
+        keys[at:at + 1] = [slice(None)] * max(ndim - len(keys) + 1, 0)
+    if len(keys) > ndim:
+        raise ArgumentError(f"mem[{_key_text(key)}]: {len(keys)} indices for an {where} "
+                            f"({ndim} axes)")
+    return keys + [slice(None)] * (ndim - len(keys))
+
+
+def _slice_range(key: slice, n: int, axis: int, text: str, where: str) -> tuple[int, int]:
+    """(first index, count) of a slice of step 1 over axis ``axis``, of size ``n``."""
+    if key.step is not None and _index(key.step, "the slice step", where) != 1:
+        raise ArgumentError(f"mem[{text}]: a step of {key.step} on axis {axis} of an {where}; "
+                            "views take contiguous ranges only (step 1), as a kernel's "
+                            "pointer does; copy the elements you need with get() and asarray()")
+    start = 0 if key.start is None else _index(key.start, "the slice start", where)
+    stop = n if key.stop is None else _index(key.stop, "the slice stop", where)
+    start_abs = start + n if start < 0 else start
+    stop_abs = stop + n if stop < 0 else stop
+    if not 0 <= start_abs <= n or not 0 <= stop_abs <= n:
+        raise ArgumentError(f"mem[{text}] is out of range for axis {axis} of size {n} of an "
+                            f"{where} (valid indices: -{n} .. {n}); unlike Python, okl "
+                            "refuses an out-of-range slice instead of clipping it")
+    if stop_abs < start_abs:
+        raise ArgumentError(f"mem[{text}] on an {where}: the start "
+                            f"({start_abs}) is after the stop ({stop_abs})")
+    return start_abs, stop_abs - start_abs
+
+
+def _key_text(key) -> str:
+    parts = key if isinstance(key, tuple) else (key,)
+    return ", ".join(_slice_text(k) if isinstance(k, slice) else
+                     "..." if k is Ellipsis else repr(k) for k in parts)
 
 
 def _index(value, what: str, where: str) -> int:
@@ -81,11 +149,11 @@ def _slice_text(key: slice) -> str:
     return ":".join(parts) + ("" if key.step is None else f":{key.step}")
 
 
-def _make_view(mem, start: int, count: int):
+def _make_view(mem, start: int, count: int, shape: tuple[int, ...]):
     root = mem.base if mem.base is not None else mem
     offset = mem.offset + start
-    handle, refusal = _view_handle(root, offset, count)
-    out = type(mem)(mem.device, handle, (count,), mem.dtype)
+    handle, refusal = _view_handle(root, offset, count, shape)
+    out = type(mem)(mem.device, handle, shape, mem.dtype)
     out.base = root  # keeps the allocation alive
     out.offset = offset
     if refusal:
@@ -97,16 +165,16 @@ def _make_view(mem, start: int, count: int):
     return out
 
 
-def _view_handle(root, offset: int, count: int):
+def _view_handle(root, offset: int, count: int, shape: tuple[int, ...]):
     """(the view's own handle, or None; why it has none, for opencl launches)."""
     kind = root.device.backend.kind
     itemsize = root.dtype.itemsize
     if kind == "host":
-        return root.handle.reshape(-1)[offset:offset + count], ""
+        return root.handle.reshape(-1)[offset:offset + count].reshape(shape), ""
     if kind == "cuda":  # a CuPy view: its data.ptr is the parent's plus the offset
         if root.dtype.fields is not None:  # stored as bytes
             return root.handle[offset * itemsize:(offset + count) * itemsize], ""
-        return root.handle.reshape(-1)[offset:offset + count], ""
+        return root.handle.reshape(-1)[offset:offset + count].reshape(shape), ""
     # opencl: a sub-buffer (an empty view passes the allocation: nothing may be read)
     if count == 0:
         return root.handle, ""

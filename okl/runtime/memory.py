@@ -120,12 +120,13 @@ class Memory:
         copies.copy_to(self, dst, count, offset, dst_offset, blocking)
 
     def __getitem__(self, key) -> Memory:
-        """``mem[a:b]``: a Memory aliasing elements a..b-1 of the flattened buffer (see
-        okl.runtime.copies); it keeps this one alive.  Steps, out-of-range slices and
-        integer indices are ArgumentErrors."""
+        """``mem[key]``: a Memory aliasing part of this one, indexed like a numpy array of
+        ``shape`` (``m[1:3]`` of a (4, 4) buffer: shape (2, 4); ``m[1]``: (4,)); it keeps
+        this one alive.  Only contiguous parts: steps, strided selections (``m[:, 1]``) and
+        out-of-range slices are ArgumentErrors (okl.runtime.copies.view)."""
         return copies.view(self, key)
 
-    __iter__ = None  # __getitem__ takes slices only: not an iterable (iter() is a TypeError)
+    __iter__ = None  # a device buffer is not iterated element by element (iter() is a TypeError)
 
     def info(self) -> ArrayInfo:
         """How argument checks see this buffer (computed once: it never changes)."""
