@@ -276,3 +276,46 @@ def test_without_mpi4py_a_clear_error(monkeypatch):
     monkeypatch.setitem(sys.modules, "mpi4py", None)  # import mpi4py raises ImportError
     with pytest.raises(OKLError, match="okl.mpi needs mpi4py"):
         okl.mpi.local_rank(object())
+
+
+@pytest.mark.parametrize("variable,value", [("OMPI_COMM_WORLD_SIZE", "4"),
+                                            ("SLURM_PROCID", "2"),
+                                            ("MV2_COMM_WORLD_SIZE", "8")])
+def test_a_foreign_launcher_is_refused(variable, value, tmp_path):
+    """Started by another MPI's launcher (simulated: its variable set, no mpiexec), mpi4py's
+    library sees a world of one: okl.mpi refuses instead of letting each rank solve it all.
+    (Variables the pip mpich library itself reads, PMI_* and PMIX_*, make its MPI_Init fail
+    before okl runs, so the foreign launchers simulated are those it ignores.)"""
+    pytest.importorskip("mpi4py")
+    env = {k: v for k, v in os.environ.items()
+           if k not in {v for v, _, _ in okl_mpi_variables()}}
+    script = ("import okl, okl.mpi\n"
+              "from mpi4py import MPI\n"
+              "try:\n"
+              "    okl.mpi.local_rank(MPI.COMM_WORLD)\n"
+              "except okl.mpi.LauncherMismatchError as e:\n"
+              "    print('refused:', e)\n"
+              "else:\n"
+              "    world = MPI.COMM_WORLD\n"
+              "    print('ran as rank', world.Get_rank(), 'of', world.Get_size())\n")
+    for extra, expected in (({variable: value}, "refused:"), ({}, "ran as rank 0 of 1"),
+                            ({variable: "0" if "RANK" in variable or "PROCID" in variable
+                              else "1"}, "ran as rank 0 of 1")):
+        run = subprocess.run([sys.executable, "-c", script], env={**env, **extra},
+                             capture_output=True, text=True, timeout=120, cwd=tmp_path)
+        assert run.returncode == 0, run.stderr
+        assert run.stdout.startswith(expected), (extra, run.stdout)
+        if extra and expected == "refused:":
+            assert f"{variable}={value}" in run.stdout and "MPI4PY_LIBMPI" in run.stdout
+
+
+def okl_mpi_variables():
+    import okl.mpi
+    return okl.mpi.LAUNCHER_VARIABLES
+
+
+def test_launched_as_reads_only_clear_numbers():
+    import okl.mpi
+    assert okl.mpi.launched_as({"PMI_SIZE": "1", "PMI_RANK": "0"}) is None
+    assert okl.mpi.launched_as({"OMPI_COMM_WORLD_SIZE": " x"}) is None
+    assert okl.mpi.launched_as({"PMI_SIZE": "3"})[::2] == ("PMI_SIZE", 3)
