@@ -29,7 +29,8 @@ def _opencl_cpu_available() -> bool:
 
 MODES = ["serial", "openmp",
          pytest.param("opencl", marks=pytest.mark.skipif(
-             not _opencl_cpu_available(), reason="no CPU OpenCL device (pip install okl[pocl])"))]
+             not _opencl_cpu_available(),
+             reason="no CPU OpenCL device (bash scripts/install.sh installs one)"))]
 
 
 @pytest.mark.parametrize("mode", MODES)

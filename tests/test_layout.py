@@ -119,7 +119,8 @@ def test_no_import_cycles():
 #: floor and the floors below it, never one above.  A dotted prefix places a module (the
 #: longest prefix wins).
 LAYERS = (
-    ("okl.errors", "okl.limits", "okl.version", "okl.modes", "okl.ctree", "okl.record"),
+    ("okl.errors", "okl.limits", "okl.version", "okl.modes", "okl.ctree", "okl.record",
+     "okl.install"),
     ("okl.parser",),
     ("okl.model",),
     ("okl.targets",),

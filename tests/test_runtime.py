@@ -84,7 +84,9 @@ def test_backends_lists_the_five_modes_with_reasons():
 def test_gpu_modes_without_cupy_say_how_to_fix():
     for mode in GPU_MODES:
         info = BACKENDS[mode]
-        extra = "pip install okl[rocm]" if mode == "hip" else "pip install okl[cuda12]"
+        from okl.install import install_hint
+
+        extra = install_hint("rocm" if mode == "hip" else "cuda12")
         assert not info.available
         assert extra in info.reason
         with pytest.raises(okl.BackendUnavailableError, match=re.escape(extra)):

@@ -71,8 +71,11 @@ class CudaBackend:
         try:
             cp = _cupy()
         except ImportError:
-            how = "okl[rocm]" if mode == "hip" else "okl[cuda12] (CUDA 12) or okl[cuda13] (CUDA 13)"
-            return f"CuPy not installed: pip install {how}"
+            from ...install import install_hint
+
+            how = install_hint("rocm") if mode == "hip" else \
+                f"{install_hint('cuda12')} (CUDA 12) or {install_hint('cuda13')} (CUDA 13)"
+            return f"CuPy not installed: {how}"
         except Exception as e:
             return f"CuPy failed to import ({e})"
         try:
