@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from ..ctree import clone, ids_in, walk
+from ..ctree import clone, ids_in, parent_map, walk
 from ..errors import note
 from .attach import AttributeMap
 from .builder_base import BuilderBase
@@ -105,9 +105,11 @@ class LoopTreeChecks(BuilderBase):
                                     "bounds and skip the extra threads with if (i < n)")
 
     def _exclusive_slots(self, kernel: Kernel) -> None:
-        for var in list(kernel.exclusive):
-            self._rehome(kernel, var)
+        refused = {id(var.node) for var in list(kernel.exclusive)
+                   if not self._rehome(kernel, var)}
         for var in kernel.exclusive:
+            if id(var.node) in refused:
+                continue
             outer = var.outer
             top = outer
             while top.parent is not None:
@@ -124,21 +126,58 @@ class LoopTreeChecks(BuilderBase):
                                 "p_N=16) or add @max_inner_dims(x, y, z) to the outer-most "
                                 "@outer loop")
 
-    def _rehome(self, kernel: Kernel, var: Variable) -> None:
+    def _rehome(self, kernel: Kernel, var: Variable) -> bool:
         """Move an @exclusive declared in an @outer loop whose threads run in nested @outer
         loops (no @inner block of its own) into each nested @outer loop that holds the
         @inner blocks.  Each thread has its own copy on a GPU wherever it is declared, and
         its uses all sit in @inner loops, so the meaning is unchanged; on a CPU the copies
-        are then sized and indexed per block like any other @exclusive."""
+        are then sized and indexed per block like any other @exclusive.
+
+        The declaration may sit in an ``if`` or a plain loop's body between the @outer
+        loops (a @tile's bounds guard is such an ``if``): a copy still goes to every nested
+        @outer loop in its scope.  Only a plain loop *between* the declaration and a nested
+        @outer loop changes the meaning (a GPU thread keeps its value from one iteration of
+        that loop to the next, a fresh copy per @outer iteration would not), so that is
+        refused with a diagnostic rather than sized wrongly (False: reported here)."""
         homes = _exclusive_homes(var.outer)
-        items = var.outer.node.stmt.block_items if isinstance(var.outer.node.stmt,
-                                                              c_ast.Compound) else None
-        if homes == [var.outer] or not items or not any(d is var.node for d in items):
-            return
+        if homes == [var.outer]:
+            return True
+        parents = parent_map(var.outer.node.stmt)
+        scope = (parents.get(id(var.node)) or (None, ""))[0]
+        if not isinstance(scope, c_ast.Compound):
+            return True
+        items = scope.block_items
+        at = next(k for k, d in enumerate(items) if d is var.node)
+        later = {id(d) for d in items[at + 1:]}
+        mine: list[Loop] = []
+        for home in homes:
+            node, through = home.node, None
+            while id(node) in parents and node is not scope:
+                parent = parents[id(node)][0]
+                if parent is scope:
+                    break
+                if isinstance(parent, (c_ast.For, c_ast.While, c_ast.DoWhile)) and not (
+                        self.amap.has(parent, "outer")):
+                    through = through or parent
+                node = parent
+            if parents.get(id(node), (None,))[0] is not scope or id(node) not in later:
+                continue  # not in the declaration's scope: it never sees this variable
+            if through is not None:
+                self.error(f"@exclusive '{var.name}' is declared outside a plain loop that "
+                           "holds nested [@outer] loops: each thread would keep one value "
+                           "across that loop's iterations, which CPU backends cannot "
+                           "store per thread", var.loc,
+                           notes=[note("the plain loop is here", self.loc(through))],
+                           hint="declare it inside the loop (or in the @outer loop whose "
+                                "@inner loops use it)")
+                return False
+            mine.append(home)
+        if not mine:
+            return True
         items.remove(var.node)
         attrs = [a for a in self.amap.of(var.node) if a.name == "exclusive"]
         copies = []
-        for k, home in enumerate(homes):
+        for k, home in enumerate(mine):
             decl = var.node if k == 0 else clone(var.node)
             for a in attrs:
                 if decl is not var.node:
@@ -147,6 +186,7 @@ class LoopTreeChecks(BuilderBase):
             copies.append(Variable(var.kind, var.name, decl, var.loc, home, var.sizes))
         at = kernel.exclusive.index(var)
         kernel.exclusive[at:at + 1] = copies
+        return True
 
     def _max_inner_dims_respected(self, kernel: Kernel) -> None:
         for top in kernel.outers:
