@@ -48,6 +48,8 @@ class OklcGroup(click.Group):
     tracebacks; here every failure is ``oklc: error: ...`` on stderr (or a JSON/SARIF
     record), exit status 1 (2 for a bad command line, as click and compilers use)."""
 
+    group_class = type  # ``oklc cache``, a group of this group, answers a typo the same way
+
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True,
              **extra) -> NoReturn:
         finish(lambda: self._run(args, complete_var, extra))
@@ -69,6 +71,45 @@ class OklcGroup(click.Group):
             raise SystemExit(130) from None
         return rv if isinstance(rv, int) else 0
 
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        """click's lookup, with a better word for a name that is not a command: OCCA's
+        name for what okl calls otherwise (``occa compile`` is ``oklc build``), else the
+        close matches among this group's commands, as git and pip answer a typo."""
+        name = click.utils.make_str(args[0]) if args else ""
+        if name and name[:1] != "-" and not ctx.resilient_parsing and \
+                self.get_command(ctx, name) is None:
+            ctx.fail(unknown_command(name, sorted(self.list_commands(ctx)),
+                                     top=ctx.parent is None))
+        return super().resolve_command(ctx, args)
+
+
+#: OCCA's ``occa`` commands whose okl equivalent has another name (``occa translate`` and
+#: ``occa info`` are the same here)
+OCCA_COMMANDS = {
+    "compile": "oklc build FILE KERNEL -m MODE",
+    "modes": "oklc info",
+    "env": "oklc info -v",
+    "clear": "oklc cache clear",
+    "version": "oklc --version",
+    "autocomplete": "eval \"$(_OKLC_COMPLETE=bash_source oklc)\"",
+}
+
+
+def unknown_command(name: str, commands: list[str], top: bool = True) -> str:
+    """The one-line message for a command ``name`` that ``commands`` lacks: OCCA's
+    equivalent (at the top level, where OCCA's commands would be typed), else difflib's
+    close matches (what click >= 8.2 suggests, here whatever click is installed)."""
+    from difflib import get_close_matches
+
+    message = f"No such command '{name}'"
+    if top and name.lower() in OCCA_COMMANDS:
+        return (f"{message}: OCCA's 'occa {name.lower()}' is "
+                f"'{OCCA_COMMANDS[name.lower()]}' in okl")
+    close = get_close_matches(name, commands, n=3, cutoff=0.6)
+    if close:
+        return f"{message}; did you mean {' or '.join(repr(c) for c in close)}?"
+    return message
+
 
 # -- options every command shares ----------------------------------------------------------
 
@@ -80,6 +121,14 @@ def _set_color(ctx: click.Context, param: click.Parameter, value: str | None) ->
 def _set_format(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
     if value is not None:
         REPORT.format = value.lower()
+
+
+def _json_alias(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    """``check --json``, from before check followed ``--diagnostics-format``: it printed
+    each file's diagnostics on stdout, in another shape than the format's; now it is the
+    format's own ``json``, so that there is one JSON shape and one stream for each thing."""
+    if value:
+        REPORT.format = "json"
 
 
 def report_options(f: Callable) -> Callable:
@@ -126,14 +175,18 @@ def main() -> None:
 @click.option("-r", "--recursive", is_flag=True, help="Check every *.okl file under DIR.")
 @click.option("-j", "--jobs", type=click.IntRange(1), default=1, show_default=True,
               help="Files checked in parallel.")
-@click.option("--json", "as_json", is_flag=True,
-              help="Print one JSON document (files, diagnostics, summary) instead of text.")
+@click.option("--json", is_flag=True, expose_value=False, is_eager=True, callback=_json_alias,
+              help="Deprecated: the same as --diagnostics-format=json.")
 def check(paths: tuple[str, ...], mode: str | None, defines: tuple[str, ...],
-          includes: tuple[str, ...], output: str | None, recursive: bool, jobs: int,
-          as_json: bool) -> None:
+          includes: tuple[str, ...], output: str | None, recursive: bool, jobs: int) -> None:
     """Report every error and warning that translating FILE for each mode would give; exit 1
     on any error.  With -r, check whole trees and end with a summary by kind of error.
-    FILE '-' is standard input."""
+    FILE '-' is standard input.
+
+    With --diagnostics-format json (or sarif) the diagnostics are one document on stderr, as
+    for every command, and what check prints on stdout -- each file's result and the
+    summary -- is one JSON document: {"files": [{file, ok, kernels, errors, warnings}],
+    "summary": {files, ok, with_warnings, with_errors, errors_by_kind}}."""
     from .parser.pycparser_load import load
 
     load()  # before anything imports pycparser
@@ -142,22 +195,24 @@ def check(paths: tuple[str, ...], mode: str | None, defines: tuple[str, ...],
     files = okl_files(paths, recursive)
     modes = [mode] if mode else list(MODES)
     out = Output(output)
+    # one format, one place for each thing: diagnostics on stderr (REPORT), results on stdout
+    machine = REPORT.format != "text"
     results = _check_all(files, modes, _defines(defines), includes, jobs,
-                         progress=len(files) > 1 and not as_json and sys.stderr.isatty())
-    if as_json:
+                         progress=len(files) > 1 and not machine and sys.stderr.isatty())
+    for r in results:
+        REPORT.diagnostics(r.diagnostics)
+        if machine:
+            continue
+        if r.errors:
+            click.echo(f"{r.file}: {len(r.errors)} error(s)", err=True)
+        else:
+            names = ", ".join(r.kernels) or "none"
+            out.echo(f"{r.file}: ok ({len(r.kernels)} kernel(s): {names})")
+    if machine:
         out.echo(json.dumps({"files": [r.to_json() for r in results],
                              "summary": _summary(results)}, indent=1))
-    else:
-        for r in results:
-            REPORT.diagnostics(r.diagnostics)
-            if r.errors:
-                if REPORT.format == "text":
-                    click.echo(f"{r.file}: {len(r.errors)} error(s)", err=True)
-            else:
-                names = ", ".join(r.kernels) or "none"
-                out.echo(f"{r.file}: ok ({len(r.kernels)} kernel(s): {names})")
-        if len(results) > 1:
-            _print_summary(_summary(results), out)
+    elif len(results) > 1:
+        _print_summary(_summary(results), out)
     out.close()
     sys.exit(1 if any(r.errors for r in results) else 0)
 
@@ -373,21 +428,14 @@ def compare(file: str, kernel: str, spec: str, modes: tuple[str, ...], rtol: flo
             output: str | None) -> None:
     """Run KERNEL of FILE on several modes with the same arguments and compare every array
     afterwards (exit 1 if any differs, or if --races finds a race)."""
-    from .comparison import arguments_from_spec, is_array
     from .comparison import compare as compare_modes
+    from .comparison import is_array
     from .errors import RaceError
+    from .parser.source import read_source
     from .runtime.device import Device
 
-    text = spec if spec.lstrip()[:1] in ("{", "[") else _read_text(spec)
-    try:
-        document = json.loads(text)
-    except ValueError as e:
-        raise Failure(f"the argument spec is not JSON: {e}") from None
-    if isinstance(document, list):
-        document = {"args": document}
-    args = arguments_from_spec(document)
-    defs = {**{str(k): str(v) for k, v in (document.get("defines") or {}).items()},
-            **_defines(defines)}
+    read_source(file)  # FILE is a path here: unreadable, it is said as everywhere
+    args, defs = _argument_spec(spec, defines)
     out = Output(output)
     failed = False
     if races:
@@ -408,11 +456,101 @@ def compare(file: str, kernel: str, spec: str, modes: tuple[str, ...], rtol: flo
         sys.exit(1)
 
 
+def _argument_spec(spec: str, defines: tuple[str, ...]) -> tuple[list, dict]:
+    """The arguments and defines of ``--args SPEC`` (JSON text, or a file holding it) for
+    compare and tune; ``-D`` defines win over the spec's."""
+    from .comparison import arguments_from_spec
+
+    text = spec if spec.lstrip()[:1] in ("{", "[") else _read_text(spec)
+    try:
+        document = json.loads(text)
+    except ValueError as e:
+        raise Failure(f"the argument spec is not JSON: {e}") from None
+    if isinstance(document, list):
+        document = {"args": document}
+    args = arguments_from_spec(document)
+    defs = {**{str(k): str(v) for k, v in (document.get("defines") or {}).items()},
+            **_defines(defines)}
+    return args, defs
+
+
+@main.command()
+@click.argument("file", metavar="FILE")
+@click.argument("kernel")
+@mode_option(True, "Mode to tune for.")
+@click.option("-s", "--space", "spaces", multiple=True, required=True, metavar="NAME=V1,V2,...",
+              help="A define to tune and the values to try (repeatable; the variants are "
+                   "every combination).")
+@click.option("-a", "--args", "spec", required=True, metavar="SPEC",
+              help="The arguments, as for 'oklc compare': a JSON file or text, "
+                   '{"args": [64, {"dtype": "float32", "shape": 64, "fill": "random"}, '
+                   '...], "defines": {...}, "seed": 0}.')
+@click.option("--rtol", type=float, default=1e-5, show_default=True,
+              help="Relative tolerance when comparing each variant's results with the "
+                   "first's.")
+@click.option("--atol", type=float, default=0.0, show_default=True,
+              help="Absolute tolerance for that comparison.")
+@click.option("--repeat", type=click.IntRange(1), default=None,
+              help="Timed launches per variant (default: as many as fit in about 0.3 s).")
+@click.option("-f", "--force", is_flag=True,
+              help="Tune again even if the cache holds the answer.")
+@compile_options
+def tune(file: str, kernel: str, mode: str, spaces: tuple[str, ...], spec: str,
+         rtol: float, atol: float, repeat: int | None, force: bool,
+         defines: tuple[str, ...], includes: tuple[str, ...], output: str | None) -> None:
+    """Build KERNEL of FILE once per combination of the --space values, check that every
+    variant computes what the first computes, time each on MODE's device and print the
+    table and the fastest (Device.tune).  The winner is kept in okl's cache: the same
+    question again is answered without timing (--force tunes again).  With
+    --diagnostics-format json the result is one JSON document: {kernel, mode, device, best,
+    seconds, from_cache, fixed, key, table: [{point, status, seconds, launches, reason}]}."""
+    from .runtime.device import Device
+
+    space = _space(spaces)
+    args, defs = _argument_spec(spec, defines)
+    k = Device(mode).tune(file, kernel, space, args, defines=defs, include_dirs=includes,
+                          rtol=rtol, atol=atol, repeat=repeat, force=force)
+    result = k.tuning
+    assert result is not None  # Device.tune sets it on the kernel it returns
+    out = Output(output)
+    out.echo(json.dumps(result.to_json(), indent=1) if REPORT.format != "text" else str(result))
+    out.close()
+
+
+def _space(spaces: tuple[str, ...]) -> dict[str, list]:
+    """``--space NAME=V1,V2`` options as a dict; numbers become numbers."""
+    space: dict[str, list] = {}
+    for item in spaces:
+        name, eq, values = item.partition("=")
+        name = name.strip()
+        texts = [v.strip() for v in values.split(",")]
+        if not eq or not name or not all(texts):
+            raise Failure(f"--space {item!r}: expected NAME=V1,V2,... (e.g. "
+                          "--space p_B=64,128,256)")
+        if name in space:
+            raise Failure(f"--space {name} is given twice; list every value in one --space")
+        space[name] = [_number(t) for t in texts]
+    return space
+
+
+def _number(text: str) -> int | float | str:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
 def _read_text(path: str) -> str:
+    from .parser.source import SourceFileError
+
     try:
         return Path(path).read_text(encoding="utf-8")
     except OSError as e:
-        raise Failure(f"cannot read {path}: {e.strerror or e}") from None
+        raise SourceFileError(path, e.strerror or str(e)) from None
+    except UnicodeDecodeError as e:
+        raise SourceFileError(path, f"not UTF-8 ({e.reason} at byte {e.start})") from None
 
 
 @main.group()

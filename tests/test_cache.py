@@ -374,7 +374,8 @@ def test_info_and_clear(cache):
     assert cache.info() == {"root": str(cache.root),
                             "levels": {"translation": {"entries": 0, "bytes": 0},
                                        "build": {"entries": 0, "bytes": 0},
-                                       "support": {"entries": 0, "bytes": 0}}}
+                                       "support": {"entries": 0, "bytes": 0},
+                                       "tuning": {"entries": 0, "bytes": 0}}}
     keys = [Cache.key({"n": n}) for n in range(5)]
     for k in keys[:3]:
         cache.put("build", k, FILES, DOC)

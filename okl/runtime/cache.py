@@ -52,7 +52,6 @@ import json
 import logging
 import os
 import re
-import secrets
 import shutil
 import stat
 import time
@@ -62,21 +61,25 @@ from pathlib import Path
 
 import platformdirs
 
+from .. import env
+from . import cache_files
+
 log = logging.getLogger(__name__)
 
 SCHEMA = "v1"
 #: translation: backend source; build: kernel binaries; support: okl's own code built for
-#: this machine (the native launch library of the CPU modes, okl.runtime.drivers.cpu_native)
-LEVELS = ("translation", "build", "support")
+#: this machine (the native launch library of the CPU modes, okl.runtime.drivers.cpu_native);
+#: tuning: the winners of Device.tune, per device and problem (okl.runtime.tune)
+LEVELS = ("translation", "build", "support", "tuning")
 META = "meta.json"
 
 _KEY = re.compile(r"[0-9a-f]{64}")
-_FALSE = ("", "0", "false", "no", "off")
 
 
 def _env_flag(name: str) -> bool:
-    """Read the switch at every call, so that setting it in a running program takes effect."""
-    return os.environ.get(name, "").strip().lower() not in _FALSE
+    """Read the switch at every call, so that setting it in a running program takes effect;
+    one reading of yes/no for all of okl (okl.env.flag: a value that is neither is an error)."""
+    return env.flag(name)
 
 
 #: in-process memos of what the cache gave (translations, loaded libraries): a new Device
@@ -154,13 +157,19 @@ class Cache:
         if _env_flag("OKL_NO_CACHE"):
             return None
         try:
-            _no_links(self.base, path)
+            cache_files.check_path(self.root, path)  # no link, nothing another user could write
             raw = _read_nofollow(path / META)
+        except cache_files.Untrusted as exc:
+            cache_files.refused(path, exc)  # a miss, never run: the build stays private
+            return None
         except OSError:
             log.debug("cache miss %s/%s", level, key)
             return None  # absent, a link, or a writer has not finished: leave it alone
         try:
             files = _verified(path, raw, key)
+        except cache_files.Untrusted as exc:
+            cache_files.refused(path, exc)
+            return None
         except Exception as exc:  # any damage at all (bad JSON, wrong shape) is a miss
             log.info("discarding broken cache entry %s: %s", path, exc)
             self._discard(path)
@@ -224,8 +233,10 @@ class Cache:
         }
         meta_bytes = json.dumps(meta, indent=1, sort_keys=True, ensure_ascii=False).encode()
         try:
-            path.mkdir(parents=True, exist_ok=True)
-            _no_links(self.base, path)
+            cache_files.private_dirs(self.root, path)  # 0700, ours, no links
+            cache_files.sweep_entry(path)  # what writers killed mid-write left here
+            if cache_files.sweep_due(self.base):
+                cache_files.sweep(self.base, LEVELS)
             for name, data in files.items():
                 _write_atomic(path / name, data)
             _write_atomic(path / META, meta_bytes)
@@ -356,22 +367,14 @@ def _verified(path: Path, raw: bytes, key: str) -> dict[str, bytes]:
     return files
 
 
-def _no_links(base: Path, path: Path) -> None:
-    """Raise OSError when ``path`` or a directory between ``base`` and it is a symbolic link
-    (``base`` and what is above it may be links: a cache moved to another disk)."""
-    current = base
-    for part in path.relative_to(base).parts:
-        current = current / part
-        if current.is_symlink():
-            raise OSError(f"{current} is a symbolic link")
-
-
 def _read_nofollow(path: Path) -> bytes:
     """The bytes of a regular file; OSError when it is a link or anything else."""
     fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_BINARY", 0))
     with open(fd, "rb") as f:
-        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+        st = os.fstat(f.fileno())
+        if not stat.S_ISREG(st.st_mode):
             raise OSError(f"{path} is not a regular file")
+        cache_files.check_file(path, st)  # what is read is what was judged
         return f.read()
 
 
@@ -384,12 +387,14 @@ def _check_name(name: str) -> None:
 
 def _write_atomic(path: Path, data: bytes) -> None:
     """Write ``data`` to a unique temp file beside ``path`` and move it into place, so readers
-    see the old file or the new one, never a mix. Mode 0o666 minus umask (unlike ``mkstemp``'s
-    0o600), so that a cache prepared for others stays readable to them."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+    see the old file or the new one, never a mix.  Mode 0600 whatever the umask (the file may
+    be code okl runs); the temp file's name says which process wrote it when, so one left by
+    a killed writer is recognised and removed (okl.runtime.cache_files)."""
+    tmp = path.with_name(cache_files.temp_name(path.name))
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
     try:
+        if hasattr(os, "fchmod"):
+            os.fchmod(fd, 0o600)  # a umask can only remove bits; exactly 0600 still
         with open(fd, "wb") as f:
             f.write(data)
         os.replace(tmp, path)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import operator
 import os
 import time
 from dataclasses import dataclass
@@ -24,21 +23,22 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import modes
-from ..errors import ArgumentError, BackendUnavailableError, BuildError, OKLError
+from ..errors import ArgumentError, BackendUnavailableError, OKLError
 from ..modes import MODES
-from ..parser.source import decode, read_source
 from ..version import __version__, translator_digest
-from . import interop
+from . import allocation, interop
 from . import stream as streams
 from .cache import Cache
 from .cache import memo as process_memo
 from .kernel import Kernel
 from .launch import races
 from .launch.checked import requested
-from .launch.spec import KernelSpec, from_json, specs_of, to_json
+from .launch.spec import from_json, specs_of, to_json
 from .memory import Memory
+from .program import Program
+from .program import check_block_size as _check_block_size
 from .properties import device_properties
-from .verbose import say
+from .verbose import SLOW_SECONDS, say, slow
 
 log = logging.getLogger("okl")
 
@@ -151,7 +151,7 @@ class Device:
         self.props = props
         self.backend = _backend_class(mode)(mode, props)
         self.cache = Cache(props.get("cache_dir"))
-        self._memo: dict[tuple, Kernel] = {}
+        self._memo: dict[tuple, tuple] = {}
 
     def __repr__(self) -> str:
         return f"okl.Device({self.mode!r}, name={self.backend.name!r})"
@@ -170,15 +170,19 @@ class Device:
     # -- memory --------------------------------------------------------------------------------
     def malloc(self, count_or_shape, dtype=np.float64) -> Memory:
         """An uninitialised buffer of ``count`` elements or of a shape."""
-        shape = _shape(count_or_shape)
-        return self.backend.malloc(self, shape, interop.check_dtype(np.dtype(dtype)))
+        dtype = interop.check_dtype(np.dtype(dtype))
+        shape = allocation.checked_shape(self, count_or_shape, dtype)
+        return allocation.allocate(self, shape, dtype,
+                                   lambda: self.backend.malloc(self, shape, dtype))
 
     empty = malloc
 
     def zeros(self, count_or_shape, dtype=np.float64) -> Memory:
         """A buffer of ``count`` elements (or of a shape) set to zero."""
-        shape = _shape(count_or_shape)
-        return self.asarray(np.zeros(shape, dtype))
+        dtype = np.dtype(dtype)
+        shape = allocation.checked_shape(self, count_or_shape, dtype)
+        return self.asarray(allocation.allocate(self, shape, dtype,
+                                                lambda: np.zeros(shape, dtype)))
 
     def asarray(self, array, dtype=None, *, copy: bool | None = None) -> Memory:
         """A Memory with ``array``'s contents: numpy arrays (structured dtypes too), any
@@ -235,7 +239,10 @@ class Device:
         """An uninitialised numpy array for fast (and truly asynchronous) copies: page-locked
         memory on cuda/hip, a mapped CL_MEM_ALLOC_HOST_PTR buffer on opencl, a plain numpy
         array on serial/openmp (okl.runtime.copies)."""
-        return self.backend.pinned(_shape(shape), np.dtype(dtype))
+        dtype = np.dtype(dtype)
+        checked = allocation.checked_shape(self, shape, dtype)
+        return allocation.allocate(self, checked, dtype,
+                                   lambda: self.backend.pinned(checked, dtype))
 
     # -- kernels -------------------------------------------------------------------------------
     def build_kernel(self, path, name: str, *, defines: dict | None = None, include_dirs=(),
@@ -248,14 +255,36 @@ class Device:
         extra options for the backend compiler.  Results are kept in memory and on disk, so
         a second build costs microseconds and a new process milliseconds.  Raises
         okl.TranslationError for invalid OKL, okl.BuildError when the backend compiler
-        fails."""
-        path = os.fspath(path)
-        source, not_utf8 = decode(read_source(path), path)
-        if not_utf8 is not None:
-            log.warning("%s", not_utf8.render())
+        fails.  The whole file is built once (``build_program``): other kernels of it come
+        from the same build."""
+        source, filename = _read_okl(path)
         return self.build_kernel_from_string(source, name, defines=defines,
                                              include_dirs=include_dirs, flags=flags,
-                                             filename=path)
+                                             filename=filename)
+
+    def tune(self, path, kernel: str, space: dict, args, *, defines: dict | None = None,
+             include_dirs=(), flags=(), rtol: float = 1e-5, atol: float = 0.0,
+             repeat: int | None = None, constraint=None, force: bool = False) -> Kernel:
+        """Build ``kernel`` of the OKL file at ``path`` once per point of ``space`` (a dict
+        of define name -> list of values, e.g. ``{"p_B": [64, 128, 256]}``; the cartesian
+        product, kept where ``constraint(point)`` is true), run each variant on its own
+        copies of ``args``, check that every variant computes what the first one that ran
+        computed (``rtol``/``atol``), time them with this device's events and return the
+        fastest as an okl.Kernel, with ``kernel.tuning`` (okl.runtime.tune.TuneResult:
+        ``best``, ``seconds``, ``table``) saying what was found.
+
+        A variant that fails to build or launch, or whose results differ, is skipped and
+        listed in the table (an okl.OKLError only when none runs).  ``defines``,
+        ``include_dirs`` and ``flags`` are build_kernel's, the same for every variant;
+        ``repeat``: timed launches per variant (default: as many as fit in about 0.3 s).
+        The winner is kept in okl's cache per device, kernel, source, fixed defines, space
+        and argument shapes, so the next process asking the same gets it without timing;
+        ``force=True`` tunes again.  See okl/runtime/tune.py."""
+        from .tune import tune
+
+        return tune(self, path, kernel, space, args, defines=defines,
+                    include_dirs=include_dirs, flags=flags, rtol=rtol, atol=atol,
+                    repeat=repeat, constraint=constraint, force=force)
 
     def build_kernel_from_string(self, source: str, name: str, *, defines: dict | None = None,
                                  include_dirs=(), flags=(), filename: str | None = None
@@ -263,42 +292,93 @@ class Device:
         """build_kernel for OKL source held in a string; ``filename`` is the name diagnostics
         use (``<string>`` by default), and ``#include "..."`` is searched from the working
         directory."""
+        return self._program(source, defines, include_dirs, flags, filename, name)[name]
+
+    def build_program(self, path, *, defines: dict | None = None, include_dirs=(),
+                      flags=()) -> Program:
+        """Translate and compile every ``@kernel`` of the OKL file at ``path`` once and return
+        them as an okl.Program: ``prog.name`` or ``prog["name"]`` is an okl.Kernel (as
+        CuPy's ``RawModule.get_function`` and PyOpenCL's ``Program`` hand them out).
+        Arguments, caching and errors as ``build_kernel``."""
+        source, filename = _read_okl(path)
+        return self.build_program_from_string(source, defines=defines,
+                                              include_dirs=include_dirs, flags=flags,
+                                              filename=filename)
+
+    def build_program_from_string(self, source: str, *, defines: dict | None = None,
+                                  include_dirs=(), flags=(), filename: str | None = None
+                                  ) -> Program:
+        """build_program for OKL source held in a string (``filename`` as in
+        ``build_kernel_from_string``)."""
+        return self._program(source, defines, include_dirs, flags, filename, None)
+
+    def load_program(self, path) -> Program:
+        """The okl.Program of a bundle written by ``oklc build ... -o FILE`` or
+        ``Program.save``: loaded with no compiler and no translator (okl.runtime.bundle).
+        Raises okl.BundleError saying why when the bundle does not fit this Device (another
+        mode, device architecture or CPU, okl version, or a damaged file)."""
+        from .bundle import load_program
+
+        return load_program(self, path)
+
+    def load_kernel(self, path, name: str | None = None) -> Kernel:
+        """The okl.Kernel of a bundle (as ``load_program``): the one it holds, or ``name``
+        where it holds several (an error lists them when ``name`` is missing)."""
+        from .bundle import load_program, only_kernel
+
+        return only_kernel(load_program(self, path), name)
+
+    def _program(self, source: str, defines: dict | None, include_dirs, flags,
+                 filename: str | None, name: str | None) -> Program:
+        """The one build path of build_kernel and build_program: the in-process memo, then
+        translation (through its cache), then one backend build of the whole module.
+        ``name``: the kernel the caller wants, checked before anything is compiled."""
         filename = filename or "<string>"
         # cpp resolves #include "x.h" from the kernel's folder (the working directory for a
         # string), so that folder is part of what the text means.
         base = os.path.dirname(os.path.abspath(filename)) if filename[:1] != "<" else \
             os.getcwd()
-        memo_key = (source, name, filename, base, tuple(sorted((defines or {}).items())),
+        memo_key = (source, filename, base, tuple(sorted((defines or {}).items())),
                     tuple(map(str, include_dirs)), tuple(flags))
         memo = self._memo.get(memo_key)
         # An included file edited since (its size or mtime changed) sends the call through
         # the translation cache, which compares contents.
-        if memo is not None and all(_stamp(p) == st for p, st in memo[1]):
+        if memo is not None and all(_stamp(p) == st for p, st in memo[1]) and \
+                (name is None or name in memo[0]):
             return memo[0]
         start = time.perf_counter()
         specs, code, hit, deps = self._translate(source, filename, base, defines or {},
                                                  include_dirs)
-        spec = next((s for s in specs if s.name == name), None)
-        if spec is None:
-            raise OKLError(f"no @kernel named '{name}' in {filename} "
-                           f"(kernels: {', '.join(s.name for s in specs) or 'none'})")
-        _check_block_size(spec, getattr(self.backend, "max_threads", None), self.name)
+        if name is not None:
+            spec = next((s for s in specs if s.name == name), None)
+            if spec is None:
+                raise OKLError(f"no @kernel named '{name}' in {filename} "
+                               f"(kernels: {', '.join(s.name for s in specs) or 'none'})")
+            _check_block_size(spec, getattr(self.backend, "max_threads", None), self.name)
         translated = time.perf_counter()
         module, build_hit = self.backend.build(self, code, specs, list(flags))
         compiled = time.perf_counter()
-        kernel = Kernel(self, spec, module, code)
-        kernel.translation_hit = hit
-        kernel.build_hit = build_hit
-        kernel.cache_hit = hit and build_hit is not False
-        kernel.build_seconds = time.perf_counter() - start
+        program = Program(self, specs, module, code, origin=filename, build={
+            "defines": {k: _define_text(v) for k, v in (defines or {}).items()},
+            "include_dirs": [str(d) for d in include_dirs], "flags": list(flags)})
+        program.translation_hit = hit
+        program.build_hit = build_hit
+        setup = ""
+        if name is not None:  # its launch set-up is part of what build_kernel costs
+            program.build_seconds = program[name].build_seconds = time.perf_counter() - start
+            setup = f", launch set-up {(time.perf_counter() - compiled) * 1e3:.1f}"
+        else:
+            program.build_seconds = time.perf_counter() - start
         binary = {True: "hit", False: "miss", None: "cached by the backend"}[build_hit]
-        _say(f"built {name} for {self.mode} in {kernel.build_seconds * 1e3:.1f} ms "
+        what = name if name is not None else f"{len(specs)} kernel(s) of {filename}"
+        # a slow build is an INFO record even without OKL_VERBOSE (okl.runtime.verbose.slow)
+        tell = slow if program.build_seconds > SLOW_SECONDS else _say
+        tell(f"built {what} for {self.mode} in {program.build_seconds * 1e3:.1f} ms "
              f"(translation {'hit' if hit else 'miss'}, binary {binary}; ms: translate "
              f"{(translated - start) * 1e3:.1f}, compile and load "
-             f"{(compiled - translated) * 1e3:.1f}, launch set-up "
-             f"{(time.perf_counter() - compiled) * 1e3:.1f})")
-        self._memo[memo_key] = (kernel, [(p, _stamp(p)) for p in deps])
-        return kernel
+             f"{(compiled - translated) * 1e3:.1f}{setup})")
+        self._memo[memo_key] = (program, [(p, _stamp(p)) for p in deps])
+        return program
 
     def _translate(self, source: str, filename: str, base: str, defines: dict, include_dirs):
         """OKL -> (kernel specs, backend source, cache hit, included files), through the
@@ -364,32 +444,16 @@ class Device:
 _TRANSLATED: dict[tuple[str, str], tuple] = process_memo({})
 
 
-def _check_block_size(spec: KernelSpec, max_threads: int | None, device: str) -> None:
-    """Refuse a kernel whose inner loops, as far as translation knows them, need more threads
-    per block than the device has (CUDA/HIP: 1024; OpenCL: the max work-group size): that
-    would only fail later, at launch, with a less helpful error."""
-    if max_threads is None:
-        return
-    for dk in spec.device_kernels:
-        if dk.threads > max_threads:
-            where = f"{dk.threads_loc}: " if dk.threads_loc else ""
-            raise BuildError(f"{where}error: the @inner loops of {spec.name} need {dk.threads} "
-                             f"threads per block, more than the {max_threads} of {device}; "
-                             "make the inner loops (or tile sizes) smaller")
+def _read_okl(path) -> tuple[str, str]:
+    """(text, name) of an OKL file (a warning for text that is not UTF-8).  The parser's
+    reader is imported here, so that a process that only loads bundles never imports it."""
+    from ..parser.source import decode, read_source
 
-
-def _shape(count_or_shape) -> tuple[int, ...]:
-    """A count or a shape as a tuple of Python ints (numpy integers accepted, floats and
-    negative sizes refused)."""
-    dims = (count_or_shape,) if np.ndim(count_or_shape) == 0 else tuple(count_or_shape)
-    try:
-        shape = tuple(operator.index(n) for n in dims)
-    except TypeError:
-        raise TypeError(f"a count or shape of integers is needed, got {count_or_shape!r}") \
-            from None
-    if any(n < 0 for n in shape):
-        raise ValueError(f"negative size in {count_or_shape!r}")
-    return shape
+    path = os.fspath(path)
+    source, not_utf8 = decode(read_source(path), path)
+    if not_utf8 is not None:
+        log.warning("%s", not_utf8.render())
+    return source, path
 
 
 def _digest(path: str) -> str:

@@ -8,11 +8,16 @@ from __future__ import annotations
 
 from operator import attrgetter
 
+from ..errors import OKLError
 from .launch.args import bind_args, make_converters
 from .launch.checked import Checker
 from .launch.races import RaceChecker
 from .launch.spec import KernelSpec
 from .properties import kernel_properties
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # no import at run time: tune is loaded by the first Device.tune
+    from .tune import TuneResult
 
 
 class Kernel:
@@ -27,6 +32,10 @@ class Kernel:
     translation_hit = False
     build_hit: bool | None = False
     build_seconds = 0.0
+    #: what Device.tune found (okl.runtime.tune.TuneResult) when this kernel is its winner
+    tuning: TuneResult | None = None
+    #: the okl.Program this kernel belongs to (every build and load makes one)
+    program = None
 
     def __init__(self, device, spec: KernelSpec, module, source: str):
         self.device = device
@@ -73,6 +82,13 @@ class Kernel:
         """What the compiled binary uses where the backend reports it (registers, shared and
         local memory, work-group sizes); see okl/runtime/properties.py."""
         return kernel_properties(self)
+
+    def save(self, path) -> None:
+        """Write this kernel as an ahead-of-time bundle that ``Device.load_kernel`` loads
+        with no compiler (``Program.save``; okl.runtime.bundle)."""
+        if self.program is None:
+            raise OKLError(f"okl.Kernel {self.name} was not built by a Device: nothing to save")
+        self.program.save(path, kernel=self.name)
 
     _fast = _fast_call = None
 
