@@ -14,6 +14,7 @@ from .version import __version__
 TYPE_CHECKING = False  # not typing's: ``oklc --version`` would import typing for it
 if TYPE_CHECKING:  # what the names are, for type checkers (loaded on first use below)
     from .errors import (
+        AllocationError,
         ArgumentError,
         BackendUnavailableError,
         BuildError,
@@ -31,8 +32,9 @@ _LAZY = {
     "NULL": ".runtime.launch.args", "Stream": ".runtime.stream", "Event": ".runtime.stream",
     "Translation": ".translation", "translate": ".translation",
     "translate_file": ".translation", "compare": ".comparison",
-    **dict.fromkeys(("ArgumentError", "BackendUnavailableError", "BuildError", "Diagnostic",
-                     "LaunchError", "OKLError", "RaceError", "RaceWarning",
+    **dict.fromkeys(("AllocationError", "ArgumentError", "BackendUnavailableError",
+                     "BuildError", "BundleError",
+                     "Diagnostic", "LaunchError", "OKLError", "RaceError", "RaceWarning",
                      "TranslationError"), ".errors"),
 }
 
@@ -59,8 +61,10 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "__version__", "ArgumentError", "BackendUnavailableError", "BuildError", "Diagnostic",
-    "LaunchError", "OKLError", "RaceError", "RaceWarning", "TranslationError", "analyze",
-    "analyze_file", "Device", "Kernel", "Memory", "NULL", "Stream", "Event", "backends",
+    "__version__", "AllocationError", "ArgumentError", "BackendUnavailableError",
+    "BuildError", "BundleError",
+    "Diagnostic", "LaunchError", "OKLError", "RaceError", "RaceWarning", "TranslationError",
+    "analyze", "analyze_file", "Device", "Kernel", "Memory", "Program", "NULL", "Stream",
+    "Event", "backends",
     "Translation", "translate", "translate_file", "compare",
 ]

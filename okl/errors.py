@@ -129,6 +129,12 @@ class ArgumentError(OKLError, TypeError):
 
 class BackendUnavailableError(OKLError):
     """The requested mode cannot run here; the message says why and how to fix it."""
+class AllocationError(OKLError, MemoryError):
+    """A buffer larger than the device can give (the bytes asked for and the limit are in
+    the message), or an allocation the device refused.  A MemoryError, as numpy's and
+    CuPy's are (okl.runtime.allocation)."""
+
+
 
 
 class LaunchError(OKLError):

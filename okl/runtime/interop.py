@@ -111,7 +111,8 @@ def _no_copy(copy, obj, why: str) -> None:
 
 
 def _upload(device, host: np.ndarray):
-    return device.backend.to_device(device, np.ascontiguousarray(host))
+    # reshape: np.ascontiguousarray makes a 0-d array 1-d (a Memory keeps the shape it got)
+    return device.backend.to_device(device, np.ascontiguousarray(host).reshape(host.shape))
 
 
 def _from_memory(device, mem, dtype, copy):

@@ -162,8 +162,7 @@ class CudaBackend:
         cp = _cupy()
         with self.cp_device:
             if dtype.fields is not None:
-                handle = cp.empty(int(np.prod(shape, dtype=np.int64)) * dtype.itemsize,
-                                  np.uint8)
+                handle = cp.empty(int(np.prod(shape, dtype=object)) * dtype.itemsize, np.uint8)
             else:
                 handle = cp.empty(shape, dtype)
         return Memory(device, handle, shape, dtype)
