@@ -164,7 +164,7 @@ class OpenCLBackend:
 
     def malloc(self, device, shape, dtype):
         cl = _cl()
-        nbytes = max(int(np.prod(shape, dtype=object)) * dtype.itemsize, 1)  # exact: shapes are checked
+        nbytes = max(int(np.prod(shape, dtype=object)) * dtype.itemsize, 1)  # exact
         return Memory(device, cl.Buffer(self.context, cl.mem_flags.READ_WRITE, nbytes), shape,
                       dtype)
 
