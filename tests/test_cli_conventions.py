@@ -116,7 +116,7 @@ def test_unreadable_input_is_one_line(tmp_path: Path):
     r = oklc("translate", "-m", "serial", str(tmp_path / "no.okl"))
     assert r.returncode == 1
     assert r.stderr.decode().strip() == \
-        f"oklc: error: cannot read {tmp_path / 'no.okl'}: No such file or directory"
+        f"{tmp_path / 'no.okl'}: error: cannot read: No such file or directory"
 
 
 # -- one option set, case-insensitive modes -----------------------------------------------------
@@ -182,6 +182,8 @@ def test_color_never_auto_always(kernel_dir: Path):
     r = run("check", "--color=never", "-m", "serial", bad)
     assert "\x1b[" not in r.stderr
     r = run("--color=always", "translate", "-m", "serial", str(kernel_dir / "none.okl"))
+    assert r.stderr.startswith("\x1b[1m") and "\x1b[1;31merror:\x1b[0m cannot read:" in r.stderr
+    r = run("--color=always", "compare", str(kernel_dir / "k.okl"), "k", "-a", "{not json")
     assert r.stderr.startswith("oklc: \x1b[31m\x1b[1merror:")
 
 
@@ -219,7 +221,7 @@ def test_diagnostics_format_json(kernel_dir: Path):
     # errors that have no place in a file are records too, and stdout keeps the output alone
     r = run("--diagnostics-format", "json", "translate", "-m", "serial", "none.okl")
     [d] = json.loads(r.stderr)
-    assert d["file"] is None and d["message"].startswith("cannot read none.okl")
+    assert (d["file"], d["line"]) == ("none.okl", None) and d["message"].startswith("cannot read:")
     r = run("translate", "-m", "serial", "--diagnostics-format=json", "-D", "N=4", "-I",
             str(kernel_dir / "inc"), str(kernel_dir / "k.okl"))
     assert r.exit_code == 0 and json.loads(r.stderr) == [] and "void" in r.stdout
@@ -338,7 +340,7 @@ def test_wheel_metadata_and_no_licence_deprecation(tmp_path: Path):
     src = tmp_path / "src"
     shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(
         ".git", "build", "*.egg-info", "__pycache__", ".pytest_cache", ".ruff_cache", "tests",
-        "benchmarks"))
+        "benchmarks", ".venv"))
     r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps",
                         "--no-build-isolation", "-v", "-w", str(tmp_path), str(src)],
                        capture_output=True, text=True, timeout=300)

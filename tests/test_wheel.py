@@ -39,7 +39,8 @@ def wheel(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
     build = tmp_path_factory.mktemp("build")  # keep build/ and *.egg-info out of the tree
     shutil.copytree(ROOT, build / "src", ignore=shutil.ignore_patterns(
-        ".git", "build", "*.egg-info", "__pycache__", ".pytest_cache", ".ruff_cache"))
+        ".git", "build", "*.egg-info", "__pycache__", ".pytest_cache", ".ruff_cache",
+        ".venv"))  # install.sh's venv, in the checkout where no venv was active
     _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
           "-w", out, build / "src"], cwd=out)
     (path,) = out.glob("okl-*.whl")
