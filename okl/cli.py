@@ -580,7 +580,8 @@ def cache_info() -> None:
 @cache.command("clear")
 @click.option("--backends", is_flag=True,
               help="Also empty the backend caches that 'oklc cache info' lists (some are "
-                   "shared with other programs: CuPy's, the NVIDIA driver's).")
+                   "shared with other programs: CuPy's, the NVIDIA driver's); only files "
+                   "laid out as that backend's cache are removed, anything else is listed.")
 def cache_clear(backends: bool) -> None:
     """Remove every entry of okl's cache (and with --backends, of the backend caches)."""
     from .runtime.backend_caches import backend_caches
@@ -589,4 +590,10 @@ def cache_clear(backends: bool) -> None:
     click.echo(f"removed {Cache().clear()} entries")
     if backends:
         for c in backend_caches():
-            click.echo(f"{c.name}: removed {c.clear()} entries from {c.path}")
+            done = c.clear()  # only what has the backend's own cache layout
+            click.echo(f"{c.name}: removed {done.removed} entries from {c.path}")
+            if done.skipped:
+                shown = ", ".join(done.skipped[:5]) + (f" and {len(done.skipped) - 5} more"
+                                                       if len(done.skipped) > 5 else "")
+                click.echo(f"{c.name}: left {len(done.skipped)} entries that are not "
+                           f"{c.name}'s cache: {shown} (is {c.env} set to the right folder?)")

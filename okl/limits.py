@@ -12,8 +12,7 @@ file is checked (so a test or a service can change it at run time).
 
 from __future__ import annotations
 
-import os
-
+from . import env
 from .record import record
 
 
@@ -24,23 +23,28 @@ class Limit:
     env: str
     default: float
     what: str  # what is limited, for the error message: "seconds of preprocessing", ...
+    #: the largest value the variable may take: beyond it the limit would break what it
+    #: guards (a read of that many bytes allocates them at once; a timeout past
+    #: threading.TIMEOUT_MAX overflows) instead of just being high
+    maximum: float = 1 << 40
 
     @property
     def value(self) -> float:
-        text = os.environ.get(self.env, "")
-        try:
-            return float(text) if text else self.default
-        except ValueError:
-            return self.default
+        """The limit now: the variable's value, or the default when it is unset or empty.
+        A value that is not a positive number in range (``nan``, ``inf``, ``0``, ``-1``, a
+        fraction of a count) raises :class:`okl.env.EnvironmentValueError` naming the
+        variable, instead of being ignored or disabling the limit."""
+        return env.number(self.env, self.default, integer=isinstance(self.default, int),
+                          maximum=self.maximum, what=self.what)
 
     def __int__(self) -> int:
         return int(self.value)
 
 
 #: Bytes of one source file (the kernel itself, before preprocessing).
-SOURCE_BYTES = Limit("OKL_MAX_SOURCE_BYTES", 4 << 20, "bytes of source")
+SOURCE_BYTES = Limit("OKL_MAX_SOURCE_BYTES", 4 << 20, "bytes of source", 1 << 30)
 #: Seconds cpp may run (it is killed after that).
-CPP_SECONDS = Limit("OKL_MAX_CPP_SECONDS", 5.0, "seconds of preprocessing")
+CPP_SECONDS = Limit("OKL_MAX_CPP_SECONDS", 5.0, "seconds of preprocessing", 1e6)
 #: Bytes cpp may print (it is killed after that): macro expansion can grow exponentially.
 CPP_OUTPUT_BYTES = Limit("OKL_MAX_CPP_OUTPUT_BYTES", 8 << 20, "bytes of preprocessed text")
 #: Tokens after preprocessing: the front end's time is proportional to them (about 4 s for

@@ -5,17 +5,34 @@ Building a kernel fills okl's cache (okl/runtime/cache.py) and, behind it, the c
 libraries okl calls: CuPy's kernel cache (cuda, hip), PoCL's kernel cache and pyopencl's
 compiler cache (opencl), and the NVIDIA driver's cache of PTX compiled for the GPU.  Users
 who look for where disk space went, or who clear okl's cache to force a rebuild, need to see
-those too.  Each is listed with the environment variable that moves it; clearing one removes
-the folder's contents, never anything outside it, and only when asked for by name or with
-``--backends``, since some are shared with the user's other programs (CuPy's, the driver's).
+those too.  Each is listed with the environment variable that moves it; clearing one happens
+only when asked for with ``--backends``, since some are shared with the user's other
+programs (CuPy's, the driver's).
+
+Clearing deletes only what it can prove is that backend's cache, by the names and structure
+the backend itself writes (:data:`LAYOUTS`), never "everything in the folder": the variable
+may name any folder (``POCL_CACHE_DIR=$HOME`` by mistake, or a folder shared with other
+files), and an ``rm -rf`` of whatever it names would delete the user's own files.  Whatever
+does not match is left and reported, so the user sees the variable point somewhere odd.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Cleared:
+    """What clearing one backend cache did: entries removed, and the names of what was in
+    the folder but is not that backend's cache (left as it was)."""
+
+    removed: int
+    skipped: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -38,23 +55,100 @@ class BackendCache:
                 size += st.st_size
         return files, size
 
-    def clear(self) -> int:
-        """Remove everything inside the folder (which stays); returns the entries removed."""
-        removed = 0
+    def clear(self) -> Cleared:
+        """Remove the entries of the folder that have this backend's cache layout (the folder
+        stays, and so does anything else in it, reported as skipped)."""
         try:
-            entries = list(os.scandir(self.path))
+            entries = sorted(os.scandir(self.path), key=lambda e: e.name)
         except OSError:
-            return 0
+            return Cleared(0, ())
+        removed = 0
+        skipped: list[str] = []
         for entry in entries:
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    shutil.rmtree(entry.path)
-                else:
-                    os.unlink(entry.path)
-                removed += 1
-            except OSError:
+            doomed = LAYOUTS[self.name](entry)
+            if doomed is None:
+                skipped.append(entry.name)
                 continue
-        return removed
+            for path in doomed:
+                try:
+                    if os.path.isdir(path) and not os.path.islink(path):
+                        shutil.rmtree(path)
+                    else:
+                        os.unlink(path)
+                    removed += 1
+                except OSError:
+                    continue
+            if entry.is_dir(follow_symlinks=False) and doomed != [entry.path]:
+                try:
+                    os.rmdir(entry.path)  # a prefix folder emptied of its entries
+                except OSError:
+                    pass
+        return Cleared(removed, tuple(skipped))
+
+
+# -- what each backend writes -----------------------------------------------------------------
+# Each function takes one entry of the cache folder and returns the paths to delete for it (the
+# entry itself, or some entries below it), or None when the entry is not the backend's.
+
+_HEX = re.compile(r"[0-9a-f]+")
+#: CuPy: ``<md5 or sha1 of the source and options>[_2].cubin`` (``.hsaco`` on ROCm), and with
+#: CUPY_CACHE_SAVE_CUDA_SOURCE the source beside it (``<name>.cu``)
+_CUPY = re.compile(r"[0-9a-f]{32,64}(?:_\d+)?\.(?:cubin|hsaco|ptx|fatbin)(?:\.cu|\.cpp)?")
+#: PoCL: ``<2 letters>/<the rest of the program's SHA-1, as letters A-P>/`` (the program
+#: folder: program.bc, last_accessed, a folder per kernel), and its own temporary files
+_POCL_PREFIX = re.compile(r"[A-P]{2}")
+_POCL_PROGRAM = re.compile(r"[A-P]{20,}")
+_POCL_TEMP = re.compile(r"tempfile_[A-Za-z0-9]{6}")
+#: pyopencl: one folder per cache version and Python (``pyopencl-compiler-cache-v2-py3.11...``)
+_PYOPENCL = re.compile(r"pyopencl-compiler-cache-v\d+-py[\w.]+")
+
+
+def _cupy(entry: os.DirEntry) -> list[str] | None:
+    return [entry.path] if entry.is_file(follow_symlinks=False) and _CUPY.fullmatch(entry.name) \
+        else None
+
+
+def _pocl(entry: os.DirEntry) -> list[str] | None:
+    if entry.is_file(follow_symlinks=False) and _POCL_TEMP.fullmatch(entry.name):
+        return [entry.path]
+    if not (entry.is_dir(follow_symlinks=False) and _POCL_PREFIX.fullmatch(entry.name)):
+        return None
+    try:
+        inside = list(os.scandir(entry.path))
+    except OSError:
+        return None
+    programs = [e.path for e in inside
+                if e.is_dir(follow_symlinks=False) and _POCL_PROGRAM.fullmatch(e.name)]
+    return programs if programs and len(programs) == len(inside) else None
+
+
+def _nvidia(entry: os.DirEntry) -> list[str] | None:
+    """The driver's ComputeCache: an ``index`` file and one- or two-hex-digit folders that
+    hold only hex-named folders and files; proven only where the index is there."""
+    folder = os.path.dirname(entry.path)
+    if not os.path.isfile(os.path.join(folder, "index")) or os.path.islink(
+            os.path.join(folder, "index")):
+        return None
+    if entry.name == "index" and entry.is_file(follow_symlinks=False):
+        return [entry.path]
+    if not (entry.is_dir(follow_symlinks=False) and len(entry.name) <= 2
+            and _HEX.fullmatch(entry.name)):
+        return None
+    for _root, dirs, files in os.walk(entry.path):
+        if not all(_HEX.fullmatch(n) for n in dirs + files):
+            return None
+    return [entry.path]
+
+
+def _pyopencl(entry: os.DirEntry) -> list[str] | None:
+    return [entry.path] if entry.is_dir(follow_symlinks=False) and \
+        _PYOPENCL.fullmatch(entry.name) else None
+
+
+#: backend cache name -> what of its folder's entries is that backend's
+LAYOUTS: dict[str, Callable[[os.DirEntry], list[str] | None]] = {
+    "cupy": _cupy, "pocl": _pocl, "nvidia": _nvidia, "pyopencl": _pyopencl,
+}
 
 
 def _xdg_cache() -> Path:

@@ -13,6 +13,7 @@ import re
 import sys
 import tempfile
 
+from .. import env
 from ..parser.linemarker import unescape
 
 _LINE = re.compile(r'^\s*#line (\d+) "((?:\\.|[^"\\])*)"')
@@ -80,7 +81,7 @@ class captured_stderr:
             self._file.close()
         except OSError:
             pass
-        if self._text.strip() and os.environ.get("OKL_VERBOSE", "") not in ("", "0"):
+        if self._text.strip() and env.flag("OKL_VERBOSE"):
             print(self._text, end="", file=sys.stderr, flush=True)
         return False
 

@@ -21,10 +21,12 @@ Design rules, each answering a failure users of peer projects have reported:
   None.
 
 Trust model: the checksums in ``meta.json`` are written by whoever wrote the entry, so they
-detect damage, not tampering.  Whoever can write the cache directory can make okl load their
-code (a shared library in serial/OpenMP mode, a binary in OpenCL mode): give the cache
-directory the permissions of the code you run, never share a writable one between users.
-Within that model okl still guards what it controls:
+detect damage, not tampering.  Whoever can write an entry could make okl load their code (a
+shared library in serial/OpenMP mode, a binary in OpenCL mode), so (okl.runtime.cache_files)
+entries are created 0700/0600 whatever the umask, and an entry is used only when its folders
+below the root and its files belong to the current user (or root) and no one else can write
+them; anything else is refused with a warning and built privately.  Within that model okl
+still guards what it controls:
 
 - Links are never followed below the root: an entry, a prefix or level directory, or an
   entry's file that is a symbolic link is a miss, and cleanup unlinks the link itself (through
@@ -332,6 +334,16 @@ class Cache:
                     with suppress(OSError):
                         os.rmdir(prefix.path)  # only empty prefix directories
         return removed
+
+    def sweep(self) -> int:
+        """Remove the temporary files that writers killed mid-write left behind (those idle
+        for minutes whose writer is gone: okl.runtime.cache_files) and return how many.
+        Writes do this by themselves, for their entry and at most hourly for the whole
+        cache; ``clear`` removes them with everything else.  Never under
+        ``OKL_CACHE_READONLY``."""
+        if _env_flag("OKL_CACHE_READONLY"):
+            return 0
+        return cache_files.sweep(self.base, LEVELS)
 
 
 def _entries(level_dir: Path):

@@ -11,15 +11,16 @@ application asks for them (``logging.getLogger("okl").setLevel(logging.DEBUG)``)
 from __future__ import annotations
 
 import logging
-import os
 import sys
+
+from .. import env
 
 log = logging.getLogger("okl")
 
 
 def enabled() -> bool:
-    """OKL_VERBOSE is set to anything but empty or 0 (read at every call)."""
-    return os.environ.get("OKL_VERBOSE", "") not in ("", "0")
+    """OKL_VERBOSE is on (a yes/no value, okl.env.flag; read at every call)."""
+    return env.flag("OKL_VERBOSE")
 
 
 class _Stderr(logging.StreamHandler):
@@ -53,3 +54,19 @@ def say(message: str) -> None:
     if log.getEffectiveLevel() > logging.INFO:
         log.setLevel(logging.INFO)
     log.info(message)
+
+
+#: seconds after which a build or a device probe is worth an INFO record (as PyOpenCL logs
+#: its program builds): a first build of 3 s, or ``okl.backends()`` probing OpenCL for 2 s,
+#: should say where the time went, without OKL_VERBOSE
+SLOW_SECONDS = 0.2
+
+
+def slow(message: str) -> None:
+    """Something took long (over :data:`SLOW_SECONDS`): an INFO record of the ``okl`` logger
+    (shown where the application shows INFO, e.g. ``logging.basicConfig(level=logging.INFO)``),
+    on stderr with ``OKL_VERBOSE``."""
+    if enabled():
+        say(message)
+    else:
+        log.info(message)

@@ -34,6 +34,7 @@ from importlib import resources
 
 import numpy as np
 
+from ... import env
 from ...version import __version__
 from ..cache import Cache
 from ..verbose import say
@@ -51,8 +52,7 @@ _made: dict[str, object] = {}
 
 
 def enabled() -> bool:
-    return os.environ.get("OKL_NATIVE_CALL", "1").strip().lower() not in ("0", "false", "no",
-                                                                          "off")
+    return env.flag("OKL_NATIVE_CALL", default=True)
 
 
 def native_caller(kernel, entry, fallback, bounds, limits: bool,

@@ -11,10 +11,9 @@ trades asynchronous launches for a report that names the access.
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 
+from ... import env
 from ...errors import LaunchError
 from .args import NULL
 from .spec import KernelSpec, RuntimeParam
@@ -23,10 +22,11 @@ UNKNOWN = -1
 
 
 def requested(props: dict) -> bool:
-    """``Device(mode, check_bounds=True)``, or OKL_CHECK_BOUNDS=1 in the environment."""
+    """``Device(mode, check_bounds=True)``, or OKL_CHECK_BOUNDS=1 in the environment (a
+    yes/no value, okl.env.flag: ``false`` is off)."""
     if "check_bounds" in props:
         return bool(props.pop("check_bounds"))
-    return os.environ.get("OKL_CHECK_BOUNDS", "") not in ("", "0")
+    return env.flag("OKL_CHECK_BOUNDS")
 
 
 def element_count(value, param: RuntimeParam) -> int:

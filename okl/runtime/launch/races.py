@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ... import env
 from ...errors import ArgumentError, LaunchError, RaceError, RaceWarning
 from .checked import element_count
 from .spec import KernelSpec
@@ -60,8 +61,11 @@ def requested(props: dict) -> Order | None:
         value = props.pop("check_races")
         where = "check_races"
     else:
-        value = os.environ.get("OKL_CHECK_RACES", "")
+        value = os.environ.get("OKL_CHECK_RACES", "").strip()
         where = "OKL_CHECK_RACES"
+        word = env.as_flag(value)  # the yes/no words of every okl switch (okl.env)
+        if word is not None:
+            value = word
     if value is None or value is False or value in ("", "0"):
         return None
     if value is True or value in ("1", "ascending"):
