@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import textwrap
 
+import numpy as np
+import pytest
 from frontend_util import analyze, errors
 
 import okl
@@ -55,3 +57,55 @@ def test_exclusive_across_a_plain_loop_of_outer_loops_is_refused_once():
     """
     (message,) = errors(source)
     assert "outside a plain loop that holds nested [@outer] loops" in message
+
+
+# -- 2. @max_inner_dims bounds the product over every @inner loop ----------------------------
+
+def _wider_sibling(limit: str) -> str:
+    return f"""
+    @kernel void k(const int n, float *y) {{
+      for (int b = 0; b < n; ++b; @outer @max_inner_dims({limit})) {{
+        for (int j = 0; j < 2; ++j; @inner) {{
+          for (int i = 0; i < 3; ++i; @inner) {{ y[b * 10 + j * 5 + i] = 1.0f; }}
+          for (int i = 0; i < 5; ++i; @inner) {{ y[b * 10 + j * 5 + i] += 1.0f; }}
+        }}
+      }}
+    }}
+    """
+
+
+def test_max_inner_dims_bounds_every_inner_path_not_the_first():
+    (message,) = errors(_wider_sibling("6"))
+    assert "5 x 2 = 10 threads per block, at most 6" in message
+    assert "__launch_bounds__(10)" in _tr(_wider_sibling("10"), "cuda").source
+
+
+def test_launch_bounds_come_from_the_largest_block():
+    source = _wider_sibling("10").replace(" @max_inner_dims(10)", "")
+    assert "__launch_bounds__(10)" in _tr(source, "cuda").source
+    assert "reqd_work_group_size(5, 2, 1)" in _tr(source, "opencl").source
+
+
+def test_max_inner_dims_at_run_time_is_a_product(tmp_path, monkeypatch):
+    monkeypatch.setenv("OKL_CACHE_DIR", str(tmp_path))
+    path = tmp_path / "k.okl"
+    path.write_text("""
+    @kernel void k(const int bx, const int by, int *y) {
+      for (int b = 0; b < 1; ++b; @outer @max_inner_dims(256)) {
+        @exclusive int r;
+        for (int j = 0; j < by; ++j; @inner) {
+          for (int i = 0; i < bx; ++i; @inner) { r = j * bx + i; }
+        }
+        for (int j = 0; j < by; ++j; @inner) {
+          for (int i = 0; i < bx; ++i; @inner) { y[j * bx + i] = r; }
+        }
+      }
+    }
+    """)
+    dev = okl.Device("serial")
+    kernel = dev.build_kernel(path, "k")
+    y = dev.malloc(512, np.int32)
+    kernel(np.int32(16), np.int32(16), y)  # 16 x 16 = 256 threads: within the promise
+    assert (y.get()[:256] == np.arange(256)).all()
+    with pytest.raises(okl.LaunchError, match="16 x 32 = 512 threads"):
+        kernel(np.int32(16), np.int32(32), y)

@@ -114,9 +114,8 @@ class LoopTreeChecks(BuilderBase):
             top = outer
             while top.parent is not None:
                 top = top.parent
-            blocks = [c for c in outer.children if c.kind == "inner"]
-            extent = _extent(blocks[0]) if blocks else None
-            product = None if extent is None else _product(extent.values())
+            dims, known = _block_dims(outer)
+            product = _product(dims.values()) if dims and known else None
             limit = _product(top.max_inner_dims) if top.max_inner_dims else None
             var.slots = product if product is not None else limit
             if var.slots is None:
@@ -189,24 +188,35 @@ class LoopTreeChecks(BuilderBase):
         return True
 
     def _max_inner_dims_respected(self, kernel: Kernel) -> None:
+        """@max_inner_dims bounds the threads of a block, the product of its extents (as
+        OCCA checks it and as __launch_bounds__ gets it), and the block launched is the
+        largest extent per axis over *every* @inner loop under the @outer loop, not the
+        first path's.  Extents known only at run time are checked by the launcher; those
+        known here must already fit."""
         for top in kernel.outers:
             if not top.max_inner_dims:
                 continue
-            limit = dict(enumerate(top.max_inner_dims))
+            allowed = _product(top.max_inner_dims)
+            dims, _ = _block_dims(top)
+            threads = _product(dims.values())
+            if threads <= allowed:
+                continue
             given = self.amap.get(top.node, "max_inner_dims")
-            for loop in top.walk():
-                for block in (c for c in loop.children
-                              if c.kind == "inner" and loop.kind == "outer"):
-                    extent = _extent(block) or {}
-                    over = [a for a, n in extent.items() if n > limit.get(a, 1)]
-                    if over:
-                        self.error("[@inner] loop dimensions larger than allowed by "
-                                   f"[@max_inner_dims]: {_show(extent)} threads, at most "
-                                   f"{_show(limit)}", block.node,
-                                   notes=[note("@max_inner_dims is given here",
-                                               self.aloc(given))] if given else [],
-                                   hint="raise @max_inner_dims or make the @inner loops "
-                                        "shorter")
+            # point at the first @inner loop wider than the first path (which OCCA sizes by)
+            inner = [lp for lp in top.walk() if lp.kind == "inner"]
+            first = next((_extent(b) for b in inner), None) or {}
+            widest = next((lp for lp in inner if (lp.trip_value or 0) > first.get(lp.axis, 0)),
+                          inner[0])
+            shown = " x ".join(map(str, top.max_inner_dims))
+            shown = shown if len(top.max_inner_dims) == 1 else f"{shown} = {allowed}"
+            launched = _show(dims) if len(dims) == 1 else f"{_show(dims)} = {threads}"
+            self.error("[@inner] loop dimensions larger than allowed by [@max_inner_dims]: "
+                       f"the @inner loops launch {launched} threads per block, "
+                       f"at most {shown}", widest.node,
+                       notes=[note("@max_inner_dims is given here", self.aloc(given))]
+                       if given else [],
+                       hint="raise @max_inner_dims (it bounds the product of the @inner "
+                            "extents) or make the @inner loops shorter")
 
     def _uses_outside_inner(self, kernel: Kernel) -> None:
         names = {v.name: v for v in kernel.shared + kernel.exclusive}
@@ -307,6 +317,24 @@ def _extent(block: Loop) -> dict[int, int] | None:
             return None
         out[loop.axis] = value
     return out
+
+
+def _block_dims(outer: Loop) -> tuple[dict[int, int], bool]:
+    """The block the @inner loops under ``outer`` launch, {axis: largest constant trip
+    count over every @inner loop on that axis}, and whether every trip count is a
+    compile-time constant (if not, the real block is at least this large)."""
+    dims: dict[int, int] = {}
+    known = True
+    for loop in outer.walk():
+        if loop.kind != "inner":
+            continue
+        value = loop.trip_value
+        if value is None:
+            known = False
+            dims.setdefault(loop.axis, 1)
+        else:
+            dims[loop.axis] = max(dims.get(loop.axis, 1), value)
+    return dims, known
 
 
 def _count(n: int, kind: str) -> str:

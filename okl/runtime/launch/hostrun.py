@@ -63,11 +63,20 @@ def _field(value, name: str):
 
 
 def _check_max_inner(name: str, inner: tuple, limit: tuple) -> None:
-    """@max_inner_dims is a promise the CPU @exclusive arrays and launch bounds rely on."""
-    for axis, (n, m) in enumerate(zip(inner, limit, strict=False)):
-        if n > m:
-            raise LaunchError(f"{name}: the @inner loops need {n} threads on axis {axis}, more "
-                              f"than @max_inner_dims allows ({m}); raise @max_inner_dims")
+    """@max_inner_dims is a promise the CPU @exclusive arrays and launch bounds rely on.  Like
+    OCCA (and like __launch_bounds__, which gets the product), it bounds the threads of a
+    block -- the product of the @inner extents -- not each axis: @max_inner_dims(256) admits
+    a 16 x 16 block."""
+    threads = allowed = 1
+    for n in inner:
+        threads *= n
+    for m in limit:
+        allowed *= m
+    if threads > allowed:
+        raise LaunchError(f"{name}: the @inner loops need {' x '.join(map(str, inner))} = "
+                          f"{threads} threads per block, more than @max_inner_dims allows "
+                          f"({' x '.join(map(str, limit))} = {allowed}); raise "
+                          "@max_inner_dims")
 
 
 RUNTIME_NAMES = {**HOST_RUNTIME_NAMES, "_check_max_inner": _check_max_inner, "_field": _field,

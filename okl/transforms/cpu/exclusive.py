@@ -87,7 +87,7 @@ def _direct_slots(outer: Loop, variables: list[Variable], decls: set[int]):
     thread (j, i) is slot j * nx + i, computed from the iterators.  No counter to keep in
     step, so guards may shrink loop bounds and the @inner loops vectorise.  None otherwise."""
     blocks = [c for c in outer.children if c.kind == "inner"]
-    extents = None
+    extents: dict[int, int] | None = None
     for block in blocks:
         for loop in block.walk():
             if not (loop.form.increasing and loop.form.step is None and
@@ -96,9 +96,12 @@ def _direct_slots(outer: Loop, variables: list[Variable], decls: set[int]):
         for leaf in (lp for lp in block.walk() if not lp.children):
             chain = _chain(leaf, block)
             e = {lp.axis: lp.trip_value for lp in chain}
-            if len(e) != len(chain) or (extents is not None and e != extents):
+            if len(e) != len(chain) or (extents is not None and set(e) != set(extents)):
                 return None
-            extents = e
+            # sibling @inner loops of other extents run on the block's largest extent per
+            # axis (the rest of their threads idle): thread (j, i) is slot j * nx + i with
+            # the launched nx, the same slot in every leaf (Variable.slots is that block)
+            extents = e if extents is None else {a: max(n, e[a]) for a, n in extents.items()}
     if extents is None:
         return None
     names = {v.name for v in variables}
