@@ -94,7 +94,8 @@ def compare(source, kernel: str, args: Sequence, modes: Sequence[str] | None = N
 
     text_source = not isinstance(source, os.PathLike) and (
         "\n" in str(source) or "@kernel" in str(source))
-    if not text_source and not Path(source).is_file():
+    # a folder or an unreadable file is read (SourceFileError: PATH: error: cannot read: ...)
+    if not text_source and not Path(source).exists():
         raise ArgumentError(f"okl.compare: no such kernel file {str(source)!r} (pass a path or "
                             "the OKL source text)")
     usable = {b.name: b for b in backends()}

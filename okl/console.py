@@ -23,7 +23,6 @@ if TYPE_CHECKING:  # okl.errors is loaded where used: ``oklc --version`` needs n
 PROG = "oklc"
 COLORS = ("auto", "always", "never")
 FORMATS = ("text", "json", "sarif")
-STDIN_NAME = "<stdin>"
 
 
 def echo(text: str = "", nl: bool = True, err: bool = False, color: bool | None = None
@@ -147,7 +146,10 @@ def sarif(items: list[Diagnostic]) -> dict:
         result: dict[str, Any] = {"level": d.severity if d.severity in ("error", "warning",
                                                                       "note") else "error",
                                   "message": {"text": d.message}}
-        if d.loc is not None:
+        if d.loc is not None and d.loc.line == 0:  # the file as a whole: no region
+            result["locations"] = [{"physicalLocation": {
+                "artifactLocation": {"uri": d.loc.file}}}]
+        elif d.loc is not None:
             result["locations"] = [{"physicalLocation": {
                 "artifactLocation": {"uri": d.loc.file},
                 "region": {"startLine": max(d.loc.line, 1),
@@ -247,8 +249,10 @@ def _silence_stdout() -> None:
 
 
 def _report_okl_error(e: OKLError) -> None:
-    if e.diagnostics:
-        REPORT.diagnostics(e.diagnostics, count=True)
+    from .parser.source import SourceFileError
+
+    if e.diagnostics:  # a file that cannot be read is one line, with no count of errors
+        REPORT.diagnostics(e.diagnostics, count=not isinstance(e, SourceFileError))
     else:
         REPORT.error(str(e))
 
@@ -266,17 +270,12 @@ def read_input(path: str) -> tuple[bytes, str]:
     """The bytes of FILE and the name diagnostics give it: ``-`` is standard input, named
     ``<stdin>`` as GCC names it."""
     from . import limits
-    from .parser.source import read_source
+    from .parser.source import STDIN_NAME, read_source, within_limit
 
     if path != "-":
         return read_source(path), path
-    cap = int(limits.SOURCE_BYTES)
-    data = sys.stdin.buffer.read(cap + 1)
-    if len(data) > cap:
-        raise Failure(f"cannot read standard input: larger than {cap} "
-                      f"{limits.SOURCE_BYTES.what} (set {limits.SOURCE_BYTES.env} to raise "
-                      "the limit)")
-    return data, STDIN_NAME
+    data = sys.stdin.buffer.read(int(limits.SOURCE_BYTES) + 1)
+    return within_limit(data, STDIN_NAME), STDIN_NAME
 
 
 class Output:

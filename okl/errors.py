@@ -15,7 +15,8 @@ from .record import record
 
 @record(frozen=True)
 class SourceLoc:
-    """A position in an original source file (1-based line and column)."""
+    """A position in an original source file (1-based line and column); line 0 is the
+    file as a whole (it cannot be read), printed ``file: error: ...`` with no line."""
 
     file: str
     line: int
@@ -28,7 +29,7 @@ class SourceLoc:
         # a name with a newline (from `#line 1 "x\n"`) must not split a diagnostic's line
         name = self.file if self.file.isprintable() else \
             self.file.encode("unicode_escape").decode("ascii")
-        return f"{name}:{self.line}:{self.col}"
+        return name if self.line == 0 else f"{name}:{self.line}:{self.col}"
 
 
 @record
@@ -73,8 +74,9 @@ class Diagnostic:
         file, line, column (1-based; None when the diagnostic has no place), severity,
         message, hint (None when there is none), and the notes in the same form."""
         loc = self.loc
-        out = {"file": loc.file if loc else None, "line": loc.line if loc else None,
-               "column": loc.col if loc else None, "severity": self.severity,
+        placed = loc if loc is not None and loc.line > 0 else None  # line 0: the whole file
+        out = {"file": loc.file if loc else None, "line": placed.line if placed else None,
+               "column": placed.col if placed else None, "severity": self.severity,
                "message": self.message, "hint": self.hint or None}
         if self.notes:
             out["notes"] = [n.to_json() for n in self.notes]
@@ -127,14 +129,20 @@ class ArgumentError(OKLError, TypeError):
     """A kernel launch argument does not match its parameter (checked before launch)."""
 
 
-class BackendUnavailableError(OKLError):
-    """The requested mode cannot run here; the message says why and how to fix it."""
 class AllocationError(OKLError, MemoryError):
     """A buffer larger than the device can give (the bytes asked for and the limit are in
     the message), or an allocation the device refused.  A MemoryError, as numpy's and
     CuPy's are (okl.runtime.allocation)."""
 
 
+class BackendUnavailableError(OKLError):
+    """The requested mode cannot run here; the message says why and how to fix it."""
+
+
+class BundleError(OKLError):
+    """An ahead-of-time bundle (``oklc build -o``, ``Program.save``) cannot be loaded here:
+    not a bundle, damaged, or built for another mode, device, CPU or okl version; the message
+    says which and how to get one that fits (okl.runtime.bundle)."""
 
 
 class LaunchError(OKLError):

@@ -22,11 +22,11 @@ from .parser.attributes import extract
 from .parser.cparse import parse
 from .parser.cpp.preprocess import preprocess
 from .parser.cxx import lower_cxx
-from .parser.source import decode, read_source
+from .parser.source import STRING_NAME, decode, read_source
 from .parser.text_limits import check_bounds
 
 
-def analyze(source: str | bytes, filename: str = "<input>", *, mode: str = "serial",
+def analyze(source: str | bytes, filename: str = STRING_NAME, *, mode: str = "serial",
             defines: dict | None = None, include_dirs=(),
             timings: dict[str, float] | None = None) -> Program:
     """Parse and validate ``source``; raise TranslationError with all diagnostics on error.

@@ -18,7 +18,7 @@ from .errors import Diagnostic, Diagnostics, SourceLoc, TranslationError
 from .frontend import Clock, analyze
 from .model.kernel import Param, Program
 from .modes import MODES
-from .parser.source import read_source
+from .parser.source import STRING_NAME, read_source
 from .record import record
 from .targets.emitter import emit_file
 from .targets.target import Target
@@ -79,7 +79,7 @@ class Translation:
 
         def where() -> SourceLoc:
             return program.kernels[0].loc if program and program.kernels else \
-                SourceLoc("<input>", 1, 1)
+                SourceLoc(STRING_NAME, 1, 1)
 
         with _deep_expressions(where):
             return "".join(launcher_text(k.plan) for k in self.kernels)
@@ -98,6 +98,8 @@ def translate(source: str | bytes, mode: str, *, defines: dict | None = None, in
               timings: dict[str, float] | None = None) -> Translation:
     """Translate OKL ``source`` for ``mode``; raise TranslationError with diagnostics.
 
+    ``filename`` names the source in diagnostics; without one it is ``<string>``, as
+    Device.build_kernel_from_string names it (and ``oklc`` names standard input ``<stdin>``).
     ``check_bounds``: guard every access through a pointer argument (okl.transforms.checked);
     ``check_races``: report every access to the race checker's shadow state (serial and
     openmp; okl.transforms.races).  Either way the kernels take hidden arguments that the
@@ -106,11 +108,11 @@ def translate(source: str | bytes, mode: str, *, defines: dict | None = None, in
     (:func:`okl.frontend.analyze`) and :data:`LOWER_STAGES` (benchmarks/translate_time.py)."""
     mode = normalize_mode(mode)
     with _no_cycle_collection():
-        program = analyze(source, filename or "<input>", mode=mode, defines=defines,
+        program = analyze(source, filename or STRING_NAME, mode=mode, defines=defines,
                           include_dirs=include_dirs, timings=timings)
         def where() -> SourceLoc:
             return program.kernels[0].loc if program.kernels else \
-                SourceLoc(filename or "<input>", 1, 1)
+                SourceLoc(filename or STRING_NAME, 1, 1)
 
         with _deep_expressions(where):
             return lower_program(program, modes.get(mode).target_class()(),

@@ -118,12 +118,14 @@ def test_check_a_tree_with_summary_and_json(tmp_path):
     assert r.exit_code == 1
     assert "3 files: 2 ok (1 with warnings), 1 with errors" in r.stdout
     assert "Atomic does not support this operation on GPU backends" in r.stdout
-    r = CliRunner().invoke(main, ["check", "-r", str(tmp_path / "a"), "--json"])
+    r = CliRunner().invoke(main, ["check", "-r", str(tmp_path / "a"),
+                                  "--diagnostics-format=json"])
     data = json.loads(r.stdout)
     assert [f["file"].rsplit("/", 1)[1] for f in data["files"]] == ["good.okl", "mul.okl",
                                                                     "warn.okl"]
     assert data["summary"]["with_errors"] == 1 and data["summary"]["ok"] == 2
-    (diag,) = data["files"][2]["diagnostics"]
+    assert data["files"][2]["warnings"] == 1
+    (diag,) = [d for d in json.loads(r.stderr) if d["file"].endswith("warn.okl")]
     assert diag["line"] == 5 and diag["column"] == 18 and diag["severity"] == "warning"
 
 

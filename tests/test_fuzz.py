@@ -232,7 +232,7 @@ def _alarm(signum, frame):
     raise Hang
 
 
-_CLI_ERROR = re.compile(r"^(?:.+:\d+:\d+: error: |oklc: error: |error: cannot read )")
+_CLI_ERROR = re.compile(r"^(?:.+:\d+:\d+: error: |oklc: error: |.+: error: cannot read: )")
 
 
 def run_case(name: str, data: bytes, mode: str, cli: bool, tmp: Path) -> str:

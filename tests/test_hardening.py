@@ -104,14 +104,15 @@ def test_latin1_header_is_read_with_a_warning(tmp_path):
     lambda p: okl.Device("serial").build_kernel(p, "k")])
 def test_unreadable_files_are_okl_errors_naming_the_file(tmp_path, api):
     for path in (tmp_path / "missing.okl", tmp_path):
-        with pytest.raises(okl.OKLError, match=f"cannot read {path}"):
+        with pytest.raises(okl.OKLError) as caught:
             api(path)
+        assert str(caught.value).startswith(f"{path}: error: cannot read: ")
 
 
 def test_cli_unreadable_file(tmp_path):
     r = CliRunner().invoke(main, ["translate", "-m", "serial", str(tmp_path / "no.okl")])
     assert r.exit_code == 1
-    assert r.stderr.strip() == f"oklc: error: cannot read {tmp_path / 'no.okl'}: " \
+    assert r.stderr.strip() == f"{tmp_path / 'no.okl'}: error: cannot read: " \
                                "No such file or directory"
 
 

@@ -7,6 +7,7 @@ from pycparser import c_ast
 
 from ..ctree import walk
 from ..parser.attributes import Attribute
+from ..parser.source import STRING_NAME
 from .builder_base import BuilderBase
 from .consteval import evaluate
 
@@ -53,7 +54,7 @@ def describe(node: c_ast.Node) -> str:
 
 class PlacementChecks(BuilderBase):
     def _main_file(self) -> str:
-        return self.expanded.origins[0][0] if self.expanded.origins else "<input>"
+        return self.expanded.origins[0][0] if self.expanded.origins else STRING_NAME
 
     def _check_placement(self) -> None:
         for node in self.amap.nodes.values():

@@ -15,9 +15,24 @@ import os
 from .. import limits
 from ..errors import Diagnostic, OKLError, SourceLoc
 
+#: what diagnostics call source that has no file: text given to a function (okl.translate,
+#: Device.build_kernel_from_string) and ``-`` on the command line, as CPython and GCC do
+STRING_NAME = "<string>"
+STDIN_NAME = "<stdin>"
+
 
 class SourceFileError(OKLError):
-    """A kernel file cannot be read: the message names the file and the reason."""
+    """An input file cannot be read: one diagnostic, ``PATH: error: cannot read: REASON``,
+    whatever the reason (missing, a folder, no permission, too large) and whichever command
+    or function read it, as GCC names the file before the error."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path, self.reason = path, reason
+        super().__init__(diagnostics=[Diagnostic("error", f"cannot read: {reason}",
+                                                 SourceLoc(path, 0, 0))])
+
+    def __reduce__(self):  # pickled between processes (check -j, MPI ranks) by its fields
+        return type(self), (self.path, self.reason)
 
 
 def read_source(path: str | os.PathLike) -> bytes:
@@ -28,10 +43,17 @@ def read_source(path: str | os.PathLike) -> bytes:
         with open(name, "rb") as f:
             data = f.read(cap + 1)
     except OSError as e:
-        raise SourceFileError(f"cannot read {name}: {e.strerror or e}") from None
+        raise SourceFileError(name, e.strerror or str(e)) from None
+    return within_limit(data, name)
+
+
+def within_limit(data: bytes, name: str) -> bytes:
+    """``data``, read with one byte more than :data:`okl.limits.SOURCE_BYTES` allows, if it
+    is within the limit."""
+    cap = int(limits.SOURCE_BYTES)
     if len(data) > cap:
-        raise SourceFileError(f"cannot read {name}: larger than {cap} {limits.SOURCE_BYTES.what}"
-                              f" (set {limits.SOURCE_BYTES.env} to raise the limit)")
+        raise SourceFileError(name, f"larger than {cap} {limits.SOURCE_BYTES.what} (set "
+                                    f"{limits.SOURCE_BYTES.env} to raise the limit)")
     return data
 
 

@@ -257,7 +257,7 @@ def _three_component(p, vector, diags) -> None:
     has no size both sides agree on: refuse."""
     wide = vector.name[:-1] + "4"
     sizes = (f"OpenCL stores each {vector.name} in {4 * vector.base_size} bytes, CUDA and C in "
-             f"{vector.size}")
+             f"{vector.size} bytes")
     if p.is_pointer:
         diags.warning(f"argument '{p.name}' points to {vector.name}: {sizes}, so the same "
                       "array holds different elements in opencl mode", p.loc,

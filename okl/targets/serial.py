@@ -1,12 +1,22 @@
 """Serial C: the kernel as one C99 function; @atomic is a no-op with a single thread.
 
 C has no vector types: the prologue defines the ones the kernel uses (:mod:`.vectors`).
+``printf`` is built into OpenCL C, CUDA and HIP; C declares it in ``<stdio.h>``, so a
+kernel that calls it gets that header here (same source, same answer: it prints on every
+mode), and each launch flushes stdout, as a GPU runtime prints a kernel's output once the
+kernel is done rather than whenever the C library's buffer fills.
 """
 
 from __future__ import annotations
 
+from pycparser import c_ast
+
+from .emitter import uses_of
 from .target import Target
 from .vectors import c_definitions
+
+#: the entry wrappers the runtime calls (okl.transforms.cpu.lower.entry_point)
+ENTRY_PREFIX = "_okl_entry_"
 
 
 class SerialTarget(Target):
@@ -21,12 +31,26 @@ class SerialTarget(Target):
             out += "static inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }\n"
         if {"abs", "labs", "llabs"} & uses:
             out += "#include <stdlib.h>\n"
+        if "printf" in uses:  # OpenCL, CUDA and HIP have it built in; C has not
+            out += "#include <stdio.h>\n"
         for name, op in (("min", "<"), ("max", ">")):
             if name in uses:  # CUDA, HIP and OpenCL have type-generic min/max; C has not
                 out += (f"#define {name}(a, b) ({{ __typeof__(a) _okl_a = (a); "
                         f"__typeof__(b) _okl_b = (b); _okl_a {op} _okl_b ? _okl_a : "
                         "_okl_b; })\n")
         return out
+
+    def finish_functions(self, nodes: list[c_ast.Node], program, diags) -> None:
+        """Where the kernels call ``printf`` (not one the file defines), every entry
+        wrapper ends with ``fflush(stdout)``: the output of a launch is out when it returns,
+        as on a GPU, not held in the C library's buffer until the process exits."""
+        defined = {n.decl.name for n in nodes if isinstance(n, c_ast.FuncDef)}
+        if "printf" not in uses_of(nodes) or "printf" in defined:
+            return
+        for node in nodes:
+            if isinstance(node, c_ast.FuncDef) and node.decl.name.startswith(ENTRY_PREFIX):
+                flush = c_ast.FuncCall(c_ast.ID("fflush"), c_ast.ExprList([c_ast.ID("stdout")]))
+                node.body.block_items = [*(node.body.block_items or []), flush]
 
     def native_types(self) -> set[str]:
         return {"size_t", "ptrdiff_t", "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t",

@@ -34,6 +34,7 @@ from ..ctree import clone, parent_map, root_name, walk
 from ..errors import SourceLoc
 from ..model.consteval import evaluate
 from ..model.kernel import Kernel, Loop, Program
+from ..parser.source import STRING_NAME
 from .barrier_regions import declname, replace
 from .checked import append_params, hidden_param
 
@@ -452,7 +453,7 @@ class FunctionInstrumenter(AccessInstrumenter):
     def __init__(self, program: Program, func: c_ast.FuncDef, table: RaceTable) -> None:
         coord = func.coord
         super().__init__(program, table, program.expanded.locate(coord.line, coord.column or 1)
-                         if coord else SourceLoc("<input>", 1, 1), [])
+                         if coord else SourceLoc(STRING_NAME, 1, 1), [])
         args = func.decl.type.args
         params = {d.name for d in (args.params if args else [])
                   if isinstance(d, c_ast.Decl) and isinstance(d.type, (c_ast.PtrDecl,

@@ -50,7 +50,7 @@ from ... import limits, modes
 from ...errors import Diagnostic, Diagnostics, SourceLoc, TranslationError, note
 from ...record import record
 from ..linemarker import line_directive, unescape
-from ..source import decode, not_utf8_warning
+from ..source import STRING_NAME, decode, not_utf8_warning
 from . import inline as cppinline
 from .pcpp import preprocessor_command
 
@@ -118,7 +118,7 @@ class Expanded:
         """The original (file, line) of a line of the expanded text: what :meth:`locate`
         says without finding the column (the costly part: it aligns the line's tokens)."""
         if not 0 < line <= len(self.origins):
-            return self.origins[-1] if self.origins else ("<input>", 1)
+            return self.origins[-1] if self.origins else (STRING_NAME, 1)
         return self.origins[line - 1]
 
     def _locate(self, line: int, col: int) -> SourceLoc:
@@ -153,7 +153,7 @@ class Expanded:
         return cached
 
 
-def preprocess(source: str, filename: str = "<input>", *, mode: str = "serial",
+def preprocess(source: str, filename: str = STRING_NAME, *, mode: str = "serial",
                defines: dict | None = None, include_dirs=(), inline: bool | None = None
                ) -> Expanded:
     """Preprocess OKL ``source`` for backend ``mode``; raise TranslationError on cpp errors.
