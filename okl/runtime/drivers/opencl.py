@@ -47,8 +47,30 @@ def _cl_kernel(program, name: str):
     key = (program.int_ptr, name)
     found = _KERNELS.get(key)
     if found is None:
-        found = _KERNELS[key] = _cl().Kernel(program, name)
+        found = _cl().Kernel(program, name)
+        _check_local_memory(found, program, name)
+        _KERNELS[key] = found
     return found
+
+
+def _user_name(device_kernel: str) -> str:
+    """``kernel 'k'`` for the device kernel ``_okl_k_0`` (the names okl gives them)."""
+    stem, _, index = device_kernel.removeprefix("_okl_").rpartition("_")
+    return f"kernel '{stem}'" if device_kernel.startswith("_okl_") and index.isdigit() and \
+        stem else f"kernel '{device_kernel}'"
+
+
+def _check_local_memory(cl_kernel, program, name: str) -> None:
+    """Refuse a kernel whose @shared (local) memory the device does not have: launched, PoCL
+    aborts the whole process on an assertion, where a GPU's compiler refuses it."""
+    cl = _cl()
+    for device in program.devices:
+        used = cl_kernel.get_work_group_info(cl.kernel_work_group_info.LOCAL_MEM_SIZE, device)
+        if used > device.local_mem_size:
+            raise BuildError(f"{_user_name(name)} needs {used} bytes of @shared memory per "
+                             f"block; {device.name.strip()} has {device.local_mem_size} "
+                             "(CL_DEVICE_LOCAL_MEM_SIZE): make the @shared arrays smaller, "
+                             "or keep large data in global memory")
 
 
 def _given_context(props: dict):

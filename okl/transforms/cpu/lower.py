@@ -1,7 +1,8 @@
 """Lowering for CPU targets (serial, OpenMP): the kernel stays one C function.
 
 @outer and @inner loops stay loops, @shared arrays stay local arrays (one per @outer
-iteration, so private to an OpenMP thread), @exclusive variables get one slot per @inner
+iteration, so private to an OpenMP thread; thread-local where too large for a stack:
+cpu.offstack), @exclusive variables get one slot per @inner
 iteration, barriers disappear (inner loops already run one after another), and OpenMP puts
 ``parallel for`` on each top-level @outer loop (loops in a row: one ``parallel`` region,
 ``omp for`` on each).  A ``_okl_entry_<name>(void **args)``
@@ -21,6 +22,7 @@ from .divmod import split_divmod_lanes
 from .exclusive import lower_exclusive
 from .guards import guards_to_bounds, uncounted
 from .interchange import interchange_lanes
+from .offstack import move_off_stack
 from .simd import mark as simd_mark
 from .simd import scatters
 from .transpose import transpose_shared
@@ -37,6 +39,7 @@ def lower_cpu_kernel(program: Program, kernel: Kernel, target: Target,
     ``sequential`` (the race checker's code): no loop is rewritten for speed and no @outer
     loop runs in parallel -- the checker's shadow state is one thread's."""
     counted = lower_exclusive(kernel)
+    move_off_stack(kernel)
     if sequential:
         _drop_block_unrolls(program, kernel)
         _spell_params(kernel, target)
