@@ -11,6 +11,7 @@ folder, no permission, too large) is an :class:`OKLError` naming the file.
 from __future__ import annotations
 
 import os
+import stat
 
 from .. import limits
 from ..errors import Diagnostic, OKLError, SourceLoc
@@ -40,11 +41,33 @@ def read_source(path: str | os.PathLike) -> bytes:
     name = os.fspath(path)
     cap = int(limits.SOURCE_BYTES)
     try:
-        with open(name, "rb") as f:
-            data = f.read(cap + 1)
+        # O_NONBLOCK: opening a FIFO waits for a writer, which may never come; its type is
+        # then seen before a byte is read (a FIFO, /dev/zero or a terminal is refused)
+        fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as e:
         raise SourceFileError(name, e.strerror or str(e)) from None
+    kind = not_a_file(os.fstat(fd).st_mode)
+    if kind:
+        os.close(fd)
+        raise SourceFileError(name, f"{kind}, not a regular file")
+    with os.fdopen(fd, "rb") as f:
+        os.set_blocking(fd, True)
+        try:
+            data = f.read(cap + 1)
+        except OSError as e:
+            raise SourceFileError(name, e.strerror or str(e)) from None
     return within_limit(data, name)
+
+
+def not_a_file(mode: int) -> str:
+    """What a file of ``mode`` is when it is not a regular file (else ""): okl reads only
+    regular files, since a FIFO or a device can block forever or never end."""
+    for test, what in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return what
+    return "" if stat.S_ISREG(mode) else "not a regular file"
 
 
 def within_limit(data: bytes, name: str) -> bytes:

@@ -50,7 +50,7 @@ from ... import limits, modes
 from ...errors import Diagnostic, Diagnostics, SourceLoc, TranslationError, note
 from ...record import record
 from ..linemarker import line_directive, unescape
-from ..source import STRING_NAME, decode, not_utf8_warning
+from ..source import STRING_NAME, decode, not_a_file, not_utf8_warning
 from . import inline as cppinline
 from .pcpp import preprocessor_command
 
@@ -174,6 +174,7 @@ def preprocess(source: str, filename: str = STRING_NAME, *, mode: str = "serial"
         base = os.getcwd()
     original = {filename: source.split("\n")}
     _check_size(source, filename, original[filename])
+    _check_includes(source, filename, base, include_dirs, original[filename])
     names = _FileNames(filename, base)
     command = preprocessor_command()  # none at all: say so, whoever would have run
     if inline if inline is not None else not os.environ.get("OKL_CPP", "").strip():
@@ -225,6 +226,39 @@ def _check_size(source: str, filename: str, lines: list[str]) -> None:
             "error", f"the source is larger than {cap} {limits.SOURCE_BYTES.what}",
             SourceLoc(filename, 1, 1, lines[0]),
             hint=f"set {limits.SOURCE_BYTES.env} to raise the limit")])
+
+
+_INCLUDE = re.compile(r"""^[ \t]*\#[ \t]*include[ \t]*(?:"([^"\n]+)"|<([^>\n]+)>)""", re.M)
+
+
+def _check_includes(source: str, filename: str, base: str, include_dirs,
+                    lines: list[str]) -> None:
+    """Refuse an ``#include`` of a FIFO, a device or a directory before cpp or the compiler
+    opens it: ``#include </dev/zero>`` made the compiler read until its memory ran out, and
+    a FIFO blocks a reader until a writer comes.  Checked where the file resolves from the
+    kernel's own folder, the include folders, or an absolute path (headers those include
+    are cpp's, under its time and memory limits)."""
+    if "include" not in source:
+        return
+    for m in _INCLUDE.finditer(source):
+        name = m.group(1) or m.group(2)
+        folders = ([base] if m.group(1) else []) + [os.fspath(d) for d in include_dirs]
+        candidates = [name] if os.path.isabs(name) else \
+            [os.path.join(d, name) for d in folders]
+        for path in candidates:
+            try:
+                mode = os.stat(path).st_mode
+            except OSError:
+                continue
+            kind = not_a_file(mode)
+            if kind:
+                line = source.count("\n", 0, m.start()) + 1
+                col = m.start() - (source.rfind("\n", 0, m.start()) + 1) + 1
+                raise TranslationError(diagnostics=[Diagnostic(
+                    "error", f"#include of {path}: {kind}, not a regular file",
+                    SourceLoc(filename, line, col, lines[line - 1]),
+                    hint="include a header file; a FIFO or device would block or never end")])
+            break
 
 
 class _FileNames:
