@@ -143,10 +143,10 @@ def test_check_json_is_the_diagnostics_format(tmp_path: Path):
 # -- 4. a file that cannot be read: one message everywhere -------------------------------------
 
 def unreadable(tmp_path: Path) -> list[tuple[Path, str]]:
+    """Paths okl cannot read, each with a word its reason says."""
     folder = tmp_path / "folder.okl"
     folder.mkdir()
-    cases = [(tmp_path / "missing.okl", os.strerror(errno.ENOENT)),
-             (folder, os.strerror(errno.EISDIR))]
+    cases = [(tmp_path / "missing.okl", os.strerror(errno.ENOENT)), (folder, "directory")]
     if os.geteuid() != 0:  # root reads whatever the mode bits say
         locked = tmp_path / "locked.okl"
         locked.write_text(GOOD)
@@ -168,7 +168,8 @@ def test_unreadable_input_is_one_message_in_every_command(tmp_path: Path, comman
             args.append(str(path))
         r = run(*args)
         assert r.exit_code == 1
-        assert r.stderr.splitlines()[0] == f"{path}: error: cannot read: {reason}", args
+        first = r.stderr.splitlines()[0]
+        assert first.startswith(f"{path}: error: cannot read: ") and reason in first, args
 
 
 def test_unreadable_input_in_json_python_and_spec_files(tmp_path: Path):
