@@ -6,6 +6,7 @@ generated function that checks and launches), this module the argument binding a
 
 from __future__ import annotations
 
+import weakref
 from operator import attrgetter
 
 from ..errors import OKLError
@@ -14,6 +15,7 @@ from .launch.checked import Checker
 from .launch.races import RaceChecker
 from .launch.spec import KernelSpec
 from .properties import kernel_properties
+from .stream import launch_on, takes_stream
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # no import at run time: tune is loaded by the first Device.tune
@@ -106,6 +108,9 @@ class Kernel:
 
     def _enter(self, *args, **kwargs):
         if kwargs or len(args) != len(self.params):
+            if "stream" in kwargs and takes_stream(self.params):  # the launch on that stream
+                launch_on(weakref.ref(self), args, kwargs)
+                return
             args = bind_args(args, kwargs, self.params, self.name)
         checker, races = self._checker, self._races
         if checker is None and races is None:

@@ -133,6 +133,36 @@ class Event:
             self.device.backend.event_finish(self.handle)
 
 
+# -- a launch's stream= ----------------------------------------------------------------------
+
+def takes_stream(params) -> bool:
+    """Whether ``kernel(..., stream=s)`` names the launch's stream: yes, unless the kernel has
+    a parameter called ``stream`` (then the keyword is that argument, as always; use
+    ``with s:`` for such a kernel)."""
+    return all(p.name != "stream" for p in params)
+
+
+def launch_on(kernel_ref, args: tuple, kwargs: dict) -> None:
+    """``kernel(*args, stream=s, **kwargs)``: the launch on okl.Stream ``s`` (None: the current
+    stream), as CuPy's ``kernel(..., stream=s)`` and PyOpenCL's queue argument; the device's
+    current stream is the same before and after (the switch lasts the launch, as ``with s:``
+    does).  The generated callers come here only when a ``stream`` keyword is given, so a
+    call without one pays nothing.  ``kernel_ref``: a weak reference to the okl.Kernel (its
+    callers do not keep it alive)."""
+    kernel = kernel_ref()
+    stream = kwargs.pop("stream")
+    if kernel is None:  # only a kept ``k.__call__`` can outlive its kernel
+        raise ArgumentError("the okl.Kernel of this call was collected; keep a reference to "
+                            "the kernel to launch it with stream=")
+    if stream is None:
+        kernel(*args, **kwargs)
+        return
+    _need(stream, Stream, f"kernel {kernel.name!r}: stream=")
+    _check_device(kernel.device, stream, f"kernel {kernel.name!r}: the stream")
+    with stream:
+        kernel(*args, **kwargs)
+
+
 # -- what Device calls ---------------------------------------------------------------------
 
 def streams_of(device) -> list[Stream]:

@@ -16,9 +16,12 @@ part is an index or a case-insensitive piece of the platform's name and version 
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass
 
 import numpy as np
+
+from ..verbose import SLOW_SECONDS, slow
 
 ENV = "OKL_OPENCL_DEVICE"
 PROBE_SOURCE = """\
@@ -27,9 +30,16 @@ __kernel void okl_probe(__global int *out, const float x) {
 }
 """
 PROBE_EXPECTED = 7  # 2 * 3.0f + a local size of 1
-FIX = ("a working CPU device: on Debian/Ubuntu `apt-get install pocl-opencl-icd` (PoCL 3.1+ "
-       "names any x86-64 CPU), or `pip install okl[pocl]`")
 _KIND_ORDER = ("GPU", "accelerator", "CPU", "other")
+
+
+def fix() -> str:
+    """What to install for a working OpenCL device (the pocl extra's command depends on how
+    okl was installed: okl.install)."""
+    from ...install import install_hint
+
+    return ("a working CPU device: on Debian/Ubuntu `apt-get install pocl-opencl-icd` (PoCL "
+            f"3.1+ names any x86-64 CPU), or `{install_hint('pocl')}`")
 
 
 @dataclass(frozen=True)
@@ -72,10 +82,14 @@ _probed: dict[tuple[int, int], str] = {}  # (platform, device) -> "" (usable) or
 def candidates() -> list[Candidate]:
     """Every device of every platform; SelectionError when there is none."""
     import pyopencl as cl
+    start = time.perf_counter()
     try:
         platforms = cl.get_platforms()
     except Exception as e:  # no ICD loader / no platform: pyopencl's own error types
-        raise SelectionError(f"no OpenCL platform ({e}); install {FIX}") from None
+        raise SelectionError(f"no OpenCL platform ({e}); install {fix()}") from None
+    seconds = time.perf_counter() - start
+    if seconds > SLOW_SECONDS:  # loading the ICDs (PoCL initialises its LLVM here)
+        slow(f"listed OpenCL platforms in {seconds:.2f} s")
     out = []
     for p_index, platform in enumerate(platforms):
         try:
@@ -85,7 +99,7 @@ def candidates() -> list[Candidate]:
         out += [Candidate(p_index, d_index, platform, device)
                 for d_index, device in enumerate(devices)]
     if not out:
-        raise SelectionError(f"OpenCL platforms have no devices; install {FIX}")
+        raise SelectionError(f"OpenCL platforms have no devices; install {fix()}")
     return out
 
 
@@ -93,7 +107,12 @@ def probe(c: Candidate) -> str:
     """'' if ``c`` builds and runs a small kernel correctly, else the reason (its own log)."""
     key = (c.platform_index, c.device_index)
     if key not in _probed:
+        start = time.perf_counter()
         _probed[key] = _probe(c)
+        seconds = time.perf_counter() - start
+        if seconds > SLOW_SECONDS:  # what okl.backends() and the first Device spent it on
+            slow(f"probed OpenCL device {c} in {seconds:.2f} s (a test kernel is built and "
+                 "run once per device and process)")
     return _probed[key]
 
 
@@ -178,7 +197,7 @@ def choose(platform_id: int | str | None = None, device_id: int | str | None = N
             return c
         reasons.append(f"{c}: {reason}")
     what = "the OpenCL device asked for" if plat_part or dev_part else "no OpenCL device here"
-    hint = "" if plat_part or dev_part else f"; install {FIX}"
+    hint = "" if plat_part or dev_part else f"; install {fix()}"
     raise SelectionError(f"{what} cannot run kernels ({'; '.join(reasons)}){hint}")
 
 

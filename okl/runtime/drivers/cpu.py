@@ -24,11 +24,12 @@ import time
 
 import numpy as np
 
-from ...errors import BackendUnavailableError, BuildError
+from ...errors import ArgumentError, BackendUnavailableError, BuildError, BundleError
 from ...version import __version__
 from ..buildlog import map_log
 from ..cache import Cache
 from ..cache import memo as process_memo
+from ..launch import foreign
 from ..launch.args import ArrayInfo
 from ..launch.bounds_check import bounds_check
 from ..launch.gpu import array_address, compile_caller, env_names
@@ -36,7 +37,9 @@ from ..launch.hostrun import compile_function
 from ..memory import Memory
 from ..properties import host_cpu, host_kernel_properties, host_properties
 from ..verbose import say
+from . import cpufeatures
 from .cpu_native import native_caller
+from .toolrun import keep_source, run_compiler
 
 DEFAULT_FLAGS = ("-O3", "-march=native")
 #: gcc only: loops stay loops.  gcc turns a loop that copies or clears a run of memory into a
@@ -103,8 +106,11 @@ class CPUBackend:
             flags = shlex.split(flags)
         self.flags = list(flags) if flags is not None else list(DEFAULT_FLAGS)
         reason = self.unavailable(mode, self.compiler)
-        if reason:
+        if reason and props.get("compiler"):  # the compiler asked for: wrong now, not later
             raise BackendUnavailableError(reason)
+        #: why this Device cannot compile ("" when it can): it still loads bundles, which
+        #: need no compiler (a compute node without one), and build() raises this
+        self.cannot_build = reason
         if flags is None and is_gcc(self.compiler):
             self.flags += GCC_FLAGS
         if mode == "openmp":
@@ -131,8 +137,12 @@ class CPUBackend:
         if isinstance(obj, np.ndarray):
             return ArrayInfo(obj.dtype, obj.flags.c_contiguous, not obj.flags.writeable,
                              "host", None, "numpy.ndarray")
+        if type(obj) is Memory:
+            return obj.info()
         info = getattr(obj, "info", None)
-        return info() if callable(info) and hasattr(obj, "handle") else None
+        if callable(info) and hasattr(obj, "handle"):
+            return info()
+        return foreign.describe(obj)  # a torch CPU tensor... (launch.foreign)
 
     def malloc(self, device, shape, dtype):
         return Memory(device, np.empty(shape, dtype), shape, dtype)
@@ -197,6 +207,9 @@ class CPUBackend:
         is loaded from a private copy of the bytes the cache verified, never from the entry,
         which another process could replace between the check and the load (cache.py).
         """
+        if self.cannot_build:
+            raise BackendUnavailableError(f"{self.cannot_build} (loading an ahead-of-time "
+                                          "bundle, Device.load_kernel, needs no compiler)")
         document = {"okl": __version__, "mode": self.mode, "source": source,
                     "extra_flags": flags, **self.build_identity()}
         key = Cache.key(document)
@@ -216,19 +229,22 @@ class CPUBackend:
                 return self._load_bytes(files["kernel.so"], specs), True
             except (OSError, AttributeError) as e:
                 _say(f"cached library {key[:12]} did not load ({e}): building it again")
+        # removed however the build ends (an error, a timeout, Ctrl-C): a failed build's
+        # BuildError points to a kept copy of its source instead (toolrun.keep_source)
         workdir = tempfile.mkdtemp(prefix="okl-build-")
-        files = self.compile(source, workdir, flags)
-        lib = os.path.join(workdir, "kernel.so")
         try:
-            module = self.load(lib, specs)
-        except (OSError, AttributeError) as e:
-            raise BuildError(
-                f"{self.mode} build produced a library that does not load:\n  {e}\n"
-                f"  generated source: {os.path.join(workdir, 'kernel.c')}",
-                command=None, returncode=None, log=str(e),
-                source_path=os.path.join(workdir, "kernel.c")) from None
-        cache.put("build", key, files, document)
-        shutil.rmtree(workdir, ignore_errors=True)  # the loaded library stays mapped
+            files = self.compile(source, workdir, flags)
+            try:
+                module = self.load(os.path.join(workdir, "kernel.so"), specs)
+            except (OSError, AttributeError) as e:
+                kept = keep_source(source, ".c")
+                raise BuildError(
+                    f"{self.mode} build produced a library that does not load:\n  {e}\n"
+                    f"  generated source: {kept}",
+                    command=None, returncode=None, log=str(e), source_path=kept) from None
+            cache.put("build", key, files, document)
+        finally:
+            shutil.rmtree(workdir, ignore_errors=True)  # the loaded library stays mapped
         return module, False
 
     def _load_bytes(self, data: bytes, specs):
@@ -307,18 +323,28 @@ class CPUBackend:
                "kernel.so", "-lm"]
         _say_command(cmd)
         try:
-            r = subprocess.run(cmd, capture_output=True, text=True, cwd=workdir)
+            r = run_compiler(cmd, workdir, f"{self.mode} build")  # OKL_BUILD_TIMEOUT
         except OSError as e:
             raise BuildError(f"{self.mode} build could not run '{self.compiler}': {e}",
-                             command=cmd, returncode=None, log=str(e), source_path=src) from None
+                             command=cmd, returncode=None, log=str(e),
+                             source_path=keep_source(source, ".c")) from None
         if r.returncode != 0:
+            kept = keep_source(source, ".c")  # the build folder does not outlive the build
             raise BuildError(
                 f"{self.mode} build failed (exit {r.returncode}):\n"
-                f"  cd {shlex.quote(workdir)} && {shlex.join(cmd)}\n{map_log(r.stderr)}\n"
-                f"  generated source: {src}",
-                command=cmd, returncode=r.returncode, log=r.stderr, source_path=src)
-        with open(lib, "rb") as f:
-            return {"kernel.so": f.read(), "kernel.c": source.encode()}
+                f"  {shlex.join(cmd)}\n{map_log(r.stderr)}\n"
+                f"  generated source (the command's kernel.c): {kept}",
+                command=cmd, returncode=r.returncode, log=r.stderr, source_path=kept)
+        try:
+            with open(lib, "rb") as f:
+                return {"kernel.so": f.read(), "kernel.c": source.encode()}
+        except FileNotFoundError:
+            kept = keep_source(source, ".c")
+            raise BuildError(f"{self.mode} build: '{self.compiler}' exited with 0 but wrote no "
+                             f"kernel.so:\n  {shlex.join(cmd)}\n  generated source (the "
+                             f"command's kernel.c): {kept}\n  check that CC (or the compiler "
+                             "property) names a C compiler",
+                             command=cmd, returncode=0, log=r.stderr, source_path=kept) from None
 
     def load(self, path: str, specs):
         lib = ctypes.CDLL(path)
@@ -329,7 +355,46 @@ class CPUBackend:
             fn.restype = None
             out[info.name] = fn
         out["_lib"] = lib
+        with open(path, "rb") as f:  # what Device.load_kernel can load again (bundles)
+            out["_binary"] = f.read()
         return out
+
+    # -- ahead-of-time bundles (okl.runtime.bundle) --------------------------------------------
+    def binary(self, module) -> bytes:
+        """The shared library of a built module."""
+        return module["_binary"]
+
+    def binary_target(self, flags: list[str]) -> dict:
+        """What the library built here with ``flags`` needs: the machine and the CPU features
+        the compiler may have used (cpufeatures); the compiler, its flags and the CPU model
+        are written for the record."""
+        words = _words(self.compiler)
+        command = [shutil.which(words[0]) or words[0], *words[1:]] if words else []
+        return {"machine": platform.machine(), "cpu": host_cpu(),
+                "compiler": compiler_identity(self.compiler), "flags": [*self.flags, *flags],
+                "features": cpufeatures.compiled_for(command, [*self.flags, *flags])}
+
+    def binary_refusal(self, target: dict) -> str:
+        """Why a library built for ``target`` cannot run on this CPU ("" when it can)."""
+        machine = target.get("machine")
+        if machine != platform.machine():
+            return f"it was built for {machine} CPUs and this one is {platform.machine()}"
+        lacking = cpufeatures.missing(list(target.get("features", [])))
+        if lacking:
+            flags = " ".join(f for f in target.get("flags", []) if f.startswith("-m"))
+            return (f"it was built ({flags or 'default flags'}) on a {target.get('cpu')} for "
+                    f"CPU features this {host_cpu()} lacks: {', '.join(lacking)}; build it "
+                    "on a CPU of this kind, or for the oldest CPU it must run on "
+                    "(compiler_flags without -march=native, e.g. -O3 -march=x86-64-v2)")
+        return ""
+
+    def load_binary(self, device, binary: bytes, specs, target: dict):
+        """The module of a library from a bundle, loaded with no compiler."""
+        try:
+            return self._load_bytes(binary, specs)
+        except (OSError, AttributeError) as e:
+            raise BundleError(f"its {self.mode} library does not load here ({e}); "
+                              "build the bundle for this system") from None
 
 
 def _address(value) -> int | None:
@@ -337,6 +402,12 @@ def _address(value) -> int | None:
         return None
     if isinstance(value, np.ndarray):
         return array_address(value)
+    if not isinstance(value, Memory):  # another library's CPU array, already checked
+        shared = foreign.host_array(value)
+        if shared is None:  # it exported its memory for the check, not now
+            raise ArgumentError(f"a {type(value).__name__} passed the argument checks but no "
+                                "longer exports its memory; pass dev.asarray(x) instead")
+        return array_address(shared)
     address = value.__dict__.get("_address")  # okl.Memory: its buffer never moves
     if address is None:
         address = value.__dict__["_address"] = array_address(value.handle)

@@ -7,12 +7,16 @@ new process creates a program from its binary instead of compiling the source ag
 
 from __future__ import annotations
 
-import os
-import tempfile
-
 import numpy as np
 
-from ...errors import ArgumentError, BackendUnavailableError, BuildError, LaunchError, OKLError
+from ...errors import (
+    ArgumentError,
+    BackendUnavailableError,
+    BuildError,
+    BundleError,
+    LaunchError,
+    OKLError,
+)
 from ...version import __version__
 from .. import copies
 from ..buildlog import captured_stderr, map_log
@@ -24,6 +28,7 @@ from ..launch.gpu import gpu_launcher
 from ..memory import Memory
 from ..verbose import say
 from . import clselect
+from .toolrun import keep_source
 
 
 def _cl():
@@ -125,8 +130,10 @@ class OpenCLBackend:
         try:
             _cl()
         except ImportError:
-            return ("pyopencl not installed: pip install okl[opencl] (and okl[pocl] for a CPU "
-                    "device)")
+            from ...install import install_hint
+
+            return (f"pyopencl not installed: {install_hint('opencl')} (the pocl extra "
+                    "instead for a CPU device too)")
         try:
             clselect.choose()
         except clselect.SelectionError as e:
@@ -380,6 +387,53 @@ class OpenCLBackend:
             return None
         return program
 
+    # -- ahead-of-time bundles (okl.runtime.bundle) --------------------------------------------
+    def binary(self, program) -> bytes:
+        """This device's binary of a built program (clGetProgramInfo)."""
+        binary = self._binary_of(program)
+        if binary is None:
+            raise BundleError(f"the OpenCL driver of {self.name} gives no program binary: "
+                              "nothing to bundle")
+        return binary
+
+    def binary_target(self, flags: list[str]) -> dict:
+        """The platform, device and driver a binary is for, and the build options."""
+        return {"options": ["-cl-std=CL1.2", *self.flags, *flags], **self.build_identity()}
+
+    def binary_refusal(self, target: dict) -> str:
+        """Why a binary built for ``target`` cannot be given to this device ("" when the
+        device is the same kind; the driver itself judges the rest when it loads it)."""
+        here = self.build_identity()
+        for part, keys in (("platform", ("name",)), ("device", ("name", "vendor"))):
+            built = target.get(part, {})
+            for k in keys:
+                if built.get(k) != here[part][k]:
+                    return (f"it was built for the OpenCL {part} {built.get(k)!r} and this "
+                            f"Device's is {here[part][k]!r}; build it on this device "
+                            "(OKL_OPENCL_DEVICE picks another one here)")
+        return ""
+
+    def load_binary(self, device, binary: bytes, specs, target: dict):
+        """A program from a bundle's binary: clCreateProgramWithBinary, no compiler."""
+        cl = _cl()
+        names = [d.name for s in specs for d in s.device_kernels]
+        try:
+            program = cl.Program(self.context, [self.cl_device], [binary])
+            with captured_stderr():
+                program.build(options=target.get("options", []))
+            present = set(program.get_info(cl.program_info.KERNEL_NAMES).split(";"))
+        except Exception as e:
+            built = target.get("device", {}).get("driver")
+            here = self.build_identity()["device"]["driver"]
+            why = f" (built with driver {built}, this is {here})" if built != here else ""
+            raise BundleError(f"the OpenCL driver refused its program binary{why}: "
+                              f"{type(e).__name__}: {e}") from None
+        missing = [n for n in names if n not in present]
+        if missing:
+            raise BundleError(f"its OpenCL program binary lacks the device kernel "
+                              f"{missing[0]}")
+        return program
+
     def launcher(self, kernel, module):
         cl = _cl()
         spec = kernel.spec
@@ -451,11 +505,9 @@ def _say(message: str) -> None:
 
 
 def _save_source(source: str) -> str:
-    """Keep the generated source of a failed build for BuildError.source_path."""
-    fd, path = tempfile.mkstemp(prefix="okl-build-", suffix=".cl")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(source)
-    return path
+    """Keep the generated source of a failed build for BuildError.source_path (one file per
+    distinct source: toolrun.keep_source)."""
+    return keep_source(source, ".cl")
 
 
 def _build_log(program, device) -> str:

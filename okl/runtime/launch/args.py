@@ -83,7 +83,7 @@ class ArrayInfo:
     backend may hand out one cached ArrayInfo per memory object and skip the checks on reuse.
     """
 
-    dtype: np.dtype
+    dtype: np.dtype | None
     c_contiguous: bool
     readonly: bool
     kind: str = "host"
@@ -388,7 +388,7 @@ def check_array(info: ArrayInfo | None, param, index: int, kernel: str, *,
                    "with dev.asarray(x)"
         elif expected_kind == "host":
             hint = f"the kernel runs on the host and cannot read {info.kind} memory; copy it " \
-                   "to the host first (e.g. x.get())"
+                   "to the host first with dev.asarray(x) (or x.get())"
         else:
             hint = f"kernels in {expected_kind} mode cannot read {info.kind} memory; pass " \
                    "memory of this kernel's device"
@@ -530,7 +530,9 @@ def _pointer_converter(param, index, kernel, expected_kind, expected_device, des
             return value
         if info is None:
             raise _fail(kernel, index, param, _got(value),
-                        "pass an array (numpy.ndarray, okl.Memory) or okl.NULL")
+                        "pass an array (numpy.ndarray, okl.Memory) or okl.NULL; another "
+                        "library's array becomes an okl.Memory with dev.asarray(x), shared "
+                        "without a copy where the memory allows")
         check_array(info, param, index, kernel, expected_kind=expected_kind,
                     expected_device=expected_device)
         passed[0] = info

@@ -174,7 +174,10 @@ def _with_host(kernel, cl_kernels, queues, enqueue, buffer_of, fail, sizes):
     fast = _compiled(lines, ns, spec.name)
 
     def call(*args, **kwargs):
-        raw, hostargs = fast(*args, **kwargs)
+        found = fast(*args, **kwargs)
+        if found is None:  # stream=: fast launched it on that stream (stream.launch_on)
+            return
+        raw, hostargs = found
 
         def start(k, env):
             found = sizes(k, env)

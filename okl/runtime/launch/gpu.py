@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from ..memory import Memory
+from ..stream import launch_on, takes_stream
 from .args import NULL, bind_args
 from .bounds_check import MEMO_LIMIT, bounds_check
 from .hostrun import RUNTIME_NAMES, compile_function, compiled
@@ -366,6 +367,9 @@ def entry_head(kernel, ns: dict) -> list[str]:
     head = ["def _okl_call(*_args, **_kw):",
             f"    if _kw or len(_args) != {n}:",
             "        _args = _bind(_args, _kw)"]
+    if takes_stream(kernel.params):  # stream=: the whole launch again, on that stream
+        ns["_on_stream"] = functools.partial(launch_on, weakref.ref(kernel))
+        head[2:2] = ["        if 'stream' in _kw:", "            return _on_stream(_args, _kw)"]
     if n:
         head.append(f"    {''.join(f'x{i}, ' for i in range(n))}= _args")
     return head

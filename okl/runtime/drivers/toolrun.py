@@ -1,0 +1,97 @@
+"""Running a mode's compiler: a time limit, and nothing left behind when a build fails.
+
+A compiler that hangs (a license check, a stuck NFS include, a pathological kernel) used to
+hang ``build_kernel`` for ever; a build is now stopped after ``OKL_BUILD_TIMEOUT`` seconds
+(default 600), with the whole process group, since a driver such as ``gcc`` leaves ``cc1``
+and ``as`` running when only it is killed.  The same happens when the caller is interrupted
+(Ctrl-C): no compiler keeps running after build_kernel returns or raises.
+
+A failed build's generated source is what its BuildError points to; it is kept under a name
+made from its contents (``okl-failed-build-<hash>.c`` in the temporary directory), so building
+a broken kernel again and again rewrites one file instead of leaving a folder per attempt.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shlex
+import signal
+import subprocess
+import tempfile
+
+from ...errors import BuildError
+
+#: seconds a compiler may run when OKL_BUILD_TIMEOUT is unset
+DEFAULT_TIMEOUT = 600.0
+
+
+def build_timeout() -> float:
+    """``OKL_BUILD_TIMEOUT`` in seconds (read at every build), else the default."""
+    text = os.environ.get("OKL_BUILD_TIMEOUT", "").strip()
+    if not text:
+        return DEFAULT_TIMEOUT
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not value > 0:
+        raise BuildError(f"OKL_BUILD_TIMEOUT={text!r} is not a positive number of seconds; "
+                         f"set it to, e.g., {DEFAULT_TIMEOUT:.0f} (or unset it for the "
+                         "default)")
+    return value
+
+
+def run_compiler(cmd: list[str], cwd: str, what: str) -> subprocess.CompletedProcess:
+    """Run ``cmd`` in ``cwd`` capturing its output, stopped (with every process it started)
+    after :func:`build_timeout` seconds or when this thread is interrupted.  A timeout is a
+    BuildError that names ``what`` (e.g. "serial build"), the command, and how to allow more
+    time.  OSError (no such program) goes to the caller."""
+    timeout = build_timeout()
+    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _stop(proc)
+        raise BuildError(
+            f"{what} timed out: the compiler ran for more than {timeout:g} s and was stopped:\n"
+            f"  {shlex.join(cmd)}\n"
+            "  allow it more time with OKL_BUILD_TIMEOUT=<seconds> (default "
+            f"{DEFAULT_TIMEOUT:.0f})",
+            command=cmd, returncode=None, log=f"timed out after {timeout:g} s") from None
+    except BaseException:  # KeyboardInterrupt and the like: no compiler outlives the call
+        _stop(proc)
+        raise
+    return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    """Kill the compiler's process group (it leads one: start_new_session) and reap it."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    proc.kill()
+    for stream in (proc.stdout, proc.stderr):
+        if stream is not None:
+            stream.close()
+    proc.wait()
+
+
+def keep_source(source: str, suffix: str) -> str:
+    """Save a failed build's generated source where its BuildError can point: one file per
+    distinct source in the temporary directory, rewritten by a later failure of the same."""
+    digest = hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    path = os.path.join(tempfile.gettempdir(), f"okl-failed-build-{digest}{suffix}")
+    fd, tmp = tempfile.mkstemp(prefix="okl-failed-build-", suffix=".tmp",
+                               dir=tempfile.gettempdir())
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", errors="surrogatepass") as f:
+            f.write(source)
+        os.replace(tmp, path)  # whole, even with a concurrent failure of the same source
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return path
