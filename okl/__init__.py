@@ -18,6 +18,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers (loaded on first use 
         ArgumentError,
         BackendUnavailableError,
         BuildError,
+        BundleError,
         Diagnostic,
         LaunchError,
         OKLError,
@@ -29,6 +30,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers (loaded on first use 
 _LAZY = {
     "analyze": ".frontend", "analyze_file": ".frontend",
     "Device": ".runtime.device", "Kernel": ".runtime.kernel", "Memory": ".runtime.memory",
+    "Program": ".runtime.program",
     "NULL": ".runtime.launch.args", "Stream": ".runtime.stream", "Event": ".runtime.stream",
     "Translation": ".translation", "translate": ".translation",
     "translate_file": ".translation", "compare": ".comparison",

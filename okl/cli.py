@@ -34,6 +34,7 @@ from .console import (
     REPORT,
     Failure,
     Output,
+    echo,
     finish,
     read_input,
 )
@@ -153,7 +154,8 @@ def compile_options(f: Callable) -> Callable:
     """``-D``, ``-I`` and ``-o``, the same on check, translate and build."""
     f = click.option("-o", "--output", default=None, metavar="FILE",
                      help="Write what the command prints here instead of stdout ('-': "
-                          "stdout).")(f)
+                          "stdout); build: write the kernel's ahead-of-time bundle "
+                          "there.")(f)
     f = click.option("-I", "--include", "includes", multiple=True, metavar="DIR",
                      help="Add an include directory (repeatable).")(f)
     f = click.option("-D", "--define", "defines", multiple=True, metavar="N[=V]",
@@ -371,39 +373,78 @@ def _opencl_devices() -> None:
 
 @main.command()
 @click.argument("file", metavar="FILE")
-@click.argument("kernel")
+@click.argument("kernel", required=False)
 @mode_option(True, "Backend to build for.")
 @compile_options
 @click.option("-v", "--verbose", is_flag=True,
               help="Also print what the compiled kernel uses (registers, shared and local "
                    "memory, work-group sizes: Kernel.properties).")
-def build(file: str, kernel: str, mode: str, defines: tuple[str, ...],
+def build(file: str, kernel: str | None, mode: str, defines: tuple[str, ...],
           includes: tuple[str, ...], output: str | None, verbose: bool) -> None:
-    """Build KERNEL of FILE ('-': standard input) for MODE into the cache; report the time
-    and cache hit/miss."""
+    """Build KERNEL of FILE ('-': standard input), or every kernel of it, for MODE into the
+    cache and report the time and cache hit/miss.  With -o BUNDLE, also write an
+    ahead-of-time bundle there (the translation, the binary for this device and what it was
+    built for), which Device.load_kernel / load_program load with no compiler."""
     from .parser.source import decode
     from .runtime.device import Device
 
     dev = Device(mode)
+    options = {"defines": _defines(defines), "include_dirs": includes}
     if file == "-":
         data, name = read_input(file)
         text, not_utf8 = decode(data, name)
         if not_utf8 is not None:
             REPORT.diagnostic(not_utf8)
-        k = dev.build_kernel_from_string(text, kernel, defines=_defines(defines),
-                                         include_dirs=includes, filename=name)
+        prog = dev.build_program_from_string(text, filename=name, **options) \
+            if kernel is None else \
+            dev.build_kernel_from_string(text, kernel, filename=name, **options).program
     else:
-        k = dev.build_kernel(file, kernel, defines=_defines(defines), include_dirs=includes)
-    state = "hit" if k.cache_hit else "miss"
-    binary = {True: "hit", False: "miss", None: "cached by the backend"}[k.build_hit]
-    out = Output(output)
-    out.echo(f"{kernel} ({dev.mode}, {dev.name}): {k.build_seconds * 1e3:.1f} ms, cache "
-             f"{state} (translation {'hit' if k.translation_hit else 'miss'}, binary {binary})")
+        prog = dev.build_program(file, **options) if kernel is None else \
+            dev.build_kernel(file, kernel, **options).program
+    assert prog is not None  # every build makes one
+    what = kernel or f"{len(prog)} kernel(s) of {prog.origin} ({', '.join(prog.names)})"
+    state = "hit" if prog.translation_hit and prog.build_hit is not False else "miss"
+    binary = {True: "hit", False: "miss", None: "cached by the backend"}[prog.build_hit]
+    seconds = prog[kernel].build_seconds if kernel else prog.build_seconds
+    report = [f"{what} ({dev.mode}, {dev.name}): {seconds * 1e3:.1f} ms, cache {state} "
+              f"(translation {'hit' if prog.translation_hit else 'miss'}, binary {binary})"]
     if verbose:
-        props = k.properties
-        _print_properties(props, [key for key in props if key not in ("mode", "name")], "  ",
-                          out.echo)
-    out.close()
+        for k in ([prog[kernel]] if kernel else prog.kernels):
+            props = k.properties
+            if not kernel:
+                report.append(f"  {k.name}:")
+            _print_properties(props, [key for key in props if key not in ("mode", "name")],
+                              "  " if kernel else "    ", report.append)
+    if output is not None:
+        report.append(_write_bundle(prog, kernel, output))
+    out = Output(None)  # -o names the bundle: the report goes to stdout (stderr for -o -)
+    for line in report:
+        if output == "-":
+            echo(line, err=True)
+        else:
+            out.echo(line)
+
+
+def _write_bundle(prog, kernel: str | None, output: str) -> str:
+    """Write the bundle to ``output`` ('-': standard output, unless a terminal); returns the
+    line that reports it."""
+    from .runtime.bundle import encode, write_program
+
+    if output == "-":
+        if sys.stdout.isatty():
+            raise Failure("a bundle is binary: redirect standard output, or give -o a file")
+        data = encode(prog, kernel)
+        sys.stdout.buffer.write(data)
+        return f"wrote a bundle of {len(data)} bytes to standard output"
+    try:
+        write_program(output, prog, kernel)
+        size = Path(output).stat().st_size
+    except OSError as e:
+        raise Failure(f"cannot write {output}: {e.strerror or e}") from None
+    return (f"wrote {output} ({size} bytes): {kernel or ', '.join(prog.names)} for "
+            f"{prog.device.mode} on {prog.device.name}; load it with "
+            f"okl.Device({prog.device.mode!r}).load_{'kernel' if kernel else 'program'}"
+            f"({output!r})")
 
 
 @main.command()

@@ -137,11 +137,12 @@ def test_check_and_translate_share_options(kernel_dir: Path, mode: str):
 
 def test_build_shares_options(kernel_dir: Path, tmp_path: Path, monkeypatch):
     monkeypatch.setenv("OKL_CACHE_DIR", str(tmp_path / "cache"))
-    out = kernel_dir / "report.txt"
+    out = kernel_dir / "k.oklb"  # build -o writes the bundle; the report stays on stdout
     r = run("build", str(kernel_dir / "k.okl"), "k", "-m", "SERIAL", "-D", "N=4", "-I",
             str(kernel_dir / "inc"), "-o", str(out))
     assert r.exit_code == 0, r.output
-    assert re.match(r"k \(serial, .*\): [\d.]+ ms, cache miss", out.read_text())
+    assert re.match(r"k \(serial, .*\): [\d.]+ ms, cache miss", r.stdout)
+    assert out.read_bytes().startswith(b"PK") and f"wrote {out}" in r.stdout
     r = run("build", "-", "k", "-m", "serial", "-D", "N=4", "-I", str(kernel_dir / "inc"),
             input=KERNEL)
     assert r.exit_code == 0, r.output

@@ -23,8 +23,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import modes
-from ..errors import ArgumentError, BackendUnavailableError, OKLError
+from ..errors import ArgumentError, BackendUnavailableError, BundleError, OKLError
 from ..modes import MODES
+from ..parser.cpp.defines import define_texts
 from ..version import __version__, translator_digest
 from . import allocation, interop
 from . import stream as streams
@@ -317,16 +318,31 @@ class Device:
         ``Program.save``: loaded with no compiler and no translator (okl.runtime.bundle).
         Raises okl.BundleError saying why when the bundle does not fit this Device (another
         mode, device architecture or CPU, okl version, or a damaged file)."""
-        from .bundle import load_program
+        from . import bundle
 
-        return load_program(self, path)
+        path = os.fspath(path)
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError as e:
+            raise BundleError(f"cannot read {path}: {e.strerror or e}") from None
+        memo_key = ("bundle", hashlib.sha256(data).hexdigest())
+        found = self._memo.get(memo_key)
+        if found is not None:
+            return found[0]
+        start = time.perf_counter()
+        specs, module, source, build = bundle.load(self, path, data)
+        program = Program(self, specs, module, source, origin=path, build=build)
+        program.translation_hit = program.build_hit = True
+        program.build_seconds = time.perf_counter() - start
+        _say(f"loaded {path} for {self.mode} in {program.build_seconds * 1e3:.1f} ms")
+        self._memo[memo_key] = (program, [])
+        return program
 
     def load_kernel(self, path, name: str | None = None) -> Kernel:
         """The okl.Kernel of a bundle (as ``load_program``): the one it holds, or ``name``
         where it holds several (an error lists them when ``name`` is missing)."""
-        from .bundle import load_program, only_kernel
-
-        return only_kernel(load_program(self, path), name)
+        return self.load_program(path).only(name)
 
     def _program(self, source: str, defines: dict | None, include_dirs, flags,
                  filename: str | None, name: str | None) -> Program:
@@ -338,7 +354,8 @@ class Device:
         # string), so that folder is part of what the text means.
         base = os.path.dirname(os.path.abspath(filename)) if filename[:1] != "<" else \
             os.getcwd()
-        memo_key = (source, filename, base, tuple(sorted((defines or {}).items())),
+        defines = define_texts(defines)  # checked: a bad one is named before anything runs
+        memo_key = (source, filename, base, tuple(sorted(defines.items())),
                     tuple(map(str, include_dirs)), tuple(flags))
         memo = self._memo.get(memo_key)
         # An included file edited since (its size or mtime changed) sends the call through
@@ -347,7 +364,7 @@ class Device:
                 (name is None or name in memo[0]):
             return memo[0]
         start = time.perf_counter()
-        specs, code, hit, deps = self._translate(source, filename, base, defines or {},
+        specs, code, hit, deps = self._translate(source, filename, base, defines,
                                                  include_dirs)
         if name is not None:
             spec = next((s for s in specs if s.name == name), None)
@@ -359,7 +376,7 @@ class Device:
         module, build_hit = self.backend.build(self, code, specs, list(flags))
         compiled = time.perf_counter()
         program = Program(self, specs, module, code, origin=filename, build={
-            "defines": {k: _define_text(v) for k, v in (defines or {}).items()},
+            "defines": dict(defines),
             "include_dirs": [str(d) for d in include_dirs], "flags": list(flags)})
         program.translation_hit = hit
         program.build_hit = build_hit
@@ -387,7 +404,7 @@ class Device:
         document: dict = {
             "okl": __version__, "translator": translator_digest(), "mode": self.mode,
             "source": source, "filename": filename, "base": base,
-            "defines": {k: _define_text(v) for k, v in defines.items()},
+            "defines": dict(defines),
             "include_dirs": [os.path.abspath(d) for d in include_dirs]}
         if self.check_bounds:  # a distinct source (absent otherwise: existing keys stay)
             document["check_bounds"] = True
@@ -482,10 +499,3 @@ def _stamp(path: str):
     except OSError:
         return None
     return st.st_mtime_ns, st.st_size, st.st_ino
-
-
-def _define_text(value) -> str:
-    """A define's value as the preprocessor gets it (True is 1, as in okl.parser)."""
-    if isinstance(value, bool):
-        return "1" if value else "0"
-    return str(value)

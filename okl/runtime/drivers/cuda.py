@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import os
+import re
 import struct
 import tempfile
 import threading
@@ -28,7 +29,7 @@ import weakref
 
 import numpy as np
 
-from ...errors import ArgumentError, BackendUnavailableError, BuildError, LaunchError
+from ...errors import ArgumentError, BackendUnavailableError, BuildError, BundleError, LaunchError
 from ...version import __version__
 from ..buildlog import map_log
 from ..cache import Cache
@@ -61,6 +62,15 @@ SMALL_READ = 1 << 16
 def _cupy():
     import cupy
     return cupy
+
+
+class _Functions(dict):
+    """The device kernels of a module loaded from a cubin, by name, with the cubin (what
+    an ahead-of-time bundle carries)."""
+
+    def __init__(self, functions: dict, cubin: bytes):
+        super().__init__(functions)
+        self.cubin = cubin
 
 
 class CudaBackend:
@@ -351,7 +361,8 @@ class CudaBackend:
                 f.write(cubin)
             with self.cp_device:
                 module = cp.RawModule(path=path)
-                return {name: module.get_function(name) for name in names}
+                return _Functions({name: module.get_function(name) for name in names},
+                                  cubin)
         finally:
             os.unlink(path)
 
@@ -366,6 +377,47 @@ class CudaBackend:
                                  f"{map_log(log, source)}", command=["nvrtc", *options],
                                  log=log) from None
         return functions
+
+    # -- ahead-of-time bundles (okl.runtime.bundle) --------------------------------------------
+    def binary(self, functions) -> bytes:
+        """The cubin of a built module (NVRTC's, as the build cache keeps it)."""
+        cubin = getattr(functions, "cubin", None)
+        if cubin is None:
+            how = "ROCm builds are kept by CuPy's own cache" if self.rocm else \
+                "NVRTC made no cubin for it here and CuPy compiled it (OKL_VERBOSE=1 says why)"
+            raise BundleError(f"this {self.mode} build has no binary okl can bundle: {how}")
+        return cubin
+
+    def binary_target(self, flags: list[str]) -> dict:
+        """The GPU architecture a cubin is for, and how NVRTC made it."""
+        try:
+            nvrtc = list(_cupy().cuda.nvrtc.getVersion())
+        except Exception:
+            nvrtc = None
+        return {"arch": self.arch, "gpu": self.name, "rocm": self.rocm,
+                "options": [*self.compile_options(flags), f"--gpu-architecture={self.arch}"],
+                "nvrtc": nvrtc}
+
+    def binary_refusal(self, target: dict) -> str:
+        """Why a cubin built for ``target`` does not run on this GPU ("" when it does: the
+        same major architecture, and a minor one at least the cubin's, as CUDA allows)."""
+        built, here = str(target.get("arch")), self.arch
+        if built == here:
+            return ""
+        b, h = re.fullmatch(r"sm_(\d+?)(\d)", built), re.fullmatch(r"sm_(\d+?)(\d)", here)
+        if b and h and b.group(1) == h.group(1) and int(h.group(2)) >= int(b.group(2)):
+            return ""
+        return (f"it was built for {built} ({target.get('gpu')}) and this {self.name} is "
+                f"{here}; build it on (or for) this GPU's architecture")
+
+    def load_binary(self, device, binary: bytes, specs, target: dict):
+        """The functions of a bundle's cubin, loaded by the CUDA driver (no NVRTC)."""
+        names = [d.name for s in specs for d in s.device_kernels]
+        try:
+            return self._load_cubin(_cupy(), binary, names)
+        except Exception as e:
+            raise BundleError(f"the CUDA driver refused its cubin for {self.arch}: "
+                              f"{type(e).__name__}: {e}") from None
 
     def launcher(self, kernel, functions):
         """The general path: ``launch(args, values)`` after the kernel's converters."""

@@ -89,6 +89,26 @@ class Driver(Protocol):
         None where the launcher is used."""
         ...
 
+    # -- ahead-of-time bundles (okl.runtime.bundle) ----------------------------------------
+    def binary(self, module: Any) -> bytes:
+        """The loadable binary of a module ``build`` returned (okl.BundleError where the
+        backend has none to give)."""
+        ...
+
+    def binary_target(self, flags: list[str]) -> dict:
+        """What a binary built here with ``flags`` is for (device, architecture, CPU
+        features, compiler and options): JSON data, written into a bundle."""
+        ...
+
+    def binary_refusal(self, target: dict) -> str:
+        """Why a binary built for ``target`` cannot run on this device, or ""."""
+        ...
+
+    def load_binary(self, device: Any, binary: bytes, specs: Any, target: dict) -> Any:
+        """The module of a bundle's binary, as ``build`` returns it, made with no compiler
+        (okl.BundleError when the driver refuses it)."""
+        ...
+
 
 #: the methods every driver has (tests/test_layout.py holds the drivers to them)
 METHODS = tuple(sorted(name for name in vars(Driver) if not name.startswith("_")
