@@ -75,6 +75,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .errors import OKLError
+from .parser.cpp.defines import DefineError, define_texts
 
 if TYPE_CHECKING:
     from .runtime.device import Device, Kernel
@@ -373,7 +374,7 @@ def _fields(dev, path, source, name, defines, include_dirs, flags, filename, sco
     values = {
         "file": where, "source": text, "kernel name": name, "scope": scope,
         "mode": [dev.mode, bool(getattr(dev, "check_bounds", False))],
-        "defines": {str(k): _define_text(v) for k, v in defines.items()},
+        "defines": _defines_compared(defines),
         "include_dirs": [os.path.abspath(os.fspath(d)) for d in include_dirs],
         "flags": [str(f) for f in flags],
     }
@@ -381,10 +382,14 @@ def _fields(dev, path, source, name, defines, include_dirs, flags, filename, sco
                               .encode()).hexdigest()[:16] for k, v in values.items()}
 
 
-def _define_text(value) -> str:
-    if isinstance(value, bool):
-        return "1" if value else "0"
-    return str(value)
+def _defines_compared(defines: dict) -> dict:
+    """The defines as the ranks compare them: their macro texts, or for a bad define (which
+    the build then reports on every rank) a spelling of what was given -- never an error
+    here, where one rank alone raising would leave the others waiting in a collective."""
+    try:
+        return define_texts(defines)
+    except DefineError:
+        return {repr(k): repr(v) for k, v in defines.items()}
 
 
 def _pack(exc: BaseException) -> dict:

@@ -52,6 +52,7 @@ from ...record import record
 from ..linemarker import line_directive, unescape
 from ..source import STRING_NAME, decode, not_a_file, not_utf8_warning
 from . import inline as cppinline
+from .defines import define_texts
 from .pcpp import preprocessor_command
 
 if TYPE_CHECKING:  # the cpp subprocess's modules load where okl's own preprocessor declines
@@ -166,7 +167,7 @@ def preprocess(source: str, filename: str = STRING_NAME, *, mode: str = "serial"
     if row is not None and row.gpu:
         given += [("OKL_USING_GPU", "1"), ("OCCA_USING_GPU", "1")]
     given += list(C_SPELLINGS.items())
-    given += [(name, _define_value(value)) for name, value in (defines or {}).items()]
+    given += list(define_texts(defines).items())
     # cpp reads stdin, whose directory is its working directory: running it in the kernel's
     # folder makes #include "x.h" look next to the kernel first, as for a file on disk.
     base = os.path.dirname(os.path.abspath(filename)) if filename[:1] != "<" else ""
@@ -281,12 +282,6 @@ class _FileNames:
             if not rel.startswith(".."):
                 return rel
         return path
-
-
-def _define_value(value) -> str:
-    if isinstance(value, bool):
-        return "1" if value else "0"
-    return str(value)
 
 
 def _prepare(source: str, filename: str) -> str:
