@@ -138,7 +138,9 @@ class TuneResult:
         names = list(self.best) or (list(self.table[0].point) if self.table else [])
         cells = [[_text(v.point.get(n)) for n in names] for v in self.table]
         widths = [max([len(n)] + [len(c[i]) for c in cells]) for i, n in enumerate(names)]
-        head = (f"kernel '{self.kernel}' on {self.mode} ({self.device}): "
+        where = self.device if self.device.startswith(self.mode) else \
+            f"{self.mode} ({self.device})"
+        head = (f"kernel '{self.kernel}' on {where}: "
                 f"{sum(v.ok for v in self.table)} of {len(self.table)} variants timed"
                 + (", from the cache (nothing timed now)" if self.from_cache else ""))
         lines = [head, "  " + "  ".join(n.ljust(w) for n, w in zip(names, widths, strict=True))
