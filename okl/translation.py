@@ -70,7 +70,7 @@ class Translation:
             if k.name == name:
                 return k
         known = ", ".join(k.name for k in self.kernels)
-        raise KeyError(f"no @kernel named '{name}' (kernels: {known})")
+        raise KeyError(f"no @kernel named {name!r} (kernels: {known})")
 
     def launcher(self) -> str:
         """The launch plan of every kernel as text (what ``oklc translate --launcher``

@@ -22,6 +22,10 @@ from .names import undeclared
 from .placement import KNOWN, PlacementChecks
 from .uniformity import check_barriers
 
+#: the longest kernel name: every backend takes the device kernels' names (``_okl_`` + name +
+#: ``_`` + index) -- PoCL aborts the process on a 1000-character one and keeps 240
+KERNEL_NAME_CHARS = 200
+
 
 class ModelBuilder(PlacementChecks, LoopTreeChecks):
     """The whole file: kernels, device functions, constants, each kernel's loops,
@@ -83,6 +87,11 @@ class ModelBuilder(PlacementChecks, LoopTreeChecks):
     def _kernel(self, fn: c_ast.FuncDef) -> Kernel:
         decl = fn.decl
         kernel = Kernel(decl.name, fn, self.later(decl))
+        if len(decl.name) > KERNEL_NAME_CHARS:
+            self.error(f"[@kernel] name of {len(decl.name)} characters: okl allows at most "
+                       f"{KERNEL_NAME_CHARS}", decl,
+                       hint="give the kernel a shorter name (OpenCL drivers refuse or crash on "
+                            "long ones)")
         ret = decl.type.type
         if not (isinstance(ret, c_ast.TypeDecl) and isinstance(ret.type, c_ast.IdentifierType)
                 and ret.type.names == ["void"]):

@@ -369,7 +369,7 @@ class Device:
         if name is not None:
             spec = next((s for s in specs if s.name == name), None)
             if spec is None:
-                raise OKLError(f"no @kernel named '{name}' in {filename} "
+                raise OKLError(f"no @kernel named {name!r} in {filename} "
                                f"(kernels: {', '.join(s.name for s in specs) or 'none'})")
             _check_block_size(spec, getattr(self.backend, "max_threads", None), self.name)
         translated = time.perf_counter()

@@ -143,7 +143,7 @@ class Program(Mapping):
         known = list(self.specs)
         close = difflib.get_close_matches(str(name), known, n=1)
         hint = f"; did you mean '{close[0]}'?" if close else ""
-        return (f"no @kernel named '{name}' in {self.origin}{hint} "
+        return (f"no @kernel named {name!r} in {self.origin}{hint} "
                 f"(kernels: {', '.join(known) or 'none'})")
 
 
