@@ -151,7 +151,7 @@ def launched_as(environ=os.environ) -> tuple[str, str, int] | None:
     of several ranks, or None when none does (or none is set)."""
     for variable, kind, launcher in LAUNCHER_VARIABLES:
         text = environ.get(variable, "").strip()
-        if text.isdigit() and int(text) > (1 if kind == "size" else 0):
+        if text.isdecimal() and int(text) > (1 if kind == "size" else 0):
             return variable, launcher, int(text)
     return None
 

@@ -104,6 +104,10 @@ def test_environment_variable_selects_by_index_or_name(monkeypatch):
     assert not opencl.available and "OKL_OPENCL_DEVICE='no-such-platform'" in opencl.reason
     # props win over the variable
     assert okl.Device("opencl", platform_id=c.platform_index).backend.cl_device == c.device
+    for odd in ("\u00b2", "0:\u00b2"):  # a digit to str.isdigit, not to int(): no ValueError
+        monkeypatch.setenv(clselect.ENV, odd)
+        with pytest.raises(clselect.SelectionError, match="matches no OpenCL device"):
+            clselect.choose()
 
 
 # -- order of preference, on stand-in devices ------------------------------------------------

@@ -81,7 +81,7 @@ def openmp_threads() -> int:
     """What ``omp_get_max_threads()`` gives by default: OMP_NUM_THREADS's first number, else
     the CPUs this process may run on."""
     env = os.environ.get("OMP_NUM_THREADS", "").split(",")[0].strip()
-    if env.isdigit() and int(env) > 0:
+    if env.isdecimal() and int(env) > 0:
         return int(env)
     try:
         return len(os.sched_getaffinity(0))

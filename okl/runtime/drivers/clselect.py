@@ -163,7 +163,7 @@ def _ordered(cands: list[Candidate]) -> list[Candidate]:
 
 def _match(part: str, index: int, text: str) -> bool:
     part = part.strip()
-    return int(part) == index if part.isdigit() else part.lower() in text.lower()
+    return int(part) == index if part.isdecimal() else part.lower() in text.lower()
 
 
 def choose(platform_id: int | str | None = None, device_id: int | str | None = None) -> Candidate:

@@ -61,7 +61,7 @@ def _cl_kernel(program, name: str):
 def _user_name(device_kernel: str) -> str:
     """``kernel 'k'`` for the device kernel ``_okl_k_0`` (the names okl gives them)."""
     stem, _, index = device_kernel.removeprefix("_okl_").rpartition("_")
-    return f"kernel '{stem}'" if device_kernel.startswith("_okl_") and index.isdigit() and \
+    return f"kernel '{stem}'" if device_kernel.startswith("_okl_") and index.isdecimal() and \
         stem else f"kernel '{device_kernel}'"
 
 

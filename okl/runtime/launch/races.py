@@ -72,7 +72,7 @@ def requested(props: dict) -> Order | None:
         return Order()
     text = str(value)
     kind, _, seed = text.partition(":")
-    if kind in ORDERS[1:] and (not seed or kind == "shuffle" and seed.isdigit()):
+    if kind in ORDERS[1:] and (not seed or kind == "shuffle" and seed.isdecimal()):
         return Order(kind, int(seed) if seed else None)
     raise ArgumentError(f"{where}={value!r}: give True (or 1), 'reverse', 'shuffle' or "
                         "'shuffle:SEED' (a non-negative integer)")
