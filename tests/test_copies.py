@@ -140,6 +140,20 @@ def test_overlapping_copy_within_one_buffer(mode):
 
 
 @pytest.mark.parametrize("mode", EVERY)
+def test_overlapping_copy_between_devices_sharing_one_allocation(mode):
+    """Two Devices of one memory share a Memory (asarray): a copy between their views of it
+    is an overlap too (opencl raised pyopencl's MEM_COPY_OVERLAP)."""
+    dev, other = device(mode), okl.Device(mode)
+    host = np.arange(16, dtype=np.float32)
+    mem = dev.asarray(host, copy=True)
+    shared = other.asarray(mem)
+    shared[4:12].copy_from(mem[0:8])
+    want = host.copy()
+    want[4:12] = host[0:8]
+    assert np.array_equal(mem.get(), want)
+
+
+@pytest.mark.parametrize("mode", EVERY)
 def test_async_copies_then_finish(mode):
     dev = device(mode)
     n = 1 << 16

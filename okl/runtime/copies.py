@@ -334,10 +334,28 @@ def _overlap(dst, src, count: int, dst_offset: int, src_offset: int) -> bool:
     checked that each end is an okl.Memory or a numpy array)."""
     if isinstance(dst, np.ndarray) or isinstance(src, np.ndarray):
         return False
-    if _root(dst) is not _root(src):
+    (space_a, a), (space_b, b) = _address(dst, dst_offset), _address(src, src_offset)
+    if space_a != space_b:
         return False
-    a, b = dst.offset + dst_offset, src.offset + src_offset
-    return a < b + count and b < a + count
+    nbytes = count * dst.dtype.itemsize
+    return a < b + nbytes and b < a + nbytes
+
+
+def _address(mem, offset: int) -> tuple:
+    """(address space, byte address) of element ``offset`` of ``mem``: two Memory objects of
+    different Devices may share one allocation (``asarray`` of another Device's Memory), so
+    overlap is a question of addresses, not of which Memory object holds them."""
+    handle = _root(mem).handle
+    at = (mem.offset + offset) * mem.dtype.itemsize
+    data = getattr(handle, "data", None)
+    if isinstance(handle, np.ndarray):
+        return "host", handle.ctypes.data + at
+    if hasattr(data, "ptr"):  # CuPy: one address space per process (unified addressing)
+        return "cuda", data.ptr + at
+    int_ptr = getattr(handle, "int_ptr", None)
+    if int_ptr is not None:  # a pyopencl Buffer: its cl_mem, whichever Python object holds it
+        return ("opencl", int_ptr), at
+    return ("object", id(handle)), at
 
 
 def _cuda_copy(device, dst, src, count, dst_offset, src_offset, blocking) -> None:
