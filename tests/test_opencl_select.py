@@ -158,3 +158,24 @@ def test_every_reason_is_listed_when_nothing_works(monkeypatch):
         clselect.choose()
     assert "0:0 CPU 'a0'" in str(err.value) and ": one" in str(err.value)
     assert "1:0 CPU 'b0'" in str(err.value) and ": two" in str(err.value)
+
+
+def test_an_unwritable_pocl_cache_is_named_not_an_install_hint(tmp_path):
+    """PoCL lists no devices when it cannot make its cache folder; okl named a missing
+    installation.  (/proc refuses new folders even to root.)"""
+    import subprocess
+    import sys
+
+    script = ("import okl\n"
+              "info = {b.name: b for b in okl.backends()}['opencl']\n"
+              "print(info.available, info.reason)\n")
+    env = {**__import__("os").environ, "POCL_CACHE_DIR": "/proc/okl-no-such-folder",
+           "OKL_CACHE_DIR": str(tmp_path)}
+    env.pop(clselect.ENV, None)
+    run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                         text=True, timeout=120)
+    if "PoCL" not in run.stdout and "True" in run.stdout:
+        pytest.skip("the OpenCL device here is not PoCL's")
+    assert run.stdout.startswith("False"), run.stdout + run.stderr
+    assert "POCL_CACHE_DIR (/proc/okl-no-such-folder) cannot be created or written" \
+        in run.stdout

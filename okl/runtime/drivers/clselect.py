@@ -16,6 +16,7 @@ part is an index or a case-insensitive piece of the platform's name and version 
 from __future__ import annotations
 
 import os
+import tempfile
 import time
 from dataclasses import dataclass
 
@@ -99,8 +100,35 @@ def candidates() -> list[Candidate]:
         out += [Candidate(p_index, d_index, platform, device)
                 for d_index, device in enumerate(devices)]
     if not out:
+        cache = _pocl_cache_problem()
+        if cache and any("portable computing" in _name(p).lower() for p in platforms):
+            raise SelectionError(f"PoCL lists no devices: {cache}")
         raise SelectionError(f"OpenCL platforms have no devices; install {fix()}")
     return out
+
+
+def _name(platform) -> str:
+    try:
+        return platform.name
+    except Exception:
+        return ""
+
+
+def _pocl_cache_problem() -> str:
+    """Why PoCL could not use its kernel cache folder, or "": PoCL lists no devices at all
+    when it cannot create or write the folder (POCL_CACHE_DIR, else ~/.cache/pocl), which
+    looked like a missing installation."""
+    folder = os.environ.get("POCL_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "pocl")
+    named = "POCL_CACHE_DIR" if os.environ.get("POCL_CACHE_DIR") else "its cache folder"
+    try:  # as PoCL would: make the folder, write in it (access() says yes to root anywhere)
+        os.makedirs(folder, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as e:
+        return (f"{named} ({folder}) cannot be created or written ({e.strerror or e}); set "
+                "POCL_CACHE_DIR to a writable folder")
+    return ""
 
 
 def probe(c: Candidate) -> str:
