@@ -74,7 +74,10 @@ def test_every_variant_is_checked_and_timed_and_the_fastest_returned(dev, kernel
     result = k.tuning
     assert isinstance(k, okl.Kernel) and not result.from_cache
     assert [v.point for v in result.table] == [{"p_B": 32}, {"p_B": 16}]
-    assert all(v.status == "ok" and v.seconds > 0 and v.launches == 5 for v in result.table)
+    # 5 launches each; twice as many where both are within 10 % (timed again), or neither
+    assert all(v.status == "ok" and v.seconds > 0 and v.launches in (5, 10)
+               for v in result.table)
+    assert len({v.launches for v in result.table}) == 1
     fastest = min(result.table, key=lambda v: v.seconds)
     assert result.best == fastest.point and result.seconds == fastest.seconds
     assert result.defines == result.best

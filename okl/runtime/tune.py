@@ -18,7 +18,8 @@ block shapes by hand.  The tuner does that sweep once per device and remembers t
    events, OpenCL profiling markers, the host clock around the synchronous launch on serial
    and openmp) after a warm-up, in interleaved rounds -- variant A, B, C, then A, B, C again
    -- so that a slow spell of a shared machine hits every variant, not one; the median of the
-   launches ranks them;
+   launches ranks them.  The variants within 10 % of the best are then timed again, as long
+   (the order of close contenders is what the choice depends on, and noise can swap it);
 4. the winner is stored in okl's cache (level ``tuning``) under a key made of the device
    (mode, name, architecture, compiler and its flags, OpenMP threads), the kernel's name, the
    OKL source's SHA-256, the fixed defines, the include folders, the compiler flags, the
@@ -61,6 +62,9 @@ BUDGET_S = 0.3
 MIN_REPEAT, MAX_REPEAT = 9, 300
 #: interleaved timing rounds (each variant gets a third of its launches per round)
 ROUNDS = 3
+#: variants whose median is within this fraction of the best's are timed again (at most
+#: FINALISTS of them), with as many launches again
+FINAL_MARGIN, FINALISTS = 0.10, 4
 #: warm-up launches per variant before timing (after the launch that is checked)
 WARMUP = 3
 #: the cache level of tuning results (okl.runtime.cache.LEVELS)
@@ -353,7 +357,7 @@ def _run(device, name: str, variants: list[dict], build, args: list, rtol: float
         label = _point_text(variant.point)
         try:
             kernel = build(variant.point)
-        except Exception as e:  # any failure to build is this variant's, reported
+        except OKLError as e:  # this variant's (anything else is okl's bug: raised)
             _fail(variant, "build", e, name)
             continue
         copies = [device.asarray(h.copy()) if h is not None else a
@@ -390,10 +394,12 @@ def _run(device, name: str, variants: list[dict], build, args: list, rtol: float
         else:  # too big to keep every variant's copies: time this one now, in one round
             _time(device, candidate, variant.launches)
             _close(candidate, label)
-    for r in range(ROUNDS):  # interleaved: A B C, A B C, ...
-        for c in alive:
-            share = c.variant.launches * (r + 1) // ROUNDS - c.variant.launches * r // ROUNDS
-            _time(device, c, share)
+    _rounds(device, alive)
+    finalists = _finalists(alive)
+    if len(finalists) > 1:  # the close contenders again, as long: their order is what counts
+        say(f"tune {name}: {len(finalists)} variants within {FINAL_MARGIN:.0%} of the best, "
+            "timed again")
+        _rounds(device, finalists)
     for c in alive:
         _close(c, _point_text(c.variant.point))
     timed = [v for v in table if v.ok and v.seconds is not None]
@@ -407,6 +413,26 @@ def _run(device, name: str, variants: list[dict], build, args: list, rtol: float
     result = TuneResult(name, device.mode, device.name, dict(best.point), float(best.seconds
                                                                                or 0.0), table)
     return result, build(best.point)
+
+
+def _rounds(device, candidates: list[_Candidate]) -> None:
+    """Each candidate's launches in ``ROUNDS`` interleaved rounds: A B C, A B C, ..."""
+    for r in range(ROUNDS):
+        for c in candidates:
+            n = c.variant.launches
+            _time(device, c, n * (r + 1) // ROUNDS - n * r // ROUNDS)
+
+
+def _finalists(candidates: list[_Candidate]) -> list[_Candidate]:
+    """The candidates whose median is within FINAL_MARGIN of the best one's (at most
+    FINALISTS of them, fastest first): where noise could swap the order, more launches
+    decide."""
+    medians = sorted((statistics.median(c.times), k) for k, c in enumerate(candidates)
+                     if c.times)
+    if not medians:
+        return []
+    limit = medians[0][0] * (1 + FINAL_MARGIN)
+    return [candidates[k] for m, k in medians[:FINALISTS] if m <= limit]
 
 
 def _close(c: _Candidate, label: str) -> None:
