@@ -380,7 +380,9 @@ def test_a_read_only_producer_is_refused_for_a_non_const_pointer():
         iota("serial")(16, ArrayInterfaceOnly(host))
 
 
-@pytest.mark.parametrize("mode", params(("opencl",)))
-def test_a_foreign_array_on_opencl_is_refused_naming_asarray(mode):
-    with pytest.raises(okl.ArgumentError, match=r"dev\.asarray\(x\)"):
-        iota(mode)(16, DLPackOnly(np.zeros(16, np.float32)))
+@pytest.mark.parametrize("mode", params(("opencl", "cuda", "hip")))
+def test_a_cpu_array_of_another_library_on_a_gpu_mode_is_refused_naming_asarray(mode):
+    for make in _producers():
+        with pytest.raises(okl.ArgumentError, match=r"got a host .*cannot read host memory; "
+                                                    r"copy it first with dev\.asarray\(x\)"):
+            iota(mode)(16, make(np.zeros(16, np.float32)))

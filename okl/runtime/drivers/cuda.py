@@ -34,6 +34,7 @@ from ...version import __version__
 from ..buildlog import map_log
 from ..cache import Cache
 from ..cache import memo as process_memo
+from ..launch import foreign
 from ..launch.args import ArrayInfo
 from ..launch.gpu import (
     array_address,
@@ -158,8 +159,8 @@ class CudaBackend:
             return ArrayInfo(obj.dtype, obj.flags.c_contiguous, False, "host", None,
                              "numpy.ndarray")
         iface = getattr(obj, "__cuda_array_interface__", None)
-        if iface is None:
-            return None
+        if iface is None:  # a host array of another library (a torch CPU tensor): refused
+            return foreign.host_describe(obj)  # as numpy's is, naming dev.asarray
         dtype = np.dtype(iface["typestr"]) if not iface.get("descr") or \
             len(iface["descr"]) == 1 else np.dtype(iface["descr"])
         strides = iface.get("strides")

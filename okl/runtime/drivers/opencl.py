@@ -22,6 +22,7 @@ from .. import copies
 from ..buildlog import captured_stderr, map_log
 from ..cache import Cache
 from ..cache import memo as process_memo
+from ..launch import foreign
 from ..launch.args import ArrayInfo
 from ..launch.clcall import compile_cl_caller
 from ..launch.gpu import gpu_launcher
@@ -189,7 +190,7 @@ class OpenCLBackend:
             pass
         if isinstance(obj, cl.Buffer):  # untyped: any pointee type
             return ArrayInfo(None, True, False, "opencl", obj.context, "pyopencl.Buffer")
-        return None
+        return foreign.host_describe(obj)  # a torch CPU tensor...: refused naming dev.asarray
 
     def malloc(self, device, shape, dtype):
         cl = _cl()

@@ -79,3 +79,11 @@ def describe(obj) -> ArrayInfo | None:
         return None
     return ArrayInfo(arr.dtype, arr.flags.c_contiguous, not arr.flags.writeable, "host", None,
                      _typename(obj))
+
+
+def host_describe(obj) -> ArrayInfo | None:
+    """:func:`describe` for a GPU mode's driver: another library's array in host memory is
+    described (so that the check refuses it as a host array, naming ``dev.asarray(x)``);
+    anything else is the driver's to know, or unknown (None)."""
+    info = describe(obj)
+    return info if info is not None and info.kind == "host" else None
