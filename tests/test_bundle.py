@@ -114,7 +114,8 @@ def bare_environment(tmp_path: Path, mode: str) -> dict[str, str]:
         folder.mkdir()
         env[name] = str(folder)
     env.pop("CC", None)
-    env.update(PATH=str(bin_dir), PYTHONPATH=str(ROOT), PYTHONDONTWRITEBYTECODE="1")
+    path = [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
+    env.update(PATH=str(bin_dir), PYTHONPATH=os.pathsep.join(path), PYTHONDONTWRITEBYTECODE="1")
     return env
 
 
