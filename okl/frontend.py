@@ -24,6 +24,7 @@ from .parser.cpp.preprocess import preprocess
 from .parser.cxx import lower_cxx
 from .parser.source import STRING_NAME, decode, read_source
 from .parser.text_limits import check_bounds
+from .recursion import deep_recursion
 
 
 def analyze(source: str | bytes, filename: str = STRING_NAME, *, mode: str = "serial",
@@ -36,10 +37,12 @@ def analyze(source: str | bytes, filename: str = STRING_NAME, *, mode: str = "se
     ``timings``, when given, receives the seconds spent per stage: preprocess, attributes,
     parse, model (benchmarks/frontend_time.py)."""
     try:
-        return _analyze(source, filename, mode, defines, include_dirs, Clock(timings))
+        # the same room for every pass whatever other threads translate (okl.recursion)
+        with deep_recursion():
+            return _analyze(source, filename, mode, defines, include_dirs, Clock(timings))
     except RecursionError:  # a recursive pass met an expression thousands of levels deep
         raise TranslationError(diagnostics=[Diagnostic(
-            "error", "an expression nests too deeply for okl (about a thousand levels)",
+            "error", "an expression nests too deeply for okl (thousands of levels)",
             SourceLoc(filename, 1, 1),
             hint="split it into several statements with temporary variables")]) from None
 

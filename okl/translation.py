@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import gc
 import os
-import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import field
@@ -20,6 +19,7 @@ from .model.kernel import Param, Program
 from .modes import MODES
 from .parser.source import STRING_NAME, read_source
 from .record import record
+from .recursion import deep_recursion
 from .targets.emitter import emit_file
 from .targets.target import Target
 from .transforms.atomics import lower_atomics
@@ -143,16 +143,13 @@ def _deep_expressions(where: Callable[[], SourceLoc]) -> Iterator[None]:
     ``where()`` (the first kernel: which expression is unknown here) where even that is not
     enough.  (A function: finding a column aligns a line's tokens with its original's, and
     most translations need no location at all.)"""
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 20000))
     try:
-        yield
+        with deep_recursion():
+            yield
     except RecursionError:
         raise TranslationError(diagnostics=[Diagnostic(
             "error", "an expression in this kernel nests too deeply to translate", where(),
             hint="split it into several statements with temporary variables")]) from None
-    finally:
-        sys.setrecursionlimit(limit)
 
 
 def translate_file(path: str | os.PathLike, mode: str, **kw) -> Translation:

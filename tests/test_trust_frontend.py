@@ -5,13 +5,16 @@ placement, files without @kernel, and translation that touches no process-wide s
 
 from __future__ import annotations
 
+import sys
 import textwrap
+import threading
 
 import numpy as np
 import pytest
 from frontend_util import analyze, errors
 
 import okl
+from okl.recursion import deep_recursion
 
 
 def _tr(source: str, mode: str, **kw) -> okl.translation.Translation:
@@ -109,3 +112,83 @@ def test_max_inner_dims_at_run_time_is_a_product(tmp_path, monkeypatch):
     assert (y.get()[:256] == np.arange(256)).all()
     with pytest.raises(okl.LaunchError, match="16 x 32 = 512 threads"):
         kernel(np.int32(16), np.int32(32), y)
+
+
+# -- 6. translation touches no process-wide state ------------------------------------------
+
+def _nested(depth: int) -> str:
+    expr = "(" * depth + "x[i]" + ")" * depth
+    return f"""
+    @kernel void k(const int n, float *x) {{
+      for (int b = 0; b < n; ++b; @outer) {{
+        for (int i = 0; i < 16; ++i; @inner) {{ x[i] = {expr} + 1.0f; }}
+      }}
+    }}
+    """
+
+
+def test_threads_translate_while_another_translates_a_deep_kernel(monkeypatch):
+    """40 valid kernels (200 levels: more frames than CPython's default limit) in threads
+    while another thread parses one too deep for any limit: every valid one translates, the
+    deep one gets okl's diagnostic, and the recursion limit is the program's afterwards."""
+    monkeypatch.setenv("OKL_MAX_NESTING", "6000")  # let the deep one reach the parser
+    before = sys.getrecursionlimit()
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)  # switch threads often, inside the parses
+    valid, deep = _nested(200), _nested(4000)
+    failures: list[str] = []
+    deep_errors: list[okl.TranslationError] = []
+
+    def run_valid() -> None:
+        for _ in range(4):
+            try:
+                _tr(valid, "cuda")
+            except Exception as e:  # noqa: BLE001 -- any failure is the test's finding
+                failures.append(repr(e))
+
+    def run_deep() -> None:
+        for _ in range(3):
+            with pytest.raises(okl.TranslationError) as info:
+                _tr(deep, "serial")
+            deep_errors.append(info.value)
+
+    threads = [threading.Thread(target=run_valid) for _ in range(10)]
+    threads.append(threading.Thread(target=run_deep))
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert failures == []
+    assert len(deep_errors) == 3
+    for e in deep_errors:
+        (d,) = e.diagnostics
+        assert "nests too deeply" in d.message and d.loc.line == 4 and d.hint  # the nest
+    assert sys.getrecursionlimit() == before
+
+
+def test_deep_recursion_is_kept_until_the_last_user_leaves():
+    before = sys.getrecursionlimit()
+    entered, leave = threading.Event(), threading.Event()
+
+    def other() -> None:
+        with deep_recursion():
+            entered.set()
+            leave.wait(10)
+
+    t = threading.Thread(target=other)
+    with deep_recursion():
+        t.start()
+        entered.wait(10)
+    assert sys.getrecursionlimit() >= 20000  # the other thread still needs the room
+    leave.set()
+    t.join()
+    assert sys.getrecursionlimit() == before
+    with deep_recursion():
+        sys.setrecursionlimit(before + 7)  # the program's own change is the program's
+    try:
+        assert sys.getrecursionlimit() == before + 7
+    finally:
+        sys.setrecursionlimit(before)

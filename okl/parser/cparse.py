@@ -12,7 +12,7 @@ tenth of the parse of a small kernel; its nodes were skipped by every pass.)
 from __future__ import annotations
 
 import functools
-import sys
+import re
 import threading
 
 from pycparser import c_ast, c_parser
@@ -20,6 +20,7 @@ from pycparser import c_ast, c_parser
 from .. import limits
 from ..ctree import clone
 from ..errors import Diagnostics, TranslationError, note
+from ..recursion import deep_recursion
 from .attributes import Token, tokenize
 from .clexer import FAST_PATH, FastLexer
 from .cpp.preprocess import Expanded
@@ -180,17 +181,30 @@ def parser() -> c_parser.CParser:
     return p
 
 
+NESTS_TOO_DEEPLY = "more levels than the parser's recursion has room for"
+
+
 def _parse_text(text: str) -> c_ast.FileAST:
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 20000))  # pycparser recurses per nested construct
     p = parser()
     p.typedef_names = TYPEDEF_NAMES
     try:
-        return p.parse(text, filename="okl")
+        with deep_recursion():  # pycparser recurses per nested construct (okl.recursion)
+            return p.parse(text, filename="okl")
     except RecursionError:
-        raise SyntaxProblem("source nests too deeply for the parser", 1, 1, None) from None
-    finally:
-        sys.setrecursionlimit(limit)
+        line, col = _deepest(text)
+        raise SyntaxProblem(NESTS_TOO_DEEPLY, line, col, None) from None
+
+
+def _deepest(text: str) -> tuple[int, int]:
+    """(line, column) of the first bracket at the text's deepest nesting: where a parse that
+    ran out of recursion was (okl.parser.text_limits bounds the nesting before this)."""
+    depth = best = where = 0
+    for m in re.finditer(r"[(\[{]|[)\]}]", text):
+        depth += 1 if m.group() in "([{" else -1
+        if depth > best:
+            best, where = depth, m.start()
+    line = text.count("\n", 0, where) + 1
+    return line, where - text.rfind("\n", 0, where)
 
 
 def parse(text: str, expanded: Expanded, diags: Diagnostics) -> c_ast.FileAST:
@@ -356,6 +370,10 @@ def _report(e: SyntaxProblem, tokens: list[Token], expanded: Expanded,
         what = e.message[:1].lower() + e.message[1:]
         diags.error(f"syntax error: {what} at '{e.token}'", loc,
                     hint="check the expression or declaration that ends here")
+    elif e.message == NESTS_TOO_DEEPLY:
+        diags.error(f"the code nests too deeply: {e.message}", loc,
+                    hint="split the expression or statement into several with temporary "
+                         "variables or helper functions")
     else:
         diags.error(f"syntax error: {e.message}", loc)
 

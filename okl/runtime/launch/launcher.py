@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import contextlib
 import re
-import sys
 
+from ...recursion import deep_recursion
 from ...transforms.launch import DeviceKernel, Extent, KernelPlan
 from . import cvalues as cv
 from .hostcode import HostCodeError, HostWriter
@@ -84,16 +84,14 @@ def _trip_count(e: Extent, writer: HostWriter) -> str:
 @contextlib.contextmanager
 def _deep_nesting():
     """The writer recurses per statement and operator, as pycparser does: C nests deeper
-    than Python's default recursion limit allows (okl.translate raises it the same way)."""
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 20000))
+    than Python's default recursion limit allows (okl.recursion: the room is shared with
+    translations in other threads, never lowered under one)."""
     try:
-        yield
+        with deep_recursion():
+            yield
     except RecursionError:
         raise HostCodeError("host code nests too deeply to run in the Python launcher; "
                             "split it into several statements") from None
-    finally:
-        sys.setrecursionlimit(limit)
 
 
 def host_source(plan: KernelPlan) -> str:
