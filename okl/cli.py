@@ -389,27 +389,26 @@ def build(file: str, kernel: str | None, mode: str, defines: tuple[str, ...],
     from .runtime.device import Device
 
     dev = Device(mode)
-    options = {"defines": _defines(defines), "include_dirs": includes}
+    defs = _defines(defines)
     if file == "-":
         data, name = read_input(file)
         text, not_utf8 = decode(data, name)
         if not_utf8 is not None:
             REPORT.diagnostic(not_utf8)
-        prog = dev.build_program_from_string(text, filename=name, **options) \
-            if kernel is None else \
-            dev.build_kernel_from_string(text, kernel, filename=name, **options).program
+        prog = dev.build_program_from_string(text, defines=defs, include_dirs=includes,
+                                             filename=name)
     else:
-        prog = dev.build_program(file, **options) if kernel is None else \
-            dev.build_kernel(file, kernel, **options).program
-    assert prog is not None  # every build makes one
+        prog = dev.build_program(file, defines=defs, include_dirs=includes)
+    # a name the file lacks is an error that lists the kernels it has
+    chosen = [prog[kernel]] if kernel is not None else list(prog.kernels)
     what = kernel or f"{len(prog)} kernel(s) of {prog.origin} ({', '.join(prog.names)})"
     state = "hit" if prog.translation_hit and prog.build_hit is not False else "miss"
     binary = {True: "hit", False: "miss", None: "cached by the backend"}[prog.build_hit]
-    seconds = prog[kernel].build_seconds if kernel else prog.build_seconds
-    report = [f"{what} ({dev.mode}, {dev.name}): {seconds * 1e3:.1f} ms, cache {state} "
-              f"(translation {'hit' if prog.translation_hit else 'miss'}, binary {binary})"]
+    report = [f"{what} ({dev.mode}, {dev.name}): {prog.build_seconds * 1e3:.1f} ms, cache "
+              f"{state} (translation {'hit' if prog.translation_hit else 'miss'}, binary "
+              f"{binary})"]
     if verbose:
-        for k in ([prog[kernel]] if kernel else prog.kernels):
+        for k in chosen:
             props = k.properties
             if not kernel:
                 report.append(f"  {k.name}:")

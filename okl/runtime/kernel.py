@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import weakref
 from operator import attrgetter
+from typing import Any
 
 from ..errors import OKLError
 from .launch.args import bind_args, make_converters
@@ -37,7 +38,7 @@ class Kernel:
     #: what Device.tune found (okl.runtime.tune.TuneResult) when this kernel is its winner
     tuning: TuneResult | None = None
     #: the okl.Program this kernel belongs to (every build and load makes one)
-    program = None
+    program: Any = None
 
     def __init__(self, device, spec: KernelSpec, module, source: str):
         self.device = device
