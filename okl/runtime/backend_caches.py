@@ -64,8 +64,9 @@ class BackendCache:
             return Cleared(0, ())
         removed = 0
         skipped: list[str] = []
-        for entry in entries:
-            doomed = LAYOUTS[self.name](entry)
+        # judged before anything is removed: one entry's proof may rest on another's
+        plan = [(entry, LAYOUTS[self.name](entry)) for entry in entries]
+        for entry, doomed in plan:
             if doomed is None:
                 skipped.append(entry.name)
                 continue
@@ -90,7 +91,8 @@ class BackendCache:
 # Each function takes one entry of the cache folder and returns the paths to delete for it (the
 # entry itself, or some entries below it), or None when the entry is not the backend's.
 
-_HEX = re.compile(r"[0-9a-f]+")
+_HEX_DIGIT = re.compile(r"[0-9a-f]")
+_NV_FILE = re.compile(r"[0-9a-f]{8,}")
 #: CuPy: ``<md5 or sha1 of the source and options>[_2].cubin`` (``.hsaco`` on ROCm), and with
 #: CUPY_CACHE_SAVE_CUDA_SOURCE the source beside it (``<name>.cu``)
 _CUPY = re.compile(r"[0-9a-f]{32,64}(?:_\d+)?\.(?:cubin|hsaco|ptx|fatbin)(?:\.cu|\.cpp)?")
@@ -123,21 +125,39 @@ def _pocl(entry: os.DirEntry) -> list[str] | None:
 
 
 def _nvidia(entry: os.DirEntry) -> list[str] | None:
-    """The driver's ComputeCache: an ``index`` file and one- or two-hex-digit folders that
-    hold only hex-named folders and files; proven only where the index is there."""
+    """The driver's ComputeCache (as an H100's driver writes it): an ``index`` file, and
+    ``<hex digit>/<hex digit>/<hex name of 8 or more digits>`` files, nothing else; proven
+    only where the index is there, the index only where such a folder is."""
     folder = os.path.dirname(entry.path)
-    if not os.path.isfile(os.path.join(folder, "index")) or os.path.islink(
-            os.path.join(folder, "index")):
+    try:
+        names = os.listdir(folder)
+    except OSError:
         return None
-    if entry.name == "index" and entry.is_file(follow_symlinks=False):
-        return [entry.path]
-    if not (entry.is_dir(follow_symlinks=False) and len(entry.name) <= 2
-            and _HEX.fullmatch(entry.name)):
+    index = os.path.join(folder, "index")
+    if not os.path.isfile(index) or os.path.islink(index):
         return None
-    for _root, dirs, files in os.walk(entry.path):
-        if not all(_HEX.fullmatch(n) for n in dirs + files):
-            return None
-    return [entry.path]
+    if entry.name == "index":
+        return [entry.path] if any(_nvidia_digit(os.path.join(folder, n)) for n in names) \
+            else None
+    return [entry.path] if _nvidia_digit(entry.path) else None
+
+
+def _nvidia_digit(path: str) -> bool:
+    """Whether ``path`` is one of the driver's hex-digit folders (checked all the way down)."""
+    if not (_HEX_DIGIT.fullmatch(os.path.basename(path)) and os.path.isdir(path)
+            and not os.path.islink(path)):
+        return False
+    try:
+        subs = list(os.scandir(path))
+        for sub in subs:
+            if not (_HEX_DIGIT.fullmatch(sub.name) and sub.is_dir(follow_symlinks=False)):
+                return False
+            for f in os.scandir(sub.path):
+                if not (_NV_FILE.fullmatch(f.name) and f.is_file(follow_symlinks=False)):
+                    return False
+    except OSError:
+        return False
+    return bool(subs)
 
 
 def _pyopencl(entry: os.DirEntry) -> list[str] | None:
