@@ -69,7 +69,7 @@ def encode(program: Any, kernel: str | None = None) -> bytes:
     target = info.get("target") or backend.binary_target(flags)
     files = {"source": program.source.encode(),
              "specs.json": json.dumps(to_json(specs), sort_keys=True).encode(),
-             "binary": bytes(backend.binary(program._module))}
+             "binary": bytes(backend.binary(program.module))}
     manifest: dict[str, Any] = {
         "format": FORMAT, "version": VERSION, "okl": __version__, "mode": device.mode,
         "kernels": [s.name for s in specs], "origin": program.origin,
@@ -110,19 +110,9 @@ def write_program(path: str | os.PathLike, program: Any, kernel: str | None = No
         raise
 
 
-def read(path: str | os.PathLike) -> tuple[dict, dict[str, bytes]]:
-    """(manifest, files) of a bundle, every file checked; BundleError for anything else."""
-    path = os.fspath(path)
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise BundleError(f"cannot read {path}: {e.strerror or e}") from None
-    return parse(data, path)
-
-
 def parse(data: bytes, path: str) -> tuple[dict, dict[str, bytes]]:
-    """read() for bytes already in memory (``path`` names them in messages)."""
+    """(manifest, files) of the bundle ``data`` (read from ``path``, which messages name),
+    every file checked against its size and SHA-256; BundleError for anything else."""
     what = "oklc build FILE -m MODE -o BUNDLE writes one"
     if not data.startswith(b"PK\x03\x04"):
         raise BundleError(f"{path} is not an okl bundle (no zip header; {what})")

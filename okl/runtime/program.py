@@ -94,6 +94,12 @@ class Program(Mapping):
                 f"kernels=[{', '.join(self.specs)}])")
 
     @property
+    def module(self) -> Any:
+        """What the backend built or loaded: every kernel's code (a library, an OpenCL
+        program, CUDA functions), as the mode's driver gives it."""
+        return self._module
+
+    @property
     def names(self) -> tuple[str, ...]:
         """The kernels' names, in file order."""
         return tuple(self.specs)
