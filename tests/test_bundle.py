@@ -261,3 +261,19 @@ def test_load_kernel_names_and_program_access(tmp_path: Path, serial_bundle: byt
     original = json.loads(zipfile.ZipFile(path).read("okl-bundle.json"))
     assert manifest["target"] == original["target"] and manifest["kernels"] == ["scale"]
     assert manifest["key"] == original["key"] and len(manifest["key"]) == 64
+
+
+def test_what_a_cpu_bundle_records(serial_bundle: bytes):
+    """The target names the CPU features the compiler may use under the build's flags
+    (``cc -dM -E``): all of them this CPU's own, spelt as /proc/cpuinfo spells them."""
+    from okl.runtime.drivers.cpufeatures import candidates, host_features
+
+    target = json.loads(zipfile.ZipFile(io.BytesIO(serial_bundle)).read("okl-bundle.json")
+                        )["target"]
+    assert target["flags"] == okl.Device("serial").backend.flags and target["compiler"]
+    here = host_features()
+    assert set(target["features"]) <= (here or set())
+    if here is not None and "-march=native" in target["flags"]:
+        assert target["features"]  # a native build uses at least the baseline extensions
+    assert {"avx512_vnni", "avx512vnni"} <= candidates("AVX512VNNI")
+    assert "pni" in candidates("SSE3") and "asimd" in candidates("NEON")
