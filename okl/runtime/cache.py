@@ -242,6 +242,9 @@ class Cache:
             for name, data in files.items():
                 _write_atomic(path / name, data)
             _write_atomic(path / META, meta_bytes)
+        except cache_files.Untrusted as exc:
+            cache_files.unwritable(path, exc)
+            return None
         except OSError as exc:
             log.warning("could not write cache entry %s (carrying on without it): %s", path, exc)
             return None

@@ -98,8 +98,8 @@ def refusal(st: os.stat_result) -> str | None:
         return None
     who = "group and others" if mode & 0o022 == 0o022 else "group" if mode & 0o020 else \
         "others"
-    why = [f"owned by {_user(st.st_uid)}, not by you ({_user(geteuid())}) or root"] \
-        if foreign else []
+    me = "you (root)" if geteuid() == 0 else f"you ({_user(geteuid())}) or root"
+    why = [f"owned by {_user(st.st_uid)}, not by {me}"] if foreign else []
     if writable:
         why.append(f"writable by {who}")
     return f"{' and '.join(why)} (mode {mode:04o})"
@@ -128,12 +128,26 @@ def check_file(path: Path, st: os.stat_result) -> None:
         raise Untrusted(path, reason)
 
 
+def _first(key: str) -> bool:
+    with _warned_lock:
+        if key in _warned:
+            return False
+        _warned.add(key)
+        return True
+
+
+def unwritable(entry: Path, exc: Untrusted) -> None:
+    """Say, once per offending path and process, that entries cannot be stored there."""
+    if _first("write " + exc.path):
+        log.warning("not writing cache entry %s: %s is %s; okl will not write into a folder "
+                    "another user controls, so builds under it stay uncached. Use a cache "
+                    "folder of your own (OKL_CACHE_DIR).", entry, exc.path, exc.reason)
+
+
 def refused(entry: Path, exc: Untrusted) -> None:
     """Say, once per offending path and process, that an entry was not used and why."""
-    with _warned_lock:
-        if exc.path in _warned:
-            return
-        _warned.add(exc.path)
+    if not _first(exc.path):
+        return
     log.warning("not loading cache entry %s: %s is %s, so another user could have put "
                 "code there that okl would run as you. okl builds the kernel privately "
                 "instead. Remove %s if you did not put it there (or run 'oklc cache clear'), "
