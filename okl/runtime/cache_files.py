@@ -198,7 +198,7 @@ def private_dirs(root: Path, path: Path) -> None:
             continue
         if getattr(os, "geteuid", lambda: -1)() != st.st_uid:
             raise Untrusted(current, reason)
-        os.chmod(current, stat.S_IMODE(st.st_mode) & ~0o022, follow_symlinks=False)
+        os.chmod(current, stat.S_IMODE(st.st_mode) & ~0o022)  # a folder: lstat said so
 
 
 # -- temporary files ---------------------------------------------------------------------
