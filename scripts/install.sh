@@ -43,20 +43,16 @@ fi
 
 begin() { step=$((step + 1)); t0=$SECONDS; echo "[$step/$TOTAL] $*"; }
 finish() { echo "      done in $((SECONDS - t0)) s"; }
-fail() {
-  echo "install.sh: step $step failed: $*" >&2
-  if [ "$LOG" != /dev/null ]; then
-    echo "--- the end of $LOG ---" >&2
-    tail -n 40 "$LOG" >&2
-    echo "--- (the whole log: $LOG) ---" >&2
-  fi
-  exit 1
-}
-# run CMD...: runs it with its output in the log (or, with --dry-run, says it would)
+fail() { echo "install.sh: step $step failed: $*" >&2; exit 1; }
+# run CMD...: runs it with its output in the log (or, with --dry-run, says it would); when it
+# fails, shows the end of the log
 run() {
   if [ "$dry" = 1 ]; then echo "      would run: $*"; return 0; fi
   printf '\n$ %s\n' "$*" >>"$LOG"
-  "$@" >>"$LOG" 2>&1 || fail "$*"
+  "$@" >>"$LOG" 2>&1 && return 0
+  { echo "--- the end of $LOG ---"; tail -n 40 "$LOG"; echo "--- (the whole log: $LOG) ---"
+  } >&2
+  fail "$*"
 }
 
 # -- 1. the machine ----------------------------------------------------------------------------

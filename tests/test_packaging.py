@@ -10,6 +10,7 @@ offline, a few seconds, and nothing written into the tree.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -40,10 +41,14 @@ def _source_files() -> set[str]:
                              timeout=60)
         if out.returncode == 0:
             return {p for p in out.stdout.decode().split("\0") if p and (ROOT / p).is_file()}
-    return {str(p.relative_to(ROOT)) for p in ROOT.rglob("*") if p.is_file()
-            and not any(part in _GENERATED or part.endswith(".egg-info")
-                        for part in p.relative_to(ROOT).parts)
-            and p.suffix != ".pyc" and str(p.relative_to(ROOT)) not in _SDIST_OWN}
+    out = set()
+    for folder, dirs, names in os.walk(ROOT):
+        # not what building and testing generate, nor a venv (RELEASING.md makes one there)
+        dirs[:] = [d for d in dirs if d not in _GENERATED and not d.endswith(".egg-info")
+                   and not os.path.exists(os.path.join(folder, d, "pyvenv.cfg"))]
+        rel = Path(folder).relative_to(ROOT)
+        out |= {str(rel / n) for n in names if not n.endswith(".pyc")}
+    return out - _SDIST_OWN
 
 
 def _hook(name: str, src: Path, out: Path) -> Path:
@@ -65,7 +70,10 @@ def sdist(files, tmp_path_factory) -> tuple[Path, set[str]]:
     src = tmp_path_factory.mktemp("src")
     for name in files:
         (src / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(ROOT / name, src / name)
+        try:  # a link costs nothing where /tmp shares the tree's file system
+            os.link(ROOT / name, src / name)
+        except OSError:
+            shutil.copy2(ROOT / name, src / name)
     path = _hook("build_sdist", src, tmp_path_factory.mktemp("dist"))
     with tarfile.open(path) as tar:
         names = {m.name.split("/", 1)[1] for m in tar.getmembers()
