@@ -71,6 +71,7 @@ def test_views_index_as_numpy_does(mode):
     (np.s_[1, 2, 3], "3 indices"),
     (np.s_[None], "integers, slices"),
     (np.s_[..., 1, ...], "one '...'"),
+    (True, "boolean index"),
 ])
 def test_views_that_are_not_one_contiguous_run_are_refused(key, match):
     mem = device("serial").zeros((4, 5))

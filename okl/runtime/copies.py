@@ -92,6 +92,9 @@ def _expand(key, ndim: int, where: str) -> list:
     """The key as one entry per axis: ints and slices, ``...`` and missing axes whole."""
     keys = list(key) if isinstance(key, tuple) else [key]
     for k in keys:
+        if isinstance(k, (bool, np.bool_)):  # numpy reads it as a mask, not as index 0 or 1
+            raise ArgumentError(f"mem[{_key_text(key)}]: a boolean index selects elements "
+                                "by mask, which is a copy, not a view: use mem.get()[mask]")
         if k is not Ellipsis and not isinstance(k, slice):
             try:
                 operator.index(k)
