@@ -7,9 +7,9 @@ that can be read from the installed files alone:
 - a **checkout** (an editable install, or the source tree on ``sys.path``): okl's folder sits
   beside the ``pyproject.toml`` that names it, and ``pip install -e 'CHECKOUT[opencl]'``
   installs the extra;
-- a **wheel** or a **directory** that pip installed: pip records where it came from in the
-  installed metadata (``direct_url.json``, PEP 610), and while that file or folder is still
-  there, ``pip install 'WHEEL[opencl]'`` reinstalls it with the extra;
+- a **wheel**, an **sdist** or a **directory** that pip installed: pip records where it came
+  from in the installed metadata (``direct_url.json``, PEP 610), and while that file or folder
+  is still there, ``pip install 'WHEEL[opencl]'`` reinstalls it with the extra;
 - anything else (the wheel since deleted, a copied install): the extra's own requirements,
   read from okl's metadata, which are on PyPI (``pip install 'pyopencl>=2024.1'``).
 
@@ -38,8 +38,8 @@ _EXTRA_MARKER = re.compile(r"""\bextra\s*==\s*['"]([\w.-]+)['"]""")
 
 @record(frozen=True)
 class Origin:
-    """Where this okl came from: ``kind`` is "checkout", "directory", "wheel" or "unknown";
-    ``path`` the checkout, directory or wheel file (None for "unknown")."""
+    """Where this okl came from: ``kind`` is "checkout", "directory", "wheel", "sdist" or
+    "unknown"; ``path`` the checkout, directory or archive (None for "unknown")."""
 
     kind: str
     path: Path | None = None
@@ -65,8 +65,11 @@ def origin(package: Path = PACKAGE, direct_url: str | None = None) -> Origin:
     if "dir_info" in data and _is_okl_checkout(path):
         editable = bool((data.get("dir_info") or {}).get("editable"))
         return Origin("checkout" if editable else "directory", path)
-    if "archive_info" in data and path.suffix == ".whl" and path.is_file():
-        return Origin("wheel", path)
+    if "archive_info" in data and path.is_file():
+        if path.name.endswith(".whl"):
+            return Origin("wheel", path)
+        if path.name.endswith((".tar.gz", ".zip")):
+            return Origin("sdist", path)
     return Origin("unknown")
 
 
@@ -79,7 +82,7 @@ def install_hint(extra: str, where: Origin | None = None, requirements: list[str
     pip = pip_command() if pip is None else pip
     if where.kind == "checkout":
         return f"{pip} install -e {shlex.quote(f'{where.path}[{extra}]')}"
-    if where.kind in ("directory", "wheel"):
+    if where.kind in ("directory", "wheel", "sdist"):
         return f"{pip} install {shlex.quote(f'{where.path}[{extra}]')}"
     reqs = extra_requirements(extra, requirements)
     if not reqs:  # no metadata to read: say what to do in words, with no made-up command

@@ -78,6 +78,14 @@ def test_wheel_recorded_by_pip_is_named_while_it_exists(tmp_path):
         "pip install 'pyopencl>=2024.1' (okl's 'opencl' extra)"
 
 
+def test_sdist_recorded_by_pip_is_named_too(tmp_path):
+    sdist = tmp_path / "okl-0.1.0.tar.gz"
+    sdist.write_bytes(b"\x1f\x8b")
+    where = origin(tmp_path / "site" / "okl", direct_url=_url(sdist, archive_info={}))
+    assert where == Origin("sdist", sdist)
+    assert install_hint("cuda12", where, pip="pip") == f"pip install '{sdist}[cuda12]'"
+
+
 def test_directory_installs_editable_and_not(tmp_path):
     src = _checkout(tmp_path / "src")
     site = tmp_path / "site" / "okl"

@@ -904,7 +904,10 @@ def test_oklc_info_build_and_cache(fresh_cache, tmp_path):
 
 def test_readme_example_runs_on_every_available_backend(tmp_path):
     script = ROOT / "examples" / "reduction.py"
-    env = dict(os.environ, OKL_CACHE_DIR=str(tmp_path / "cache"))
+    # the okl under test, as in this process (from an unpacked sdist, the installed copy
+    # would answer otherwise: its install hints name the archive, not this tree)
+    path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+    env = dict(os.environ, OKL_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=path)
     r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
                        env=env, timeout=300, cwd=tmp_path)
     assert r.returncode == 0, r.stdout + r.stderr
