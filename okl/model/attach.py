@@ -182,6 +182,11 @@ def attach(ast: c_ast.FileAST, attrs: list[Attribute]) -> AttributeMap:
                 amap.add(node, attr)
             continue
         k = bisect.bisect_left(starts, attr.anchor)
+        inside = _declaration_around(items, k, declarators, attr.anchor)
+        if inside:
+            for node in inside:
+                amap.add(node, attr)
+            continue
         if k >= len(items):
             continue
         start, _, first, group = items[k]
@@ -191,6 +196,37 @@ def attach(ast: c_ast.FileAST, attrs: list[Attribute]) -> AttributeMap:
             if g == group and (node is first or _same_declaration(first, node)):
                 amap.add(node, attr)
     return amap
+
+
+def _declaration_around(items, k: int, declarators: dict[tuple[int, int], c_ast.Node],
+                        anchor: tuple[int, int]) -> list[c_ast.Node]:
+    """The declaration(s) a prefix attribute sits *inside*, between the start of the
+    declaration and its declarator name (``int @restrict *c``): the attribute belongs to
+    that declaration, not to the statement after it.  Its declarators sharing that start
+    (``int @restrict *a, *b``) all get it, as a prefix attribute's do.  Empty when the
+    attribute is outside every declaration (the usual prefix: attached forward)."""
+    if k == 0 or k < len(items) and items[k][0] == anchor:
+        return []
+    found: list[c_ast.Node] = []
+    start = None
+    # the declarations that start before the anchor, latest first: the innermost one that
+    # spans it (a parameter inside its function's declaration) comes first.  Only those
+    # starting on the anchor's line or the line before: the type between a declaration's
+    # start and its name is short, and a scan back over the whole file per attribute would
+    # cost time quadratic in the file
+    for s, _, node, _ in reversed(items[:k]):
+        if start is not None and s != start or s[0] < anchor[0] - 1:
+            break
+        if not isinstance(node, (c_ast.Decl, c_ast.Typedef)):
+            continue
+        name = _declarator(node.type)
+        at = name.coord if name is not None else None
+        if at is None or not at.line or (at.line, at.column) < anchor or \
+                declarators.get((at.line, at.column)) is not node:
+            continue
+        start = s
+        found.append(node)
+    return found[::-1]
 
 
 def _same_declaration(a: c_ast.Node, b: c_ast.Node) -> bool:

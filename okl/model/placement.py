@@ -109,11 +109,6 @@ class PlacementChecks(BuilderBase):
             self.error("[@atomic] applies to an update statement (x += v;, x++;) or a "
                        "{ block }", a, hint="write x += v;, x -= v;, ++x; or --x;, or wrap "
                                             "the statements in { }")
-        if a.name == "restrict" and isinstance(node, c_ast.FuncDef):
-            self.diags.warning("[@restrict] on a function's return value has no effect; "
-                               "ignored", self.aloc(a),
-                               hint="put @restrict on pointer parameters, where it tells the "
-                                    "compiler that they do not overlap")
         if a.name == "barrier":
             self._check_barrier_args(a)
         if a.name in ("outer", "inner"):
@@ -125,11 +120,27 @@ class PlacementChecks(BuilderBase):
             if value is None or value < 0:
                 self.error("[@simd_length] takes one non-negative compile-time integer", a,
                            hint="e.g. @simd_length(16)")
-        if a.name == "restrict" and isinstance(node, c_ast.Decl) and \
+        if a.name == "restrict":
+            self._restrict_target(a, node)
+
+    def _restrict_target(self, a: Attribute, node: c_ast.Node) -> None:
+        """@restrict on anything but a pointer is one case, whatever it sits on: a warning,
+        and okl drops it.  OCCA's default transpiler refuses it on a return type and on a
+        scalar alike; its clang transpiler keeps it on a return type (harmless: C++ compilers
+        accept and ignore it) and passes a scalar's to the compiler, which refuses it.  No
+        compiler ever sees it from okl, so refusing the kernel would protect nothing, and a
+        kernel that runs with OCCA's newer transpiler keeps running."""
+        if isinstance(node, c_ast.FuncDef) or isinstance(node, c_ast.Decl) and isinstance(
+                node.type, c_ast.FuncDecl):
+            what = "a function's return value"
+        elif isinstance(node, c_ast.Decl) and \
                 not isinstance(node.type, (c_ast.PtrDecl, c_ast.ArrayDecl)):
-            self.error("[@restrict] can only be applied to pointer function arguments", a,
-                       hint="remove @restrict here: it only promises that pointers do not "
-                            "alias")
+            what = f"'{node.name}', which is not a pointer,"
+        else:
+            return
+        self.diags.warning(f"[@restrict] on {what} has no effect; ignored", self.aloc(a),
+                           hint="remove it here; put @restrict on pointer parameters, where it "
+                                "tells the compiler that they do not overlap")
 
     def _check_barrier_args(self, a: Attribute) -> str:
         if len(a.args) > 1:

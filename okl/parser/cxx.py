@@ -109,6 +109,11 @@ def _struct_tags(text: str, tokens: list[Token], expanded: Expanded,
     also used without ``struct``."""
     texts = [t.text for t in tokens]
     inserts: list[tuple[int, str]] = []
+    # tags the file already names with `typedef struct T T;` (C's own idiom, before or after
+    # the definition): used bare, they are C, and another typedef would be a duplicate
+    named = {texts[k + 2] for k in range(len(texts) - 4)
+             if texts[k] == "typedef" and texts[k + 1] in ("struct", "union") and
+             texts[k + 2] == texts[k + 3] and texts[k + 4] == ";"}
     depth = 0
     for k, tok in enumerate(tokens):
         if tok.text == "{":
@@ -121,7 +126,7 @@ def _struct_tags(text: str, tokens: list[Token], expanded: Expanded,
             continue
         tag = tokens[k + 1].text
         end = _definition_end(texts, k + 2)
-        if end is None or not _used_bare(tokens, tag):
+        if end is None or tag in named or not _used_bare(tokens, tag):
             continue
         diags.warning(f"'{tag}' is a struct tag used as a type name (C++); okl adds "
                       f"'typedef {tok.text} {tag} {tag};'",
