@@ -5,6 +5,8 @@ placement, files without @kernel, and translation that touches no process-wide s
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 import textwrap
 import threading
@@ -245,3 +247,33 @@ def test_a_typedefd_struct_tag_gets_no_warning_and_no_second_typedef():
           }
         }""", "serial")
         assert result.diagnostics == [] and result.source.count("typedef struct P P") == 1
+
+
+# -- 5. a file with no @kernel: one warning, a diagnostic apart from any error ---------------
+
+NO_KERNEL = "float twice(float x) { return 2.0f * x; }\n"
+NO_KERNEL_WARNING = "no.okl:1:1: warning: no @kernel in this file"
+
+
+def _oklc(tmp_path, *args: str) -> subprocess.CompletedProcess:
+    (tmp_path / "no.okl").write_text(NO_KERNEL)
+    env = {**os.environ, "OKL_CACHE_DIR": str(tmp_path / "cache")}
+    return subprocess.run([sys.executable, "-m", "okl", *args], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_check_of_a_file_without_kernel_warns_once(tmp_path):
+    r = _oklc(tmp_path, "check", "no.okl")
+    assert r.returncode == 0 and r.stdout.startswith("no.okl: ok (0 kernel(s)")
+    assert r.stderr.count("warning: no @kernel in this file") == 1
+    assert r.stderr.startswith(NO_KERNEL_WARNING)
+
+
+def test_build_of_a_file_without_kernel_warns_once_apart_from_the_error(tmp_path):
+    r = _oklc(tmp_path, "build", "-m", "serial", "no.okl", "k")
+    assert r.returncode == 1, r.stderr
+    assert r.stderr.count("warning: no @kernel in this file") == 1
+    lines = r.stderr.splitlines()
+    assert lines[0].startswith(NO_KERNEL_WARNING)
+    # the error is a line of its own, not glued to the warning's text
+    assert any(line.startswith("oklc: error: no @kernel named 'k'") for line in lines)
