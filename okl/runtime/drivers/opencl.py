@@ -24,7 +24,7 @@ from ..cache import Cache
 from ..cache import memo as process_memo
 from ..launch import foreign
 from ..launch.args import ArrayInfo
-from ..launch.clcall import compile_cl_caller
+from ..launch.clcall import compile_cl_caller, launch_lock
 from ..launch.gpu import gpu_launcher
 from ..memory import Memory
 from ..verbose import say
@@ -48,8 +48,8 @@ _KERNELS: dict[tuple, object] = process_memo({})
 def _cl_kernel(program, name: str):
     """The process's one cl.Kernel of ``name`` in ``program``: making one costs pyopencl a
     lookup of its argument-setting code in its on-disk cache (about half a millisecond), and
-    every launch sets all arguments before it enqueues, so okl Kernels can share it.  (As
-    with any pyopencl Kernel, launching it from two threads at once needs a lock.)"""
+    every launch sets all arguments before it enqueues, so okl Kernels can share it -- under
+    its lock (clcall.launch_lock), so that threads never enqueue each other's arguments."""
     key = (program.int_ptr, name)
     found = _KERNELS.get(key)
     if found is None:
@@ -439,6 +439,7 @@ class OpenCLBackend:
         cl = _cl()
         spec = kernel.spec
         cl_kernels = [_cl_kernel(module, d.name) for d in spec.device_kernels]
+        locks = [launch_lock(k) for k in cl_kernels]
         names = [d.name for d in spec.device_kernels]
         current = self._queue_now  # [the current stream's queue], read at each launch
 
@@ -448,12 +449,13 @@ class OpenCLBackend:
             glob = tuple(o * i for o, i in zip(tuple(outer) + (1,) * (n - len(outer)), local,
                                                strict=True))
             knl = cl_kernels[k]
-            knl.set_args(*raw)
-            try:
-                cl.enqueue_nd_range_kernel(current[0], knl, glob, local)
-            except cl.Error as e:
-                raise LaunchError(f"launching {names[k]} with global {glob} and local "
-                                  f"{local} failed: {e}") from None
+            with locks[k]:  # as clcall's: set and enqueue as one, per cl.Kernel
+                knl.set_args(*raw)
+                try:
+                    cl.enqueue_nd_range_kernel(current[0], knl, glob, local)
+                except cl.Error as e:
+                    raise LaunchError(f"launching {names[k]} with global {glob} and local "
+                                      f"{local} failed: {e}") from None
 
         return gpu_launcher(spec, _buffer, _scalar, enqueue)
 

@@ -11,9 +11,18 @@ remembered check (as the CUDA and CPU callers do), the bounds check is a dict lo
 comparison per buffer, and the grid comes from a memo keyed by the scalar values.
 Anything unusual (another argument type, a value out of range) takes the full check, whose
 messages are the general path's.
+
+Threads: a cl.Kernel holds the arguments last set on it until an enqueue captures them, and
+okl shares one per program and kernel name among threads, Devices and okl Kernels
+(opencl._cl_kernel).  Every launch therefore sets the arguments and enqueues under that
+cl.Kernel's own lock (:func:`launch_lock`): uncontended it costs a fraction of a microsecond
+of a launch's tens, where a cl.Kernel per thread would cost each new thread about half a
+millisecond per kernel (pyopencl's lookup of its argument-setting code).
 """
 
 from __future__ import annotations
+
+import threading
 
 from ..cache import memo as process_memo
 from ..memory import Memory
@@ -74,21 +83,40 @@ def compile_cl_caller(kernel, cl_kernels, queues, enqueue, buffer_of, fail):
     lines, ns = _argument_lines(kernel, buffer_of)
     values = ", ".join(f"v{i}" for i in range(len(params)))
     ns.update({"_grids": grids, "_grid": grid, "_set": cl_kernels[0].set_args, "_enq": enqueue,
-               "_qs": queues, "_k": cl_kernels[0], "_fail": fail})
+               "_qs": queues, "_k": cl_kernels[0], "_fail": fail,
+               "_lock": launch_lock(cl_kernels[0])})
     lines += ["    _gl = _grids.get(_ek)",
               "    if _gl is None:",
               "        _gl = _grid(_ek, _env)",
               "    if _gl:",
-              f"        _set({values})",
-              "        try:",
-              "            _enq(_qs[0], _k, _gl[0], _gl[1])",
-              "        except Exception as _e:",
-              "            raise _fail(0, _gl[0], _gl[1], _e) from None"]
+              "        with _lock:",
+              f"            _set({values})",
+              "            try:",
+              "                _enq(_qs[0], _k, _gl[0], _gl[1])",
+              "            except Exception as _e:",
+              "                raise _fail(0, _gl[0], _gl[1], _e) from None"]
     return _compiled(lines, ns, kernel.name)
 
 
 #: id(cl.Kernel) -> (the kernel, the scalar dtypes it was given)
 _ARG_DTYPES: dict[int, tuple] = process_memo({})
+_LOCK_ATTRIBUTE = "_okl_launch_lock"
+_MAKING_LOCK = threading.Lock()
+
+
+def launch_lock(knl) -> threading.Lock:
+    """The lock held across setting ``knl``'s arguments and enqueueing it (module docstring):
+    OpenCL's clSetKernelArg is the one call that is not thread-safe on a shared cl_kernel,
+    and the values set are what the next enqueue of any thread captures.  Kept on the
+    cl.Kernel itself, so every okl Kernel and Device sharing it shares the lock."""
+    lock = getattr(knl, _LOCK_ATTRIBUTE, None)
+    if lock is None:
+        with _MAKING_LOCK:
+            lock = getattr(knl, _LOCK_ATTRIBUTE, None)
+            if lock is None:
+                lock = threading.Lock()
+                setattr(knl, _LOCK_ATTRIBUTE, lock)
+    return lock
 
 
 def _set_arg_dtypes(knl, dtypes: list) -> None:
@@ -98,7 +126,8 @@ def _set_arg_dtypes(knl, dtypes: list) -> None:
     done = _ARG_DTYPES.get(id(knl))
     if done is not None and done[0] is knl and done[1] == dtypes:
         return
-    knl.set_scalar_arg_dtypes(dtypes)
+    with launch_lock(knl):  # not while another thread sets arguments through the old dtypes
+        knl.set_scalar_arg_dtypes(dtypes)
     _ARG_DTYPES[id(knl)] = (knl, dtypes)
 
 
@@ -166,6 +195,7 @@ def _with_host(kernel, cl_kernels, queues, enqueue, buffer_of, fail, sizes):
     spec = kernel.spec
     host = compile_host(spec.host_src, "_host", f"<okl host code of {spec.name}>")
     captured = [[c.name for c in d.captured] for d in spec.device_kernels]
+    locks = [launch_lock(k) for k in cl_kernels]
     lines, ns = _argument_lines(kernel, buffer_of)
     params = spec.params
     host_args = "".join("None, " if p.is_pointer else f"v{i}, " for i, p in enumerate(params))
@@ -182,11 +212,12 @@ def _with_host(kernel, cl_kernels, queues, enqueue, buffer_of, fail, sizes):
         def start(k, env):
             found = sizes(k, env)
             if found:
-                cl_kernels[k].set_args(*raw, *[env[name] for name in captured[k]])
-                try:
-                    enqueue(queues[0], cl_kernels[k], found[0], found[1])
-                except Exception as e:
-                    raise fail(k, found[0], found[1], e) from None
+                with locks[k]:
+                    cl_kernels[k].set_args(*raw, *[env[name] for name in captured[k]])
+                    try:
+                        enqueue(queues[0], cl_kernels[k], found[0], found[1])
+                    except Exception as e:
+                        raise fail(k, found[0], found[1], e) from None
 
         host(*hostargs, start)
     return call
