@@ -74,6 +74,13 @@ class Outcome:
             * 100
 
 
+def _load() -> str:
+    try:
+        return ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    except OSError:
+        return "unknown"
+
+
 def _key(point: dict) -> str:
     return " ".join(f"{k}={v}" for k, v in point.items())
 
@@ -220,6 +227,8 @@ def main(argv: list[str] | None = None) -> int:
     echo(f"tune_choice: okl {okl.__version__}, mode {dev.mode}, device {dev.name}, "
          f"{os.cpu_count()} CPUs, OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS')}, "
          f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
+    echo(f"load average at start (1, 5, 15 min): {_load()} on {os.cpu_count()} CPUs (other "
+         "processes share them: a load above the CPU count means launches wait for a core)")
     echo(f"careful timing: {ROUNDS} interleaved rounds, about {BUDGET_S} s of launches per "
          "variant, device events, median; tuner: Device.tune defaults (force=True)")
     outcomes = []
@@ -236,6 +245,7 @@ def main(argv: list[str] | None = None) -> int:
         within = sum(o.distance(stat) <= 2.0 for o in outcomes)
         echo(f"  by {what}: within 2 % in {within} of {len(outcomes)}; largest distance "
              f"{max(o.distance(stat) for o in outcomes):.1f} %")
+    echo(f"load average at the end: {_load()}")
     if a.json:
         Path(a.json).write_text(json.dumps([{
             "problem": o.problem.name, "tuning": o.tuning.to_json(),

@@ -293,7 +293,7 @@ def tune(device, path, kernel: str, space, args, *, defines: dict | None = None,
     say(f"tune {kernel} on {device.mode}: {len(variants)} variant(s) of "
         f"{', '.join(space)}")
     result, winner = _run(device, kernel, variants, build, list(args), rtol, atol, repeat)
-    result.key, result.fixed = key, {k: v for k, v in fixed.items()}
+    result.key, result.fixed = key, {k: _plain(v) for k, v in fixed.items()}
     digest = hashlib.sha256(winner.source.encode()).hexdigest()
     data = json.dumps({"result": result.to_json(), "winner_source": digest}).encode()
     stored = device.cache.put(LEVEL, key, {"result.json": data}, document)
@@ -502,6 +502,13 @@ def _disagreement(ref: list[np.ndarray], got: list[np.ndarray], names: list[str]
                     f"{flat_a[i].item()!r}; {count} element{'s' * (count > 1)} differ"
                     f"{'s' * (count == 1)})")
     return ""
+
+
+def _plain(value):
+    """A define's value as JSON holds it: numbers and strings as they are, else its text."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    return value if isinstance(value, (bool, int, float, str)) else str(value)
 
 
 def _first_line(error: Exception) -> str:
