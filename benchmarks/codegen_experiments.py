@@ -113,7 +113,9 @@ def reduction(n: int, reps: int) -> None:
         count = ctypes.c_int(n)
         slots[:] = [ctypes.addressof(count), x.ctypes.data, partial.ctypes.data, t.ctypes.data]
         totals[tag] = t
-        calls[tag] = ((lambda f=f, s=slots, c=count: f(s)), f"(compile {ct * 1e3:.0f} ms)")
+        never = ctypes.c_int(0)  # the entry's Ctrl-C flag (okl.runtime.drivers.cpu_interrupt)
+        calls[tag] = ((lambda f=f, s=slots, c=count, z=never: f(s, ctypes.byref(z))),
+                      f"(compile {ct * 1e3:.0f} ms)")
     lib, ct = build((PEERS / "openmp" / "reduction.c").read_text(), "red_hand")
     h = lib.reduce_blocked
     h.argtypes = [ctypes.c_int, P, P, P]

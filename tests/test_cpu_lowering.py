@@ -313,7 +313,7 @@ def test_guard_not_hoisted(body):
     src = ("@kernel void h(int m, double *y) { for (int e = 0; e < 1; ++e; @outer) {"
            " for (int b = 0; b < 5; ++b; @inner(1)) { for (int a = 0; a < 5; ++a; @inner(0)) {"
            + body + " } } } }")
-    c = okl.translate(src, "serial").source
+    c = okl.translate(src, "serial").source.replace("if (*_okl_stop)", "")  # Ctrl-C's
     assert "for (int b = 0; b < 5; ++b)" in c
     assert c.index("for (int a = 0;") < c.index("if (")
 

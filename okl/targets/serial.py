@@ -17,6 +17,12 @@ from .vectors import c_definitions
 
 #: the entry wrappers the runtime calls (okl.transforms.cpu.lower.entry_point)
 ENTRY_PREFIX = "_okl_entry_"
+#: Ctrl-C during a launch: okl.runtime.drivers.cpu_interrupt installs ``_okl_interrupt`` as
+#: the SIGINT handler while a launch from Python's main thread runs, and passes
+#: ``&_okl_interrupted`` as the entry's ``stop``; each @outer iteration reads it first.
+INTERRUPT = ("#include <signal.h>\n"
+             "volatile sig_atomic_t _okl_interrupted;\n"
+             "void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }\n")
 
 
 class SerialTarget(Target):
@@ -33,6 +39,8 @@ class SerialTarget(Target):
             out += "#include <stdlib.h>\n"
         if "printf" in uses:  # OpenCL, CUDA and HIP have it built in; C has not
             out += "#include <stdio.h>\n"
+        if "sig_atomic_t" in uses:  # a kernel's Ctrl-C flag (okl.transforms.cpu.lower)
+            out += INTERRUPT
         for name, op in (("min", "<"), ("max", ">")):
             if name in uses:  # CUDA, HIP and OpenCL have type-generic min/max; C has not
                 out += (f"#define {name}(a, b) ({{ __typeof__(a) _okl_a = (a); "

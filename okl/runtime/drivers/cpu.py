@@ -38,8 +38,9 @@ from ..memory import Memory
 from ..properties import host_cpu, host_kernel_properties, host_properties
 from ..verbose import say
 from . import cpufeatures
+from .cpu_interrupt import Trap, untrapped
 from .cpu_native import native_caller
-from .toolrun import keep_source, run_compiler
+from .toolrun import keep_source, run_compiler, run_tool
 
 DEFAULT_FLAGS = ("-O3", "-march=native")
 #: gcc only: loops stay loops.  gcc turns a loop that copies or clears a run of memory into a
@@ -57,8 +58,7 @@ def _version(compiler: str) -> tuple[str, str]:
     if path is None:
         return "", ""
     try:
-        out = subprocess.run([path, *words[1:], "--version"], capture_output=True, text=True,
-                             timeout=30)
+        out = run_tool([path, *words[1:], "--version"], timeout=30)
     except (OSError, subprocess.TimeoutExpired):
         return "", ""
     return shlex.join([os.path.realpath(path), *words[1:]]), out.stdout or out.stderr
@@ -86,10 +86,12 @@ def openmp_works(compiler: str) -> str:
         with open(src, "w") as f:
             f.write("#include <omp.h>\nint main(void){return omp_get_max_threads() > 0 ? 0 : 1;}\n")
         try:
-            r = subprocess.run([*_words(compiler), "-fopenmp", src, "-o", os.path.join(tmp, "t")],
-                               capture_output=True, text=True, timeout=60)
+            r = run_tool([*_words(compiler), "-fopenmp", src, "-o", os.path.join(tmp, "t")],
+                         timeout=60)
         except OSError as e:
             return str(e)
+        except subprocess.TimeoutExpired:
+            return "it ran for more than 60 s"
         return "" if r.returncode == 0 else r.stderr.strip().splitlines()[-1:][0] if \
             r.stderr.strip() else f"exit {r.returncode}"
 
@@ -265,6 +267,7 @@ class CPUBackend:
                   for src in kernel.spec.limits]
         scalars = [(i, p.name) for i, p in enumerate(params) if not p.is_pointer]
         bounds = bounds_check(kernel.spec)
+        run = _runner(module)  # Ctrl-C stops the kernel (cpu_interrupt)
 
         def launch(args, values):
             if limits or bounds is not None:
@@ -277,7 +280,7 @@ class CPUBackend:
             ptrs = slots()
             for i, v in enumerate(values):
                 ptrs[i] = _address(v) if pointer[i] else array_address(v)
-            fn(ptrs)
+            run(fn, ptrs)
         return launch
 
     def caller(self, kernel, module):
@@ -293,15 +296,16 @@ class CPUBackend:
                       for src in kernel.spec.limits]
             tail = ["    for _check in _limits:", "        _check(_env)"] if limits else []
             fast = compile_caller(kernel, device_pointers=False, pointer_value=_address,
-                                  memo_key="_address", tail=tail + ["    _entry(_buf)"],
-                                  names={"_entry": entry, "_limits": limits},
+                                  memo_key="_address", tail=tail + ["    _run(_entry, _buf)"],
+                                  names={"_entry": entry, "_limits": limits,
+                                         "_run": _runner(module)},
                                   env=env_names(kernel.spec.limits) if limits else False)
         except Exception as e:  # never worse than the general path
             _say(f"fast launch path unavailable for {kernel.name} ({type(e).__name__}: {e})")
             return None
         # the common arguments checked in C, everything else by ``fast`` (cpu_native)
         native = native_caller(kernel, entry, fast, fast.bounds, bool(limits), self.compiler,
-                               kernel.device.cache)
+                               kernel.device.cache, module.get("_trap"))
         return fast if native is None else native
 
     def build_identity(self) -> dict:
@@ -351,10 +355,11 @@ class CPUBackend:
         out = {}
         for info in specs:
             fn = getattr(lib, info.entry)
-            fn.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
+            fn.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p]  # args, stop
             fn.restype = None
             out[info.name] = fn
         out["_lib"] = lib
+        out["_trap"] = Trap.of(lib)  # its Ctrl-C flag and handler (cpu_interrupt)
         with open(path, "rb") as f:  # what Device.load_kernel can load again (bundles)
             out["_binary"] = f.read()
         return out
@@ -395,6 +400,12 @@ class CPUBackend:
         except (OSError, AttributeError) as e:
             raise BundleError(f"its {self.mode} library does not load here ({e}); "
                               "build the bundle for this system") from None
+
+
+def _runner(module: dict):
+    """``run(entry, args)``: the entry called under the library's Ctrl-C trap, if it has one."""
+    trap = module.get("_trap")
+    return untrapped if trap is None else trap.call
 
 
 def _address(value) -> int | None:

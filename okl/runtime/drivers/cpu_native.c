@@ -15,6 +15,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <float.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -46,10 +47,17 @@ typedef struct {
   Py_ssize_t need;      /* pointer: bytes needed for the memo's scalar values (0: none) */
 } okl_param;
 
+typedef void (*okl_entry)(void **args, volatile sig_atomic_t *stop);
+
 typedef struct {
   PyObject_HEAD
   vectorcallfunc vectorcall;
-  void (*entry)(void **);
+  okl_entry entry;
+  /* Ctrl-C (cpu_interrupt.py): the kernel library's flag and the SIGINT handler that sets
+   * it, NULL for a library without them; the thread Python handles signals in */
+  volatile sig_atomic_t *flag;
+  void (*handler)(int);
+  unsigned long main_thread;
   PyObject *fallback; /* the Python caller: f(*args, **kwargs) */
   PyObject *needs;    /* None, or needs(args) -> tuple of bytes per parameter, or None */
   PyTypeObject *ndarray;
@@ -122,6 +130,48 @@ static PyObject *okl_fall_back(okl_caller *self, PyObject *const *args, size_t n
   return result;
 }
 
+/* the ``stop`` flag of launches that leave SIGINT alone: never set */
+static volatile sig_atomic_t okl_never;
+
+/* Run the entry with the GIL released.  From Python's main thread, while Python's SIGINT
+ * handler is installed, the kernel library's handler replaces it for the call (the old one
+ * saved and restored exactly) and ``stop`` is the library's flag: Ctrl-C stops the kernel at
+ * its next @outer iteration, and the signal is raised again for Python's handler
+ * (KeyboardInterrupt by default).  Anywhere else SIGINT is left alone. */
+static PyObject *okl_launch(okl_caller *self, void **slots) {
+  okl_entry entry = self->entry;
+  struct sigaction ours, old;
+  int trapped = 0;
+  if (self->flag != NULL && PyThread_get_thread_ident() == self->main_thread) {
+    memset(&ours, 0, sizeof ours);
+    ours.sa_handler = self->handler;
+    ours.sa_flags = SA_RESTART;
+    sigemptyset(&ours.sa_mask);
+    *self->flag = 0;
+    if (sigaction(SIGINT, &ours, &old) == 0) {
+      trapped = 1;
+      if (!(old.sa_flags & SA_SIGINFO) &&
+          (old.sa_handler == SIG_IGN || old.sa_handler == SIG_DFL)) {
+        sigaction(SIGINT, &old, NULL); /* not Python's handler: leave SIGINT as it was */
+        trapped = 0;
+      }
+    }
+  }
+  volatile sig_atomic_t *stop = trapped ? self->flag : &okl_never;
+  Py_BEGIN_ALLOW_THREADS
+  entry(slots, stop);
+  Py_END_ALLOW_THREADS
+  if (trapped) {
+    sigaction(SIGINT, &old, NULL);
+    if (*self->flag) {
+      *self->flag = 0;
+      raise(SIGINT); /* to Python's handler, now back */
+      if (PyErr_CheckSignals() < 0) return NULL;
+    }
+  }
+  Py_RETURN_NONE;
+}
+
 static PyObject *okl_call(PyObject *obj, PyObject *const *args, size_t nargsf,
                           PyObject *kwnames) {
   okl_caller *self = (okl_caller *)obj;
@@ -185,13 +235,7 @@ static PyObject *okl_call(PyObject *obj, PyObject *const *args, size_t nargsf,
       if (count * p->itemsize < p->need) goto slow;
     }
   }
-  {
-    void (*entry)(void **) = self->entry;
-    Py_BEGIN_ALLOW_THREADS
-    entry(slots);
-    Py_END_ALLOW_THREADS
-  }
-  Py_RETURN_NONE;
+  return okl_launch(self, slots);
 slow:
   return okl_fall_back(self, args, nargsf, kwnames);
 }
@@ -231,15 +275,19 @@ static PyTypeObject okl_caller_type = {
 };
 
 /* okl_caller_new(entry address, fallback, needs, numpy.ndarray,
- *                ((kind, writable, itemsize, dtype or None), ...)) -> a caller; called
+ *                ((kind, writable, itemsize, dtype or None), ...),
+ *                flag address or 0, handler address or 0, main thread ident) -> a caller; called
  * through ctypes.PyDLL, so with the GIL held and Python exceptions passed on */
 PyObject *okl_caller_new(PyObject *spec) {
   if (!(okl_caller_type.tp_flags & Py_TPFLAGS_READY) && PyType_Ready(&okl_caller_type) < 0)
     return NULL;
-  PyObject *address, *fallback, *needs, *ndarray, *params;
-  if (!PyArg_ParseTuple(spec, "OOOOO!", &address, &fallback, &needs, &ndarray, &PyTuple_Type,
-                        &params))
+  PyObject *address, *fallback, *needs, *ndarray, *params, *flag, *handler;
+  unsigned long main_thread;
+  if (!PyArg_ParseTuple(spec, "OOOOO!OOk", &address, &fallback, &needs, &ndarray,
+                        &PyTuple_Type, &params, &flag, &handler, &main_thread))
     return NULL;
+  void *flag_p = PyLong_AsVoidPtr(flag), *handler_p = PyLong_AsVoidPtr(handler);
+  if (PyErr_Occurred()) return NULL;
   Py_ssize_t n = PyTuple_GET_SIZE(params);
   if (n > OKL_MAX_PARAMS || !PyType_Check(ndarray)) {
     PyErr_SetString(PyExc_ValueError, "okl native caller: unsupported kernel");
@@ -253,7 +301,10 @@ PyObject *okl_caller_new(PyObject *spec) {
   okl_caller *self = PyObject_GC_New(okl_caller, &okl_caller_type);
   if (self == NULL) return NULL;
   self->vectorcall = okl_call;
-  self->entry = (void (*)(void **))entry;
+  self->entry = (okl_entry)entry;
+  self->flag = flag_p != NULL && handler_p != NULL ? (volatile sig_atomic_t *)flag_p : NULL;
+  self->handler = (void (*)(int))handler_p;
+  self->main_thread = main_thread;
   self->n = 0;
   self->memo = 0;
   Py_INCREF(fallback);

@@ -25,7 +25,6 @@ import hashlib
 import os
 import shlex
 import shutil
-import subprocess
 import sys
 import sysconfig
 import tempfile
@@ -38,6 +37,8 @@ from ... import env
 from ...version import __version__
 from ..cache import Cache
 from ..verbose import say
+from .cpu_interrupt import Trap, main_thread_ident
+from .toolrun import run_tool
 
 SOURCE = "cpu_native.c"
 #: the dtype kinds the C side converts, by (kind, itemsize) of the parameter's dtype
@@ -56,12 +57,14 @@ def enabled() -> bool:
 
 
 def native_caller(kernel, entry, fallback, bounds, limits: bool,
-                  compiler: str, cache: Cache):
+                  compiler: str, cache: Cache, trap: Trap | None = None):
     """The native callable for ``kernel`` (its spec's parameters, as the fast path takes
     them), calling ``entry`` (the ctypes function of its ``void entry(void **)``) and handing
     other calls to ``fallback``; None where the native path cannot serve this kernel.
     ``bounds``: the kernel's okl.runtime.launch.bounds_check check, or None; ``limits``: the
-    kernel has launch-limit checks."""
+    kernel has launch-limit checks; ``trap``: the library's Ctrl-C flag and handler
+    (cpu_interrupt), installed around launches from the main thread as the Python path
+    does."""
     if not enabled():
         return None
     params = kernel.spec.params
@@ -86,7 +89,9 @@ def native_caller(kernel, entry, fallback, bounds, limits: bool,
     needs = None if bounds is None and not limits else _needs(kernel, bounds)
     address = ctypes.cast(entry, ctypes.c_void_p).value
     try:
-        return make((address, fallback, needs, np.ndarray, tuple(table)))
+        return make((address, fallback, needs, np.ndarray, tuple(table),
+                     0 if trap is None else trap.flag_address,
+                     0 if trap is None else trap.handler, main_thread_ident()))
     except Exception as e:  # never worse than the Python path
         say(f"native launch path unavailable for {kernel.name} ({type(e).__name__}: {e})")
         return None
@@ -161,7 +166,7 @@ def _load(compiler: str, cache: Cache):
                 f.write(source)
             cmd = [path, *words[1:], "-O2", "-fPIC", "-shared", f"-I{include}", SOURCE, "-o",
                    "okl_native.so"]
-            r = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp, timeout=120)
+            r = run_tool(cmd, cwd=tmp, timeout=120)  # its process group stopped on Ctrl-C
             if r.returncode != 0:
                 raise RuntimeError(f"{shlex.join(cmd)} failed: {r.stderr.strip()[:2000]}")
             with open(lib, "rb") as f:

@@ -4,7 +4,12 @@ A compiler that hangs (a license check, a stuck NFS include, a pathological kern
 hang ``build_kernel`` for ever; a build is now stopped after ``OKL_BUILD_TIMEOUT`` seconds
 (default 600), with the whole process group, since a driver such as ``gcc`` leaves ``cc1``
 and ``as`` running when only it is killed.  The same happens when the caller is interrupted
-(Ctrl-C): no compiler keeps running after build_kernel returns or raises.
+(Ctrl-C) or anything else goes wrong: no compiler keeps running after build_kernel returns
+or raises.  Every tool okl runs for a CPU mode (the build, the ``--version`` and OpenMP
+probes, the native caller's build) goes through :func:`run_tool`: its own session, so that a
+terminal's Ctrl-C reaches okl alone and okl decides what stops, and on any exception SIGTERM
+to the group, a short grace (:data:`GRACE` seconds) for it to exit, SIGKILL to whatever is
+left, and the reaped tool; the exception (KeyboardInterrupt) then goes on to the caller.
 
 A failed build's generated source is what its BuildError points to; it is kept under a name
 made from its contents (``okl-failed-build-<hash>.c`` in the temporary directory), so building
@@ -19,11 +24,14 @@ import shlex
 import signal
 import subprocess
 import tempfile
+import time
 
 from ...errors import BuildError
 
 #: seconds a compiler may run when OKL_BUILD_TIMEOUT is unset
 DEFAULT_TIMEOUT = 600.0
+#: seconds a stopped tool's process group has between SIGTERM and SIGKILL
+GRACE = 0.5
 
 
 def build_timeout() -> float:
@@ -48,35 +56,70 @@ def run_compiler(cmd: list[str], cwd: str, what: str) -> subprocess.CompletedPro
     BuildError that names ``what`` (e.g. "serial build"), the command, and how to allow more
     time.  OSError (no such program) goes to the caller."""
     timeout = build_timeout()
-    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True)
     try:
-        out, err = proc.communicate(timeout=timeout)
+        return run_tool(cmd, cwd=cwd, timeout=timeout)
     except subprocess.TimeoutExpired:
-        _stop(proc)
         raise BuildError(
             f"{what} timed out: the compiler ran for more than {timeout:g} s and was stopped:\n"
             f"  {shlex.join(cmd)}\n"
             "  allow it more time with OKL_BUILD_TIMEOUT=<seconds> (default "
             f"{DEFAULT_TIMEOUT:.0f})",
             command=cmd, returncode=None, log=f"timed out after {timeout:g} s") from None
-    except BaseException:  # KeyboardInterrupt and the like: no compiler outlives the call
+
+
+def run_tool(cmd: list[str], *, timeout: float, cwd: str | None = None,
+             input: str | None = None) -> subprocess.CompletedProcess:
+    """``subprocess.run(cmd, capture_output=True, text=True)`` in a session of its own,
+    stopped with every process it started (:func:`_stop`) on a timeout -- then
+    subprocess.TimeoutExpired -- or on any exception, KeyboardInterrupt included, which
+    goes on.  OSError (no such program) goes to the caller."""
+    proc = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.DEVNULL if input is None else
+                            subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    try:
+        out, err = proc.communicate(input, timeout=timeout)
+    except BaseException:  # a timeout, KeyboardInterrupt...: no tool outlives the call
         _stop(proc)
         raise
     return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
 
 
 def _stop(proc: subprocess.Popen) -> None:
-    """Kill the compiler's process group (it leads one: start_new_session) and reap it."""
+    """Stop the tool's process group (it leads one: start_new_session): SIGTERM, up to
+    :data:`GRACE` seconds for the tool to exit, then SIGKILL for the group -- also when a
+    second Ctrl-C cuts the grace short -- and reap the tool."""
     try:
-        os.killpg(proc.pid, signal.SIGKILL)
+        _signal_group(proc, signal.SIGTERM)
+        _await_exit(proc, GRACE)
+    finally:
+        _signal_group(proc, signal.SIGKILL)  # what ignored SIGTERM, or has not exited yet
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()
+        proc.wait()
+
+
+def _signal_group(proc: subprocess.Popen, sig: int) -> None:
+    """``sig`` to the tool's process group; the group is the tool's own as long as the tool
+    is not reaped (:func:`_await_exit` leaves it a zombie), so no other process gets it."""
+    try:
+        os.killpg(proc.pid, sig)
     except (ProcessLookupError, PermissionError):
         pass
-    proc.kill()
-    for stream in (proc.stdout, proc.stderr):
-        if stream is not None:
-            stream.close()
-    proc.wait()
+
+
+def _await_exit(proc: subprocess.Popen, seconds: float) -> None:
+    """Wait up to ``seconds`` for the tool to exit, without reaping it."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            if os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+                return
+        except ChildProcessError:  # reaped already
+            return
+        if time.monotonic() >= deadline:
+            return
+        time.sleep(0.01)
 
 
 def keep_source(source: str, suffix: str) -> str:

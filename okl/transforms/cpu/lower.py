@@ -7,10 +7,13 @@ iteration, barriers disappear (inner loops already run one after another), and O
 ``parallel for`` on each top-level @outer loop (loops in a row: one ``parallel`` region,
 ``omp for`` on each).  A ``_okl_entry_<name>(void **args)``
 wrapper gives the runtime one C ABI for every kernel: ``args[i]`` is the address of scalar
-argument i, or the data pointer of array argument i.
+argument i, or the data pointer of array argument i; ``stop`` is the launch's Ctrl-C flag,
+which each top-level @outer iteration reads first (see :func:`add_stop_checks`).
 """
 
 from __future__ import annotations
+
+from collections.abc import Set as AbstractSet
 
 from pycparser import c_ast
 
@@ -42,13 +45,14 @@ def lower_cpu_kernel(program: Program, kernel: Kernel, target: Target,
     move_off_stack(kernel)
     if sequential:
         _drop_block_unrolls(program, kernel)
+        add_stop_checks(kernel, {})
         _spell_params(kernel, target)
         return [kernel.node, entry_point(kernel)]
     barriers = [n for n in program.attrs.named("barrier") if is_barrier(n, program.attrs)]
     # tile loops with nothing but their body in each tile: the user's loop again; its
     # iterations SIMD lanes where the tile's were
-    lanes = {outer for outer, inner in untile(kernel, {id(n) for n in barriers}).items()
-             if inner in independent}
+    untiled = untile(kernel, {id(n) for n in barriers})
+    lanes = {outer for outer, inner in untiled.items() if inner in independent}
     guards_to_bounds(kernel, counted)
     transpose_shared(kernel)
     _drop_block_unrolls(program, kernel)
@@ -63,8 +67,11 @@ def lower_cpu_kernel(program: Program, kernel: Kernel, target: Target,
                 uncounted(loop, counted) and not scatters(loop.node):
             _prefix(parents, loop.node, simd_mark(loop.node))
     marked = []  # (pragma, loop) of the parallel @outer loops with no guard around them
+    pragmas: dict[int, str] = {}  # id(top-level @outer For node) -> its parallel pragma
     for outer in kernel.outers:
         pragma = target.outer_pragma(kernel, outer)
+        if pragma:
+            pragmas[id(outer.node)] = pragma
         if id(outer.node) in lanes and not scatters(outer.node):
             if pragma:
                 pragma = target.simd_pragma(pragma)
@@ -82,8 +89,79 @@ def lower_cpu_kernel(program: Program, kernel: Kernel, target: Target,
     _share_regions(parents, marked, target)
     # marked lane loops that use t / C, t % C count t in two loops
     split_divmod_lanes(kernel.node)
+    add_stop_checks(kernel, pragmas, skip=set(untiled))
     _spell_params(kernel, target)
     return [kernel.node, entry_point(kernel)]
+
+
+#: the kernel's Ctrl-C flag parameter: the entry passes the launch's ``stop`` pointer
+STOP = "_okl_stop"
+#: the C type of that flag (``volatile sig_atomic_t``: a signal handler may write it)
+STOP_TYPE = "sig_atomic_t"
+
+
+def add_stop_checks(kernel: Kernel, pragmas: dict[int, str],
+                    skip: AbstractSet[int] = frozenset()) -> None:
+    """Ctrl-C for a running CPU kernel: the kernel takes ``volatile sig_atomic_t *_okl_stop``
+    (its last parameter) and each top-level @outer iteration starts with
+    ``if (*_okl_stop) break;`` -- ``continue`` in a parallel loop (``pragmas``: OpenMP's, by
+    id of the loop), which cannot be left early: the remaining iterations each cost one load.
+    A collapsed nest (``collapse(k)``) is checked in its k-th loop, the iteration OpenMP
+    hands out; nested @outer loops below need no check of their own.  The runtime points
+    ``stop`` at a flag its SIGINT handler sets during a launch from Python's main thread, and
+    at a zero elsewhere (okl.runtime.drivers.cpu_interrupt).  Passed per launch rather than
+    read from a global, so Ctrl-C never stops another thread's launch of the same library;
+    one load per @outer iteration, of a line no one writes until Ctrl-C, costs nothing
+    measurable.
+
+    ``skip``: untiled @tile loops (cpu.untile), whose iterations are the user's elements, not
+    blocks -- a check there would stop their vectorisation -- are left unchecked."""
+    _add_stop_param(kernel)
+    for outer in kernel.outers:
+        if id(outer.node) in skip:
+            continue
+        pragma = pragmas.get(id(outer.node))
+        loop = outer
+        depth = _collapsed(pragma) if pragma else 1
+        for _ in range(depth - 1):
+            child = next((c for c in loop.children if c.kind == "outer"), None)
+            if child is None:
+                break
+            loop = child
+        leave: c_ast.Node = c_ast.Continue() if pragma else c_ast.Break()
+        check = c_ast.If(c_ast.UnaryOp("*", c_ast.ID(STOP)), leave, None,
+                         coord=loop.node.coord)
+        body = loop.node.stmt
+        if isinstance(body, c_ast.Compound):
+            body.block_items = [check, *(body.block_items or [])]
+        else:
+            loop.node.stmt = c_ast.Compound([check, body], coord=loop.node.coord)
+
+
+def _collapsed(pragma: str) -> int:
+    """k of a ``collapse(k)`` clause in ``pragma`` (1 without one)."""
+    words = pragma.replace("(", " ( ").replace(")", " ) ").split()
+    for k, word in enumerate(words[:-3]):
+        if word == "collapse" and words[k + 1] == "(" and words[k + 2].isdigit():
+            return int(words[k + 2])
+    return 1
+
+
+def _stop_decl() -> c_ast.Decl:
+    """``volatile sig_atomic_t *_okl_stop``"""
+    return c_ast.Decl(STOP, [], [], [], [], c_ast.PtrDecl([], c_ast.TypeDecl(
+        STOP, ["volatile"], None, c_ast.IdentifierType([STOP_TYPE]))), None, None)
+
+
+def _add_stop_param(kernel: Kernel) -> None:
+    func = kernel.node.decl.type
+    params = func.args.params if isinstance(func.args, c_ast.ParamList) else []
+    if len(params) == 1 and isinstance(params[0], c_ast.Typename) and \
+            isinstance(params[0].type, c_ast.TypeDecl) and \
+            isinstance(params[0].type.type, c_ast.IdentifierType) and \
+            params[0].type.type.names == ["void"]:
+        params = []  # ``(void)``
+    func.args = c_ast.ParamList([*params, _stop_decl()])
 
 
 def _drop_block_unrolls(program: Program, kernel: Kernel) -> None:
@@ -179,7 +257,8 @@ def _spell_params(kernel: Kernel, target: Target) -> None:
 
 
 def entry_point(kernel: Kernel) -> c_ast.FuncDef:
-    """``void _okl_entry_<name>(void **args) { name(*(int *) args[0], (float *) args[1]); }``"""
+    """``void _okl_entry_<name>(void **args, volatile sig_atomic_t *stop)
+    { name(*(int *) args[0], (float *) args[1], stop); }``"""
     args = []
     for k, p in enumerate(kernel.params):
         slot = c_ast.ArrayRef(c_ast.ID("args"), c_ast.Constant("int", str(k)))
@@ -189,11 +268,14 @@ def entry_point(kernel: Kernel) -> c_ast.FuncDef:
         else:
             args.append(c_ast.UnaryOp("*", c_ast.Cast(c_ast.Typename(
                 None, [], None, c_ast.PtrDecl([], ptype.type)), slot)))
-    call = c_ast.FuncCall(c_ast.ID(kernel.name), c_ast.ExprList(args) if args else None)
+    args.append(c_ast.ID("stop"))
+    call = c_ast.FuncCall(c_ast.ID(kernel.name), c_ast.ExprList(args))
     name = f"_okl_entry_{kernel.name}"
     void_pp = c_ast.PtrDecl([], c_ast.PtrDecl([], c_ast.TypeDecl(
         "args", [], None, c_ast.IdentifierType(["void"]))))
-    params = c_ast.ParamList([c_ast.Decl("args", [], [], [], [], void_pp, None, None)])
+    stop = _stop_decl()
+    stop.name = stop.type.type.declname = "stop"
+    params = c_ast.ParamList([c_ast.Decl("args", [], [], [], [], void_pp, None, None), stop])
     decl = c_ast.Decl(name, [], [], [], [], c_ast.FuncDecl(params, c_ast.TypeDecl(
         name, [], None, c_ast.IdentifierType(["void"]))), None, None)
     return c_ast.FuncDef(decl, None, c_ast.Compound([call]), coord=kernel.node.coord)

@@ -2,6 +2,9 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 6 "mixed_spaces.okl"
 static double sum3(const double *v, const int i);
@@ -14,10 +17,14 @@ static void axpy3(double *y, const double *x, const double a) {
   for (int k = 0; k < 3; ++k) y[k] += a * x[k];
 }
 
-static void mix(const int n, const double *x, double *out) {
+static void mix(const int n, const double *x, double *out, volatile sig_atomic_t *_okl_stop) {
   #pragma omp parallel for
 #line 17 "mixed_spaces.okl"
   for (int b = 0; b < n; b += 16) {
+#line 17 "mixed_spaces.okl"
+    if (*_okl_stop)
+      continue;
+#line 18 "mixed_spaces.okl"
     double s_x[16 + 2];
     double e[16][3];
     #pragma GCC ivdep
@@ -44,6 +51,6 @@ static void mix(const int n, const double *x, double *out) {
 }
 
 #line 16 "mixed_spaces.okl"
-void _okl_entry_mix(void **args) {
-  mix(*((const int *) args[0]), (const double *) args[1], (double *) args[2]);
+void _okl_entry_mix(void **args, volatile sig_atomic_t *stop) {
+  mix(*((const int *) args[0]), (const double *) args[1], (double *) args[2], stop);
 }

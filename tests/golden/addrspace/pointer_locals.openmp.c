@@ -2,6 +2,9 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 6 "pointer_locals.okl"
 static double dot(const double *a, const double *b) {
@@ -11,7 +14,7 @@ static double dot(const double *a, const double *b) {
   return s;
 }
 
-static void combine(const int n, const double *coef, const double *hist, double *out) {
+static void combine(const int n, const double *coef, const double *hist, double *out, volatile sig_atomic_t *_okl_stop) {
   #pragma omp parallel for simd
 #line 14 "pointer_locals.okl"
   for (int i = 0; i < n; ++i) {
@@ -24,6 +27,6 @@ static void combine(const int n, const double *coef, const double *hist, double 
 }
 
 #line 13 "pointer_locals.okl"
-void _okl_entry_combine(void **args) {
-  combine(*((const int *) args[0]), (const double *) args[1], (const double *) args[2], (double *) args[3]);
+void _okl_entry_combine(void **args, volatile sig_atomic_t *stop) {
+  combine(*((const int *) args[0]), (const double *) args[1], (const double *) args[2], (double *) args[3], stop);
 }

@@ -2,6 +2,9 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 7 "shared_param.okl"
 typedef struct
@@ -40,10 +43,14 @@ static void load(const int i, const double *q, double s_q[2][8]) {
   s_q[1][i] = f.v;
 }
 
-static void surface(const int ne, const double *q, double *out) {
+static void surface(const int ne, const double *q, double *out, volatile sig_atomic_t *_okl_stop) {
   #pragma omp parallel for
 #line 37 "shared_param.okl"
   for (int e = 0; e < ne; ++e) {
+#line 37 "shared_param.okl"
+    if (*_okl_stop)
+      continue;
+#line 38 "shared_param.okl"
     double s_q[2][8];
     #pragma GCC ivdep
 #line 39 "shared_param.okl"
@@ -66,6 +73,6 @@ static void surface(const int ne, const double *q, double *out) {
 }
 
 #line 36 "shared_param.okl"
-void _okl_entry_surface(void **args) {
-  surface(*((const int *) args[0]), (const double *) args[1], (double *) args[2]);
+void _okl_entry_surface(void **args, volatile sig_atomic_t *stop) {
+  surface(*((const int *) args[0]), (const double *) args[1], (double *) args[2], stop);
 }

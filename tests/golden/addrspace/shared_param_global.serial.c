@@ -2,14 +2,21 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 3 "shared_param_global.okl"
 static void set(double *s, const int i) {
   s[i] = 1.0;
 }
 
-static void k(const int n, double *a) {
+static void k(const int n, double *a, volatile sig_atomic_t *_okl_stop) {
   for (int b = 0; b < n; ++b) {
+#line 8 "shared_param_global.okl"
+    if (*_okl_stop)
+      break;
+#line 9 "shared_param_global.okl"
     double s[4];
     #pragma GCC ivdep
 #line 10 "shared_param_global.okl"
@@ -21,6 +28,6 @@ static void k(const int n, double *a) {
 }
 
 #line 7 "shared_param_global.okl"
-void _okl_entry_k(void **args) {
-  k(*((const int *) args[0]), (double *) args[1]);
+void _okl_entry_k(void **args, volatile sig_atomic_t *stop) {
+  k(*((const int *) args[0]), (double *) args[1], stop);
 }

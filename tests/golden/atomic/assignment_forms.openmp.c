@@ -2,12 +2,19 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 3 "assignment_forms.okl"
-static void assignForms(const int n, const int *x, int *acc, float *f) {
+static void assignForms(const int n, const int *x, int *acc, float *f, volatile sig_atomic_t *_okl_stop) {
   #pragma omp parallel for
 #line 4 "assignment_forms.okl"
   for (int b = 0; b < n; ++b) {
+#line 4 "assignment_forms.okl"
+    if (*_okl_stop)
+      continue;
+#line 5 "assignment_forms.okl"
     for (int t = 0; t < 32; ++t) {
       const int v = x[b * 32 + t];
       {
@@ -35,6 +42,6 @@ static void assignForms(const int n, const int *x, int *acc, float *f) {
 }
 
 #line 3 "assignment_forms.okl"
-void _okl_entry_assignForms(void **args) {
-  assignForms(*((const int *) args[0]), (const int *) args[1], (int *) args[2], (float *) args[3]);
+void _okl_entry_assignForms(void **args, volatile sig_atomic_t *stop) {
+  assignForms(*((const int *) args[0]), (const int *) args[1], (int *) args[2], (float *) args[3], stop);
 }

@@ -2,10 +2,17 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "double_global.okl"
-static void doubleOps(const int n, const double *x, double *acc) {
+static void doubleOps(const int n, const double *x, double *acc, volatile sig_atomic_t *_okl_stop) {
   for (int b = 0; b < n; ++b) {
+#line 3 "double_global.okl"
+    if (*_okl_stop)
+      break;
+#line 4 "double_global.okl"
     for (int t = 0; t < 64; ++t) {
       const double v = x[b * 64 + t];
       acc[0] += v * v;
@@ -18,6 +25,6 @@ static void doubleOps(const int n, const double *x, double *acc) {
 }
 
 #line 2 "double_global.okl"
-void _okl_entry_doubleOps(void **args) {
-  doubleOps(*((const int *) args[0]), (const double *) args[1], (double *) args[2]);
+void _okl_entry_doubleOps(void **args, volatile sig_atomic_t *stop) {
+  doubleOps(*((const int *) args[0]), (const double *) args[1], (double *) args[2], stop);
 }

@@ -2,12 +2,19 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 3 "float_global.okl"
-static void floatOps(const int n, const float *x, float *acc) {
+static void floatOps(const int n, const float *x, float *acc, volatile sig_atomic_t *_okl_stop) {
   #pragma omp parallel for
 #line 4 "float_global.okl"
   for (int b = 0; b < n; ++b) {
+#line 4 "float_global.okl"
+    if (*_okl_stop)
+      continue;
+#line 5 "float_global.okl"
     for (int t = 0; t < 64; ++t) {
       const float v = x[b * 64 + t];
       {
@@ -40,6 +47,6 @@ static void floatOps(const int n, const float *x, float *acc) {
 }
 
 #line 3 "float_global.okl"
-void _okl_entry_floatOps(void **args) {
-  floatOps(*((const int *) args[0]), (const float *) args[1], (float *) args[2]);
+void _okl_entry_floatOps(void **args, volatile sig_atomic_t *stop) {
+  floatOps(*((const int *) args[0]), (const float *) args[1], (float *) args[2], stop);
 }

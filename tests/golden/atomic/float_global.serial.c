@@ -2,10 +2,17 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 3 "float_global.okl"
-static void floatOps(const int n, const float *x, float *acc) {
+static void floatOps(const int n, const float *x, float *acc, volatile sig_atomic_t *_okl_stop) {
   for (int b = 0; b < n; ++b) {
+#line 4 "float_global.okl"
+    if (*_okl_stop)
+      break;
+#line 5 "float_global.okl"
     for (int t = 0; t < 64; ++t) {
       const float v = x[b * 64 + t];
       acc[0] += v;
@@ -18,6 +25,6 @@ static void floatOps(const int n, const float *x, float *acc) {
 }
 
 #line 3 "float_global.okl"
-void _okl_entry_floatOps(void **args) {
-  floatOps(*((const int *) args[0]), (const float *) args[1], (float *) args[2]);
+void _okl_entry_floatOps(void **args, volatile sig_atomic_t *stop) {
+  floatOps(*((const int *) args[0]), (const float *) args[1], (float *) args[2], stop);
 }

@@ -2,12 +2,19 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "int_global.okl"
-static void intOps(const int n, const int *x, int *acc) {
+static void intOps(const int n, const int *x, int *acc, volatile sig_atomic_t *_okl_stop) {
   #pragma omp parallel for
 #line 3 "int_global.okl"
   for (int b = 0; b < n; ++b) {
+#line 3 "int_global.okl"
+    if (*_okl_stop)
+      continue;
+#line 4 "int_global.okl"
     for (int t = 0; t < 32; ++t) {
       const int v = x[b * 32 + t];
       {
@@ -65,6 +72,6 @@ static void intOps(const int n, const int *x, int *acc) {
 }
 
 #line 2 "int_global.okl"
-void _okl_entry_intOps(void **args) {
-  intOps(*((const int *) args[0]), (const int *) args[1], (int *) args[2]);
+void _okl_entry_intOps(void **args, volatile sig_atomic_t *stop) {
+  intOps(*((const int *) args[0]), (const int *) args[1], (int *) args[2], stop);
 }

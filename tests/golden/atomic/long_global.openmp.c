@@ -2,12 +2,19 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "long_global.okl"
-static void longOps(const int n, const long *x, long *acc, unsigned long *uacc) {
+static void longOps(const int n, const long *x, long *acc, unsigned long *uacc, volatile sig_atomic_t *_okl_stop) {
   #pragma omp parallel for
 #line 3 "long_global.okl"
   for (int b = 0; b < n; ++b) {
+#line 3 "long_global.okl"
+    if (*_okl_stop)
+      continue;
+#line 4 "long_global.okl"
     for (int t = 0; t < 32; ++t) {
       const long v = x[b * 32 + t];
       {
@@ -65,6 +72,6 @@ static void longOps(const int n, const long *x, long *acc, unsigned long *uacc) 
 }
 
 #line 2 "long_global.okl"
-void _okl_entry_longOps(void **args) {
-  longOps(*((const int *) args[0]), (const long *) args[1], (long *) args[2], (unsigned long *) args[3]);
+void _okl_entry_longOps(void **args, volatile sig_atomic_t *stop) {
+  longOps(*((const int *) args[0]), (const long *) args[1], (long *) args[2], (unsigned long *) args[3], stop);
 }

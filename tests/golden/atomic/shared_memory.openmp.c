@@ -2,11 +2,18 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "shared_memory.okl"
-static void sharedOps(const int nb, const int *keys, const double *w, int *counts, double *sums) {
+static void sharedOps(const int nb, const int *keys, const double *w, int *counts, double *sums, volatile sig_atomic_t *_okl_stop) {
   #pragma omp parallel for
   for (int b = 0; b < nb; ++b) {
+#line 4 "shared_memory.okl"
+    if (*_okl_stop)
+      continue;
+#line 5 "shared_memory.okl"
     int s_count[8];
     unsigned int s_bits[1];
     float s_max[1];
@@ -78,6 +85,6 @@ static void sharedOps(const int nb, const int *keys, const double *w, int *count
 }
 
 #line 2 "shared_memory.okl"
-void _okl_entry_sharedOps(void **args) {
-  sharedOps(*((const int *) args[0]), (const int *) args[1], (const double *) args[2], (int *) args[3], (double *) args[4]);
+void _okl_entry_sharedOps(void **args, volatile sig_atomic_t *stop) {
+  sharedOps(*((const int *) args[0]), (const int *) args[1], (const double *) args[2], (int *) args[3], (double *) args[4], stop);
 }

@@ -2,6 +2,9 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 6 "struct_fields.okl"
 typedef struct
@@ -12,10 +15,14 @@ typedef struct
   double weighted;
 } stats_t;
 
-static void accumulate(const int n, const float *x, stats_t *stats, stats_t *bins) {
+static void accumulate(const int n, const float *x, stats_t *stats, stats_t *bins, volatile sig_atomic_t *_okl_stop) {
   #pragma omp parallel for
 #line 9 "struct_fields.okl"
   for (int b = 0; b < n; ++b) {
+#line 9 "struct_fields.okl"
+    if (*_okl_stop)
+      continue;
+#line 10 "struct_fields.okl"
     for (int t = 0; t < 32; ++t) {
       const float v = x[b * 32 + t];
       {
@@ -43,6 +50,6 @@ static void accumulate(const int n, const float *x, stats_t *stats, stats_t *bin
 }
 
 #line 8 "struct_fields.okl"
-void _okl_entry_accumulate(void **args) {
-  accumulate(*((const int *) args[0]), (const float *) args[1], (stats_t *) args[2], (stats_t *) args[3]);
+void _okl_entry_accumulate(void **args, volatile sig_atomic_t *stop) {
+  accumulate(*((const int *) args[0]), (const float *) args[1], (stats_t *) args[2], (stats_t *) args[3], stop);
 }

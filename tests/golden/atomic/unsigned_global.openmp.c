@@ -2,12 +2,19 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "unsigned_global.okl"
-static void unsignedOps(const int n, const unsigned int *x, unsigned int *acc) {
+static void unsignedOps(const int n, const unsigned int *x, unsigned int *acc, volatile sig_atomic_t *_okl_stop) {
   #pragma omp parallel for
 #line 3 "unsigned_global.okl"
   for (int b = 0; b < n; ++b) {
+#line 3 "unsigned_global.okl"
+    if (*_okl_stop)
+      continue;
+#line 4 "unsigned_global.okl"
     for (int t = 0; t < 32; ++t) {
       const unsigned int v = x[b * 32 + t];
       {
@@ -55,6 +62,6 @@ static void unsignedOps(const int n, const unsigned int *x, unsigned int *acc) {
 }
 
 #line 2 "unsigned_global.okl"
-void _okl_entry_unsignedOps(void **args) {
-  unsignedOps(*((const int *) args[0]), (const unsigned int *) args[1], (unsigned int *) args[2]);
+void _okl_entry_unsignedOps(void **args, volatile sig_atomic_t *stop) {
+  unsignedOps(*((const int *) args[0]), (const unsigned int *) args[1], (unsigned int *) args[2], stop);
 }

@@ -2,10 +2,17 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 3 "barrier_local_global.okl"
-static void legacyBarriers(const int nb, const double *x, double *y) {
+static void legacyBarriers(const int nb, const double *x, double *y, volatile sig_atomic_t *_okl_stop) {
   for (int b = 0; b < nb; ++b) {
+#line 4 "barrier_local_global.okl"
+    if (*_okl_stop)
+      break;
+#line 5 "barrier_local_global.okl"
     double s[8];
     #pragma GCC ivdep
 #line 6 "barrier_local_global.okl"
@@ -24,6 +31,6 @@ static void legacyBarriers(const int nb, const double *x, double *y) {
 }
 
 #line 3 "barrier_local_global.okl"
-void _okl_entry_legacyBarriers(void **args) {
-  legacyBarriers(*((const int *) args[0]), (const double *) args[1], (double *) args[2]);
+void _okl_entry_legacyBarriers(void **args, volatile sig_atomic_t *stop) {
+  legacyBarriers(*((const int *) args[0]), (const double *) args[1], (double *) args[2], stop);
 }

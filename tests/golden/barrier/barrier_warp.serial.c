@@ -2,10 +2,17 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "barrier_warp.okl"
-static void warpSum(const int nb, const int *x, int *out) {
+static void warpSum(const int nb, const int *x, int *out, volatile sig_atomic_t *_okl_stop) {
   for (int b = 0; b < nb; ++b) {
+#line 3 "barrier_warp.okl"
+    if (*_okl_stop)
+      break;
+#line 4 "barrier_warp.okl"
     int s[32];
     #pragma GCC ivdep
 #line 5 "barrier_warp.okl"
@@ -23,6 +30,6 @@ static void warpSum(const int nb, const int *x, int *out) {
 }
 
 #line 2 "barrier_warp.okl"
-void _okl_entry_warpSum(void **args) {
-  warpSum(*((const int *) args[0]), (const int *) args[1], (int *) args[2]);
+void _okl_entry_warpSum(void **args, volatile sig_atomic_t *stop) {
+  warpSum(*((const int *) args[0]), (const int *) args[1], (int *) args[2], stop);
 }

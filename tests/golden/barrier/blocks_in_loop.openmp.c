@@ -2,12 +2,19 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 3 "blocks_in_loop.okl"
-static void relax(const int nb, const int sweeps, float *x) {
+static void relax(const int nb, const int sweeps, float *x, volatile sig_atomic_t *_okl_stop) {
   #pragma omp parallel for
 #line 4 "blocks_in_loop.okl"
   for (int b = 0; b < nb; ++b) {
+#line 4 "blocks_in_loop.okl"
+    if (*_okl_stop)
+      continue;
+#line 5 "blocks_in_loop.okl"
     float s[32];
     float t_new[32];
     #pragma GCC ivdep
@@ -39,6 +46,6 @@ static void relax(const int nb, const int sweeps, float *x) {
 }
 
 #line 3 "blocks_in_loop.okl"
-void _okl_entry_relax(void **args) {
-  relax(*((const int *) args[0]), *((const int *) args[1]), (float *) args[2]);
+void _okl_entry_relax(void **args, volatile sig_atomic_t *stop) {
+  relax(*((const int *) args[0]), *((const int *) args[1]), (float *) args[2], stop);
 }

@@ -2,12 +2,18 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 3 "explicit_barrier.okl"
-static void neighbours(const int nb, const float *x, float *y, float *z) {
+static void neighbours(const int nb, const float *x, float *y, float *z, volatile sig_atomic_t *_okl_stop) {
   #pragma omp parallel for
 #line 4 "explicit_barrier.okl"
   for (int b = 0; b < nb; ++b) {
+#line 4 "explicit_barrier.okl"
+    if (*_okl_stop)
+      continue;
     #pragma GCC ivdep
 #line 5 "explicit_barrier.okl"
     for (int t = 0; t < 32; ++t) {
@@ -25,6 +31,6 @@ static void neighbours(const int nb, const float *x, float *y, float *z) {
 }
 
 #line 3 "explicit_barrier.okl"
-void _okl_entry_neighbours(void **args) {
-  neighbours(*((const int *) args[0]), (const float *) args[1], (float *) args[2], (float *) args[3]);
+void _okl_entry_neighbours(void **args, volatile sig_atomic_t *stop) {
+  neighbours(*((const int *) args[0]), (const float *) args[1], (float *) args[2], (float *) args[3], stop);
 }

@@ -2,10 +2,17 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 3 "inner_bitonic.okl"
-static void bitonic(const int nb, float *keys) {
+static void bitonic(const int nb, float *keys, volatile sig_atomic_t *_okl_stop) {
   for (int b = 0; b < nb; ++b) {
+#line 4 "inner_bitonic.okl"
+    if (*_okl_stop)
+      break;
+#line 5 "inner_bitonic.okl"
     float s[64];
     #pragma GCC ivdep
 #line 6 "inner_bitonic.okl"
@@ -43,6 +50,6 @@ static void bitonic(const int nb, float *keys) {
 }
 
 #line 3 "inner_bitonic.okl"
-void _okl_entry_bitonic(void **args) {
-  bitonic(*((const int *) args[0]), (float *) args[1]);
+void _okl_entry_bitonic(void **args, volatile sig_atomic_t *stop) {
+  bitonic(*((const int *) args[0]), (float *) args[1], stop);
 }

@@ -2,10 +2,17 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 5 "inner_private.okl"
-static void privates(const int nb, const int mode, const int *x, int *y) {
+static void privates(const int nb, const int mode, const int *x, int *y, volatile sig_atomic_t *_okl_stop) {
   for (int b = 0; b < nb; ++b) {
+#line 6 "inner_private.okl"
+    if (*_okl_stop)
+      break;
+#line 7 "inner_private.okl"
     int s[32];
     int e[32];
 #line 10 "inner_private.okl"
@@ -71,6 +78,6 @@ static void privates(const int nb, const int mode, const int *x, int *y) {
 }
 
 #line 5 "inner_private.okl"
-void _okl_entry_privates(void **args) {
-  privates(*((const int *) args[0]), *((const int *) args[1]), (const int *) args[2], (int *) args[3]);
+void _okl_entry_privates(void **args, volatile sig_atomic_t *stop) {
+  privates(*((const int *) args[0]), *((const int *) args[1]), (const int *) args[2], (int *) args[3], stop);
 }

@@ -2,10 +2,17 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 3 "inner_reduction.okl"
-static void blockSum(const int nb, const float *x, float *out) {
+static void blockSum(const int nb, const float *x, float *out, volatile sig_atomic_t *_okl_stop) {
   for (int b = 0; b < nb; ++b) {
+#line 4 "inner_reduction.okl"
+    if (*_okl_stop)
+      break;
+#line 5 "inner_reduction.okl"
     float s[64];
     #pragma GCC ivdep
 #line 6 "inner_reduction.okl"
@@ -29,6 +36,6 @@ static void blockSum(const int nb, const float *x, float *out) {
 }
 
 #line 3 "inner_reduction.okl"
-void _okl_entry_blockSum(void **args) {
-  blockSum(*((const int *) args[0]), (const float *) args[1], (float *) args[2]);
+void _okl_entry_blockSum(void **args, volatile sig_atomic_t *stop) {
+  blockSum(*((const int *) args[0]), (const float *) args[1], (float *) args[2], stop);
 }

@@ -2,12 +2,19 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 4 "inner_scan.okl"
-static void scan(const int nb, const int *x, int *y) {
+static void scan(const int nb, const int *x, int *y, volatile sig_atomic_t *_okl_stop) {
   #pragma omp parallel for
 #line 5 "inner_scan.okl"
   for (int b = 0; b < nb; ++b) {
+#line 5 "inner_scan.okl"
+    if (*_okl_stop)
+      continue;
+#line 6 "inner_scan.okl"
     int s[128];
 #line 8 "inner_scan.okl"
     const int n = 128;
@@ -45,6 +52,6 @@ static void scan(const int nb, const int *x, int *y) {
 }
 
 #line 4 "inner_scan.okl"
-void _okl_entry_scan(void **args) {
-  scan(*((const int *) args[0]), (const int *) args[1], (int *) args[2]);
+void _okl_entry_scan(void **args, volatile sig_atomic_t *stop) {
+  scan(*((const int *) args[0]), (const int *) args[1], (int *) args[2], stop);
 }

@@ -2,12 +2,19 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 4 "inner_tile.okl"
-static void shiftSum(const int n, const float *x, float *tmp, float *y) {
+static void shiftSum(const int n, const float *x, float *tmp, float *y, volatile sig_atomic_t *_okl_stop) {
   #pragma omp parallel for
 #line 5 "inner_tile.okl"
   for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 32) {
+#line 5 "inner_tile.okl"
+    if (*_okl_stop)
+      continue;
+#line 6 "inner_tile.okl"
     int t[32];
     #pragma GCC ivdep
 #line 5 "inner_tile.okl"
@@ -38,6 +45,6 @@ static void shiftSum(const int n, const float *x, float *tmp, float *y) {
 }
 
 #line 4 "inner_tile.okl"
-void _okl_entry_shiftSum(void **args) {
-  shiftSum(*((const int *) args[0]), (const float *) args[1], (float *) args[2], (float *) args[3]);
+void _okl_entry_shiftSum(void **args, volatile sig_atomic_t *stop) {
+  shiftSum(*((const int *) args[0]), (const float *) args[1], (float *) args[2], (float *) args[3], stop);
 }

@@ -2,13 +2,20 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 5 "inner_transpose.okl"
-static void transpose(const int n, const float *a, float *at) {
+static void transpose(const int n, const float *a, float *at, volatile sig_atomic_t *_okl_stop) {
   #pragma omp parallel for collapse(2)
 #line 6 "inner_transpose.okl"
   for (int by = 0; by < n / 16; ++by) {
     for (int bx = 0; bx < n / 16; ++bx) {
+#line 7 "inner_transpose.okl"
+      if (*_okl_stop)
+        continue;
+#line 8 "inner_transpose.okl"
       float tile[16][16 + 1];
 #line 8 "inner_transpose.okl"
       float tile__t[16 + 1][16];
@@ -41,6 +48,6 @@ static void transpose(const int n, const float *a, float *at) {
 }
 
 #line 5 "inner_transpose.okl"
-void _okl_entry_transpose(void **args) {
-  transpose(*((const int *) args[0]), (const float *) args[1], (float *) args[2]);
+void _okl_entry_transpose(void **args, volatile sig_atomic_t *stop) {
+  transpose(*((const int *) args[0]), (const float *) args[1], (float *) args[2], stop);
 }

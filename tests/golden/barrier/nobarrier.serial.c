@@ -2,10 +2,17 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 3 "nobarrier.okl"
-static void readTwice(const int nb, const float *x, float *y, float *z) {
+static void readTwice(const int nb, const float *x, float *y, float *z, volatile sig_atomic_t *_okl_stop) {
   for (int b = 0; b < nb; ++b) {
+#line 4 "nobarrier.okl"
+    if (*_okl_stop)
+      break;
+#line 5 "nobarrier.okl"
     float s[64];
     #pragma GCC ivdep
 #line 6 "nobarrier.okl"
@@ -26,6 +33,6 @@ static void readTwice(const int nb, const float *x, float *y, float *z) {
 }
 
 #line 3 "nobarrier.okl"
-void _okl_entry_readTwice(void **args) {
-  readTwice(*((const int *) args[0]), (const float *) args[1], (float *) args[2], (float *) args[3]);
+void _okl_entry_readTwice(void **args, volatile sig_atomic_t *stop) {
+  readTwice(*((const int *) args[0]), (const float *) args[1], (float *) args[2], (float *) args[3], stop);
 }

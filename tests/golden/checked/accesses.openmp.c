@@ -2,6 +2,9 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 6 "accesses.okl"
 typedef struct
@@ -59,9 +62,13 @@ inline static int *_okl_at_scatter_5(int *x, long i, long n, int id, int *err, i
 }
 
 #line 8 "accesses.okl"
-static void scatter(const int n, const int *idx, const float *x, float *y, cell *cells, int *total, long _okl_n_idx, long _okl_n_x, long _okl_n_y, long _okl_n_cells, long _okl_n_total, int *_okl_err) {
+static void scatter(const int n, const int *idx, const float *x, float *y, cell *cells, int *total, long _okl_n_idx, long _okl_n_x, long _okl_n_y, long _okl_n_cells, long _okl_n_total, int *_okl_err, volatile sig_atomic_t *_okl_stop) {
   #pragma omp parallel for
   for (int b = 0; b < n; b += 64) {
+#line 10 "accesses.okl"
+    if (*_okl_stop)
+      continue;
+#line 11 "accesses.okl"
     for (int i = b; i < ((b + 64 < n) ? (b + 64) : (n)); ++i) {
 #line 13 "accesses.okl"
       const int j = *_okl_at_scatter_1(idx, i, _okl_n_idx, 0, _okl_err, 0);
@@ -78,6 +85,6 @@ static void scatter(const int n, const int *idx, const float *x, float *y, cell 
 }
 
 #line 8 "accesses.okl"
-void _okl_entry_scatter(void **args) {
-  scatter(*((const int *) args[0]), (const int *) args[1], (const float *) args[2], (float *) args[3], (cell *) args[4], (int *) args[5], *((long *) args[6]), *((long *) args[7]), *((long *) args[8]), *((long *) args[9]), *((long *) args[10]), (int *) args[11]);
+void _okl_entry_scatter(void **args, volatile sig_atomic_t *stop) {
+  scatter(*((const int *) args[0]), (const int *) args[1], (const float *) args[2], (float *) args[3], (cell *) args[4], (int *) args[5], *((long *) args[6]), *((long *) args[7]), *((long *) args[8]), *((long *) args[9]), *((long *) args[10]), (int *) args[11], stop);
 }

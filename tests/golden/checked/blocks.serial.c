@@ -2,6 +2,9 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 inline static void _okl_fail(int *err, int id, long i, long n) {
   if (err[0] == 0 && (err[0] = id + 1)) {
@@ -34,8 +37,12 @@ inline static double *_okl_at_blocksum_3(double *x, long i, long n, int id, int 
 }
 
 #line 3 "blocks.okl"
-static void blocksum(const int n, const double a[], double *partial, double *out, long _okl_n_a, long _okl_n_partial, long _okl_n_out, int *_okl_err) {
+static void blocksum(const int n, const double a[], double *partial, double *out, long _okl_n_a, long _okl_n_partial, long _okl_n_out, int *_okl_err, volatile sig_atomic_t *_okl_stop) {
   for (int b = 0; b < (n + 15) / 16; ++b) {
+#line 4 "blocks.okl"
+    if (*_okl_stop)
+      break;
+#line 5 "blocks.okl"
     double s[16];
     for (int t = 0; t < 16; ++t) {
       const int i = 16 * b + t;
@@ -50,6 +57,10 @@ static void blocksum(const int n, const double a[], double *partial, double *out
   }
 #line 18 "blocks.okl"
   for (int o = 0; o < 1; ++o) {
+#line 18 "blocks.okl"
+    if (*_okl_stop)
+      break;
+#line 19 "blocks.okl"
     for (int t = 0; t < 1; ++t) {
       double sum = 0;
       for (int b = 0; b < (n + 15) / 16; ++b) sum += *_okl_at_blocksum_2(partial, b, _okl_n_partial, 2, _okl_err, 0);
@@ -59,6 +70,6 @@ static void blocksum(const int n, const double a[], double *partial, double *out
 }
 
 #line 3 "blocks.okl"
-void _okl_entry_blocksum(void **args) {
-  blocksum(*((const int *) args[0]), (const double *) args[1], (double *) args[2], (double *) args[3], *((long *) args[4]), *((long *) args[5]), *((long *) args[6]), (int *) args[7]);
+void _okl_entry_blocksum(void **args, volatile sig_atomic_t *stop) {
+  blocksum(*((const int *) args[0]), (const double *) args[1], (double *) args[2], (double *) args[3], *((long *) args[4]), *((long *) args[5]), *((long *) args[6]), (int *) args[7], stop);
 }

@@ -2,11 +2,16 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 3 "exclusive_nested_outer.okl"
-static void nestedExclusive(const int n, float *x) {
+static void nestedExclusive(const int n, float *x, volatile sig_atomic_t *_okl_stop) {
   for (int b = 0; b < n; ++b) {
-#line 6 "exclusive_nested_outer.okl"
+#line 4 "exclusive_nested_outer.okl"
+    if (*_okl_stop)
+      break;
     for (int c = 0; c < 3; ++c) {
 #line 5 "exclusive_nested_outer.okl"
       float r[8];
@@ -24,6 +29,6 @@ static void nestedExclusive(const int n, float *x) {
 }
 
 #line 3 "exclusive_nested_outer.okl"
-void _okl_entry_nestedExclusive(void **args) {
-  nestedExclusive(*((const int *) args[0]), (float *) args[1]);
+void _okl_entry_nestedExclusive(void **args, volatile sig_atomic_t *stop) {
+  nestedExclusive(*((const int *) args[0]), (float *) args[1], stop);
 }

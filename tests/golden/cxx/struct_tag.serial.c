@@ -2,6 +2,9 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "struct_tag.okl"
 struct Point
@@ -21,8 +24,11 @@ static float norm1(const Point *p) {
 }
 
 #line 6 "struct_tag.okl"
-static void pointNorms(const int n, const float *xy, float *out) {
+static void pointNorms(const int n, const float *xy, float *out, volatile sig_atomic_t *_okl_stop) {
   for (int b = 0; b < (n + 63) / 64; ++b) {
+#line 7 "struct_tag.okl"
+    if (*_okl_stop)
+      break;
     #pragma GCC ivdep
 #line 8 "struct_tag.okl"
     for (int t = 0; t < ((64 < n - b * 64) ? (64) : (n - b * 64)); ++t) {
@@ -38,6 +44,6 @@ static void pointNorms(const int n, const float *xy, float *out) {
 }
 
 #line 6 "struct_tag.okl"
-void _okl_entry_pointNorms(void **args) {
-  pointNorms(*((const int *) args[0]), (const float *) args[1], (float *) args[2]);
+void _okl_entry_pointNorms(void **args, volatile sig_atomic_t *stop) {
+  pointNorms(*((const int *) args[0]), (const float *) args[1], (float *) args[2], stop);
 }

@@ -2,6 +2,9 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 4 "dim_typedef.okl"
 typedef float *field3;
@@ -9,10 +12,14 @@ typedef float *field3;
 #line 5 "dim_typedef.okl"
 typedef const float *cfield3;
 
-static void gradient(const int ne, const float *u, field3 du) {
+static void gradient(const int ne, const float *u, field3 du, volatile sig_atomic_t *_okl_stop) {
   #pragma omp parallel for
 #line 8 "dim_typedef.okl"
   for (int e = 0; e < ne; ++e) {
+#line 8 "dim_typedef.okl"
+    if (*_okl_stop)
+      continue;
+#line 9 "dim_typedef.okl"
     for (int j = 0; j < 4; ++j) {
       #pragma GCC ivdep
 #line 10 "dim_typedef.okl"
@@ -27,6 +34,6 @@ static void gradient(const int ne, const float *u, field3 du) {
 }
 
 #line 7 "dim_typedef.okl"
-void _okl_entry_gradient(void **args) {
-  gradient(*((const int *) args[0]), (const float *) args[1], (field3) args[2]);
+void _okl_entry_gradient(void **args, volatile sig_atomic_t *stop) {
+  gradient(*((const int *) args[0]), (const float *) args[1], (field3) args[2], stop);
 }

@@ -2,10 +2,16 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 4 "between_outer_loops.okl"
-static void scaleGroups(const int groups, const float *x, float *y) {
+static void scaleGroups(const int groups, const float *x, float *y, volatile sig_atomic_t *_okl_stop) {
   for (int _okl_tiled_g = 0; _okl_tiled_g < groups; _okl_tiled_g += 2) {
+#line 5 "between_outer_loops.okl"
+    if (*_okl_stop)
+      break;
 #line 5 "between_outer_loops.okl"
     for (int g = _okl_tiled_g; g < _okl_tiled_g + 2; ++g) {
 #line 5 "between_outer_loops.okl"
@@ -32,6 +38,6 @@ static void scaleGroups(const int groups, const float *x, float *y) {
 }
 
 #line 4 "between_outer_loops.okl"
-void _okl_entry_scaleGroups(void **args) {
-  scaleGroups(*((const int *) args[0]), (const float *) args[1], (float *) args[2]);
+void _okl_entry_scaleGroups(void **args, volatile sig_atomic_t *stop) {
+  scaleGroups(*((const int *) args[0]), (const float *) args[1], (float *) args[2], stop);
 }

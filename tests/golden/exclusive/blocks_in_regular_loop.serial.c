@@ -2,10 +2,17 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "blocks_in_regular_loop.okl"
-static void iterate(const int nb, const int steps, float *x) {
+static void iterate(const int nb, const int steps, float *x, volatile sig_atomic_t *_okl_stop) {
   for (int b = 0; b < nb; ++b) {
+#line 3 "blocks_in_regular_loop.okl"
+    if (*_okl_stop)
+      break;
+#line 4 "blocks_in_regular_loop.okl"
     float r[16];
     #pragma GCC ivdep
 #line 5 "blocks_in_regular_loop.okl"
@@ -28,6 +35,6 @@ static void iterate(const int nb, const int steps, float *x) {
 }
 
 #line 2 "blocks_in_regular_loop.okl"
-void _okl_entry_iterate(void **args) {
-  iterate(*((const int *) args[0]), *((const int *) args[1]), (float *) args[2]);
+void _okl_entry_iterate(void **args, volatile sig_atomic_t *stop) {
+  iterate(*((const int *) args[0]), *((const int *) args[1]), (float *) args[2], stop);
 }

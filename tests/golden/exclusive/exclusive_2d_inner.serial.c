@@ -2,10 +2,17 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "exclusive_2d_inner.okl"
-static void plane(const int nb, const float *x, float *y) {
+static void plane(const int nb, const float *x, float *y, volatile sig_atomic_t *_okl_stop) {
   for (int b = 0; b < nb; ++b) {
+#line 3 "exclusive_2d_inner.okl"
+    if (*_okl_stop)
+      break;
+#line 4 "exclusive_2d_inner.okl"
     float r[32];
     for (int j = 0; j < 4; ++j) {
       #pragma GCC ivdep
@@ -25,6 +32,6 @@ static void plane(const int nb, const float *x, float *y) {
 }
 
 #line 2 "exclusive_2d_inner.okl"
-void _okl_entry_plane(void **args) {
-  plane(*((const int *) args[0]), (const float *) args[1], (float *) args[2]);
+void _okl_entry_plane(void **args, volatile sig_atomic_t *stop) {
+  plane(*((const int *) args[0]), (const float *) args[1], (float *) args[2], stop);
 }

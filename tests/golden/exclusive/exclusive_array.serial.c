@@ -2,10 +2,17 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 4 "exclusive_array.okl"
-static void registerArray(const int ne, const double *q, double *out) {
+static void registerArray(const int ne, const double *q, double *out, volatile sig_atomic_t *_okl_stop) {
   for (int e = 0; e < ne; ++e) {
+#line 5 "exclusive_array.okl"
+    if (*_okl_stop)
+      break;
+#line 6 "exclusive_array.okl"
     double r_q[6][6];
     #pragma GCC ivdep
 #line 7 "exclusive_array.okl"
@@ -25,6 +32,6 @@ static void registerArray(const int ne, const double *q, double *out) {
 }
 
 #line 4 "exclusive_array.okl"
-void _okl_entry_registerArray(void **args) {
-  registerArray(*((const int *) args[0]), (const double *) args[1], (double *) args[2]);
+void _okl_entry_registerArray(void **args, volatile sig_atomic_t *stop) {
+  registerArray(*((const int *) args[0]), (const double *) args[1], (double *) args[2], stop);
 }

@@ -2,10 +2,17 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "initializers.okl"
-static void initialised(const int nb, const float *x, float *y) {
+static void initialised(const int nb, const float *x, float *y, volatile sig_atomic_t *_okl_stop) {
   for (int b = 0; b < nb; ++b) {
+#line 3 "initializers.okl"
+    if (*_okl_stop)
+      break;
+#line 4 "initializers.okl"
     float acc[8];
 #line 4 "initializers.okl"
     for (int _okl_slot = 0; _okl_slot < 8; ++_okl_slot)
@@ -32,6 +39,6 @@ static void initialised(const int nb, const float *x, float *y) {
 }
 
 #line 2 "initializers.okl"
-void _okl_entry_initialised(void **args) {
-  initialised(*((const int *) args[0]), (const float *) args[1], (float *) args[2]);
+void _okl_entry_initialised(void **args, volatile sig_atomic_t *stop) {
+  initialised(*((const int *) args[0]), (const float *) args[1], (float *) args[2], stop);
 }

@@ -2,10 +2,17 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "multiple_declarators.okl"
-static void manyNames(const int nb, const int *ids, float *x) {
+static void manyNames(const int nb, const int *ids, float *x, volatile sig_atomic_t *_okl_stop) {
   for (int b = 0; b < nb; ++b) {
+#line 3 "multiple_declarators.okl"
+    if (*_okl_stop)
+      break;
+#line 4 "multiple_declarators.okl"
     int r_e[16];
 #line 4 "multiple_declarators.okl"
     int r_pair[2][16];
@@ -27,6 +34,6 @@ static void manyNames(const int nb, const int *ids, float *x) {
 }
 
 #line 2 "multiple_declarators.okl"
-void _okl_entry_manyNames(void **args) {
-  manyNames(*((const int *) args[0]), (const int *) args[1], (float *) args[2]);
+void _okl_entry_manyNames(void **args, volatile sig_atomic_t *stop) {
+  manyNames(*((const int *) args[0]), (const int *) args[1], (float *) args[2], stop);
 }

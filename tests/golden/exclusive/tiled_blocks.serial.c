@@ -2,10 +2,16 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 3 "tiled_blocks.okl"
-static void tiledExclusive(const int rows, const float *x, float *y) {
+static void tiledExclusive(const int rows, const float *x, float *y, volatile sig_atomic_t *_okl_stop) {
   for (int _okl_tiled_g = 0; _okl_tiled_g < rows; _okl_tiled_g += 2) {
+#line 4 "tiled_blocks.okl"
+    if (*_okl_stop)
+      break;
     int _okl_exclusive_index = 0;
 #line 4 "tiled_blocks.okl"
     for (int g = _okl_tiled_g; g < _okl_tiled_g + 2; ++g) {
@@ -42,6 +48,6 @@ static void tiledExclusive(const int rows, const float *x, float *y) {
 }
 
 #line 3 "tiled_blocks.okl"
-void _okl_entry_tiledExclusive(void **args) {
-  tiledExclusive(*((const int *) args[0]), (const float *) args[1], (float *) args[2]);
+void _okl_entry_tiledExclusive(void **args, volatile sig_atomic_t *stop) {
+  tiledExclusive(*((const int *) args[0]), (const float *) args[1], (float *) args[2], stop);
 }

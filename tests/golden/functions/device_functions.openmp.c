@@ -2,6 +2,9 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 4 "device_functions.okl"
 static float square(float x);
@@ -24,10 +27,13 @@ static float norm2(const float *v, const int n) {
   return s;
 }
 
-static void normalize(const int nv, const float *v, float *out) {
+static void normalize(const int nv, const float *v, float *out, volatile sig_atomic_t *_okl_stop) {
   #pragma omp parallel for
 #line 25 "device_functions.okl"
   for (int b = 0; b < nv; ++b) {
+#line 25 "device_functions.okl"
+    if (*_okl_stop)
+      continue;
     #pragma GCC ivdep
 #line 26 "device_functions.okl"
     for (int t = 0; t < 3; ++t) {
@@ -38,6 +44,6 @@ static void normalize(const int nv, const float *v, float *out) {
 }
 
 #line 24 "device_functions.okl"
-void _okl_entry_normalize(void **args) {
-  normalize(*((const int *) args[0]), (const float *) args[1], (float *) args[2]);
+void _okl_entry_normalize(void **args, volatile sig_atomic_t *stop) {
+  normalize(*((const int *) args[0]), (const float *) args[1], (float *) args[2], stop);
 }

@@ -4,13 +4,19 @@
 #include <stdbool.h>
 static inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
 #include <stdlib.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 #define min(a, b) ({ __typeof__(a) _okl_a = (a); __typeof__(b) _okl_b = (b); _okl_a < _okl_b ? _okl_a : _okl_b; })
 #define max(a, b) ({ __typeof__(a) _okl_a = (a); __typeof__(b) _okl_b = (b); _okl_a > _okl_b ? _okl_a : _okl_b; })
 
 #line 3 "math_builtins.okl"
-static void mathOps(const int n, const float *x, const double *y, float *fx, double *fy, int *k) {
+static void mathOps(const int n, const float *x, const double *y, float *fx, double *fy, int *k, volatile sig_atomic_t *_okl_stop) {
 #line 5 "math_builtins.okl"
   for (int b = 0; b < n; ++b) {
+#line 5 "math_builtins.okl"
+    if (*_okl_stop)
+      break;
     #pragma GCC ivdep
 #line 6 "math_builtins.okl"
     for (int t = 0; t < 32; ++t) {
@@ -26,6 +32,6 @@ static void mathOps(const int n, const float *x, const double *y, float *fx, dou
 }
 
 #line 3 "math_builtins.okl"
-void _okl_entry_mathOps(void **args) {
-  mathOps(*((const int *) args[0]), (const float *) args[1], (const double *) args[2], (float *) args[3], (double *) args[4], (int *) args[5]);
+void _okl_entry_mathOps(void **args, volatile sig_atomic_t *stop) {
+  mathOps(*((const int *) args[0]), (const float *) args[1], (const double *) args[2], (float *) args[3], (double *) args[4], (int *) args[5], stop);
 }

@@ -2,6 +2,9 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 4 "struct_params.okl"
 typedef struct
@@ -31,10 +34,13 @@ static vec3 axpy3(const float a, const vec3 x, const vec3 y) {
   return r;
 }
 
-static void step(const params_t p, const vec3 *vel, vec3 *pos) {
+static void step(const params_t p, const vec3 *vel, vec3 *pos, volatile sig_atomic_t *_okl_stop) {
   #pragma omp parallel for
 #line 21 "struct_params.okl"
   for (int b = 0; b < (p.n + 31) / 32; ++b) {
+#line 21 "struct_params.okl"
+    if (*_okl_stop)
+      continue;
     #pragma GCC ivdep
 #line 22 "struct_params.okl"
     for (int t = 0; t < 32; ++t) {
@@ -48,6 +54,6 @@ static void step(const params_t p, const vec3 *vel, vec3 *pos) {
 }
 
 #line 20 "struct_params.okl"
-void _okl_entry_step(void **args) {
-  step(*((const params_t *) args[0]), (const vec3 *) args[1], (vec3 *) args[2]);
+void _okl_entry_step(void **args, volatile sig_atomic_t *stop) {
+  step(*((const params_t *) args[0]), (const vec3 *) args[1], (vec3 *) args[2], stop);
 }

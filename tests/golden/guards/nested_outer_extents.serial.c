@@ -2,10 +2,17 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 3 "nested_outer_extents.okl"
-static void twoGrids(const int nz, const int na, const int nb2, float *a, float *b) {
+static void twoGrids(const int nz, const int na, const int nb2, float *a, float *b, volatile sig_atomic_t *_okl_stop) {
   for (int z = 0; z < nz; ++z) {
+#line 4 "nested_outer_extents.okl"
+    if (*_okl_stop)
+      break;
+#line 5 "nested_outer_extents.okl"
     for (int i = 0; i < na; ++i) {
       #pragma GCC ivdep
 #line 6 "nested_outer_extents.okl"
@@ -24,6 +31,6 @@ static void twoGrids(const int nz, const int na, const int nb2, float *a, float 
 }
 
 #line 3 "nested_outer_extents.okl"
-void _okl_entry_twoGrids(void **args) {
-  twoGrids(*((const int *) args[0]), *((const int *) args[1]), *((const int *) args[2]), (float *) args[3], (float *) args[4]);
+void _okl_entry_twoGrids(void **args, volatile sig_atomic_t *stop) {
+  twoGrids(*((const int *) args[0]), *((const int *) args[1]), *((const int *) args[2]), (float *) args[3], (float *) args[4], stop);
 }

@@ -2,11 +2,18 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 9 "element_blocking.okl"
-static void scaleElements(const int Nelements, const int *elementIds, const double *wJ, double *q) {
+static void scaleElements(const int Nelements, const int *elementIds, const double *wJ, double *q, volatile sig_atomic_t *_okl_stop) {
   #pragma omp parallel for
   for (int eo = 0; eo < Nelements; eo += 4) {
+#line 11 "element_blocking.okl"
+    if (*_okl_stop)
+      continue;
+#line 12 "element_blocking.okl"
     double s_w[4];
     int r_e[64];
 #line 13 "element_blocking.okl"
@@ -31,6 +38,6 @@ static void scaleElements(const int Nelements, const int *elementIds, const doub
 }
 
 #line 9 "element_blocking.okl"
-void _okl_entry_scaleElements(void **args) {
-  scaleElements(*((const int *) args[0]), (const int *) args[1], (const double *) args[2], (double *) args[3]);
+void _okl_entry_scaleElements(void **args, volatile sig_atomic_t *stop) {
+  scaleElements(*((const int *) args[0]), (const int *) args[1], (const double *) args[2], (double *) args[3], stop);
 }

@@ -2,10 +2,17 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 5 "finite_difference.okl"
-static void laplacian(const int nx, const int ny, const float h2, const float *u, float *lu) {
+static void laplacian(const int nx, const int ny, const float h2, const float *u, float *lu, volatile sig_atomic_t *_okl_stop) {
   for (int gy = 0; gy < (ny + 8 - 1) / 8; ++gy) {
+#line 6 "finite_difference.okl"
+    if (*_okl_stop)
+      break;
+#line 7 "finite_difference.okl"
     for (int gx = 0; gx < (nx + 16 - 1) / 16; ++gx) {
       float s_u[8 + 2][16 + 2];
       for (int ty = 0; ty < 8; ++ty) {
@@ -42,6 +49,6 @@ static void laplacian(const int nx, const int ny, const float h2, const float *u
 }
 
 #line 5 "finite_difference.okl"
-void _okl_entry_laplacian(void **args) {
-  laplacian(*((const int *) args[0]), *((const int *) args[1]), *((const float *) args[2]), (const float *) args[3], (float *) args[4]);
+void _okl_entry_laplacian(void **args, volatile sig_atomic_t *stop) {
+  laplacian(*((const int *) args[0]), *((const int *) args[1]), *((const float *) args[2]), (const float *) args[3], (float *) args[4], stop);
 }

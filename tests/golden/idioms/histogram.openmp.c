@@ -2,11 +2,18 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 5 "histogram.okl"
-static void histogram(const int n, const float lo, const float width, const float *x, unsigned int *bins) {
+static void histogram(const int n, const float lo, const float width, const float *x, unsigned int *bins, volatile sig_atomic_t *_okl_stop) {
   #pragma omp parallel for
   for (int g = 0; g < (n + 255) / 256; ++g) {
+#line 7 "histogram.okl"
+    if (*_okl_stop)
+      continue;
+#line 8 "histogram.okl"
     unsigned int s_bins[16];
     #pragma GCC ivdep
 #line 9 "histogram.okl"
@@ -37,6 +44,6 @@ static void histogram(const int n, const float lo, const float width, const floa
 }
 
 #line 5 "histogram.okl"
-void _okl_entry_histogram(void **args) {
-  histogram(*((const int *) args[0]), *((const float *) args[1]), *((const float *) args[2]), (const float *) args[3], (unsigned int *) args[4]);
+void _okl_entry_histogram(void **args, volatile sig_atomic_t *stop) {
+  histogram(*((const int *) args[0]), *((const float *) args[1]), *((const float *) args[2]), (const float *) args[3], (unsigned int *) args[4], stop);
 }

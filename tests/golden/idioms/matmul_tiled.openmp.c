@@ -2,13 +2,20 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 5 "matmul_tiled.okl"
-static void matmul(const int n, const float *A, const float *B, float *C) {
+static void matmul(const int n, const float *A, const float *B, float *C, volatile sig_atomic_t *_okl_stop) {
   #pragma omp parallel for collapse(2)
 #line 6 "matmul_tiled.okl"
   for (int by = 0; by < n / 16; ++by) {
     for (int bx = 0; bx < n / 16; ++bx) {
+#line 7 "matmul_tiled.okl"
+      if (*_okl_stop)
+        continue;
+#line 8 "matmul_tiled.okl"
       float sA[16][16];
       float sB[16][16];
       float acc[256];
@@ -45,6 +52,6 @@ static void matmul(const int n, const float *A, const float *B, float *C) {
 }
 
 #line 5 "matmul_tiled.okl"
-void _okl_entry_matmul(void **args) {
-  matmul(*((const int *) args[0]), (const float *) args[1], (const float *) args[2], (float *) args[3]);
+void _okl_entry_matmul(void **args, volatile sig_atomic_t *stop) {
+  matmul(*((const int *) args[0]), (const float *) args[1], (const float *) args[2], (float *) args[3], stop);
 }

@@ -2,10 +2,17 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 5 "matmul_tiled.okl"
-static void matmul(const int n, const float *A, const float *B, float *C) {
+static void matmul(const int n, const float *A, const float *B, float *C, volatile sig_atomic_t *_okl_stop) {
   for (int by = 0; by < n / 16; ++by) {
+#line 6 "matmul_tiled.okl"
+    if (*_okl_stop)
+      break;
+#line 7 "matmul_tiled.okl"
     for (int bx = 0; bx < n / 16; ++bx) {
       float sA[16][16];
       float sB[16][16];
@@ -43,6 +50,6 @@ static void matmul(const int n, const float *A, const float *B, float *C) {
 }
 
 #line 5 "matmul_tiled.okl"
-void _okl_entry_matmul(void **args) {
-  matmul(*((const int *) args[0]), (const float *) args[1], (const float *) args[2], (float *) args[3]);
+void _okl_entry_matmul(void **args, volatile sig_atomic_t *stop) {
+  matmul(*((const int *) args[0]), (const float *) args[1], (const float *) args[2], (float *) args[3], stop);
 }

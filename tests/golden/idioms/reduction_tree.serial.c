@@ -2,10 +2,17 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 5 "reduction_tree.okl"
-static void reduceSum(const int N, const float *x, float *blockSums) {
+static void reduceSum(const int N, const float *x, float *blockSums, volatile sig_atomic_t *_okl_stop) {
   for (int b = 0; b < (N + 256 - 1) / 256; ++b) {
+#line 6 "reduction_tree.okl"
+    if (*_okl_stop)
+      break;
+#line 7 "reduction_tree.okl"
     float s_sum[256];
     #pragma GCC ivdep
 #line 8 "reduction_tree.okl"
@@ -43,6 +50,6 @@ static void reduceSum(const int N, const float *x, float *blockSums) {
 }
 
 #line 5 "reduction_tree.okl"
-void _okl_entry_reduceSum(void **args) {
-  reduceSum(*((const int *) args[0]), (const float *) args[1], (float *) args[2]);
+void _okl_entry_reduceSum(void **args, volatile sig_atomic_t *stop) {
+  reduceSum(*((const int *) args[0]), (const float *) args[1], (float *) args[2], stop);
 }

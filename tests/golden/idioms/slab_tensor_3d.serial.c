@@ -2,10 +2,17 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 8 "slab_tensor_3d.okl"
-static void stiffness(const int Nelements, const double *D, const double *q, double *Aq) {
+static void stiffness(const int Nelements, const double *D, const double *q, double *Aq, volatile sig_atomic_t *_okl_stop) {
   for (int e = 0; e < Nelements; ++e) {
+#line 9 "slab_tensor_3d.okl"
+    if (*_okl_stop)
+      break;
+#line 10 "slab_tensor_3d.okl"
     double s_D[4][4];
 #line 10 "slab_tensor_3d.okl"
     double s_D__t[4][4];
@@ -69,6 +76,6 @@ static void stiffness(const int Nelements, const double *D, const double *q, dou
 }
 
 #line 8 "slab_tensor_3d.okl"
-void _okl_entry_stiffness(void **args) {
-  stiffness(*((const int *) args[0]), (const double *) args[1], (const double *) args[2], (double *) args[3]);
+void _okl_entry_stiffness(void **args, volatile sig_atomic_t *stop) {
+  stiffness(*((const int *) args[0]), (const double *) args[1], (const double *) args[2], (double *) args[3], stop);
 }

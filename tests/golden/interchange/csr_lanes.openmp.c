@@ -2,11 +2,18 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 6 "csr_lanes.okl"
-static void csrLanes(const int n, const int *rowPtr, const int *col, const float *A, const float *x, float *y) {
+static void csrLanes(const int n, const int *rowPtr, const int *col, const float *A, const float *x, float *y, volatile sig_atomic_t *_okl_stop) {
   #pragma omp parallel for
   for (int g = 0; g < n; g += 2) {
+#line 8 "csr_lanes.okl"
+    if (*_okl_stop)
+      continue;
+#line 9 "csr_lanes.okl"
     for (int r = 0; r < 2; ++r) {
       {
         const int i = g + r;
@@ -52,15 +59,18 @@ static void csrLanes(const int n, const int *rowPtr, const int *col, const float
 }
 
 #line 6 "csr_lanes.okl"
-void _okl_entry_csrLanes(void **args) {
-  csrLanes(*((const int *) args[0]), (const int *) args[1], (const int *) args[2], (const float *) args[3], (const float *) args[4], (float *) args[5]);
+void _okl_entry_csrLanes(void **args, volatile sig_atomic_t *stop) {
+  csrLanes(*((const int *) args[0]), (const int *) args[1], (const int *) args[2], (const float *) args[3], (const float *) args[4], (float *) args[5], stop);
 }
 
 #line 26 "csr_lanes.okl"
-static void odd(const int n, const int *rowPtr, const float *A, float *y) {
+static void odd(const int n, const int *rowPtr, const float *A, float *y, volatile sig_atomic_t *_okl_stop) {
   #pragma omp parallel for
 #line 27 "csr_lanes.okl"
   for (int i = 0; i < n; ++i) {
+#line 27 "csr_lanes.okl"
+    if (*_okl_stop)
+      continue;
     #pragma GCC ivdep
 #line 28 "csr_lanes.okl"
     for (int t = 0; t < 12; ++t) {
@@ -75,15 +85,18 @@ static void odd(const int n, const int *rowPtr, const float *A, float *y) {
 }
 
 #line 26 "csr_lanes.okl"
-void _okl_entry_odd(void **args) {
-  odd(*((const int *) args[0]), (const int *) args[1], (const float *) args[2], (float *) args[3]);
+void _okl_entry_odd(void **args, volatile sig_atomic_t *stop) {
+  odd(*((const int *) args[0]), (const int *) args[1], (const float *) args[2], (float *) args[3], stop);
 }
 
 #line 39 "csr_lanes.okl"
-static void rows(const int n, const int m, const float *x, float *y) {
+static void rows(const int n, const int m, const float *x, float *y, volatile sig_atomic_t *_okl_stop) {
   #pragma omp parallel for
 #line 40 "csr_lanes.okl"
   for (int i = 0; i < n; ++i) {
+#line 40 "csr_lanes.okl"
+    if (*_okl_stop)
+      continue;
     #pragma GCC ivdep
 #line 41 "csr_lanes.okl"
     for (int t = 0; t < 12; ++t) {
@@ -97,6 +110,6 @@ static void rows(const int n, const int m, const float *x, float *y) {
 }
 
 #line 39 "csr_lanes.okl"
-void _okl_entry_rows(void **args) {
-  rows(*((const int *) args[0]), *((const int *) args[1]), (const float *) args[2], (float *) args[3]);
+void _okl_entry_rows(void **args, volatile sig_atomic_t *stop) {
+  rows(*((const int *) args[0]), *((const int *) args[1]), (const float *) args[2], (float *) args[3], stop);
 }

@@ -2,10 +2,16 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "two_kernels.okl"
-static void fill(const int n, const float value, float *x) {
+static void fill(const int n, const float value, float *x, volatile sig_atomic_t *_okl_stop) {
   for (int b = 0; b < (n + 63) / 64; ++b) {
+#line 3 "two_kernels.okl"
+    if (*_okl_stop)
+      break;
     #pragma GCC ivdep
 #line 4 "two_kernels.okl"
     for (int t = 0; t < ((64 < n - b * 64) ? (64) : (n - b * 64)); ++t) {
@@ -16,13 +22,16 @@ static void fill(const int n, const float value, float *x) {
 }
 
 #line 2 "two_kernels.okl"
-void _okl_entry_fill(void **args) {
-  fill(*((const int *) args[0]), *((const float *) args[1]), (float *) args[2]);
+void _okl_entry_fill(void **args, volatile sig_atomic_t *stop) {
+  fill(*((const int *) args[0]), *((const float *) args[1]), (float *) args[2], stop);
 }
 
 #line 11 "two_kernels.okl"
-static void scale(const int n, const float factor, float *x) {
+static void scale(const int n, const float factor, float *x, volatile sig_atomic_t *_okl_stop) {
   for (int b = 0; b < (n + 127) / 128; ++b) {
+#line 12 "two_kernels.okl"
+    if (*_okl_stop)
+      break;
     #pragma GCC ivdep
 #line 13 "two_kernels.okl"
     for (int t = 0; t < ((128 < n - b * 128) ? (128) : (n - b * 128)); ++t) {
@@ -33,6 +42,6 @@ static void scale(const int n, const float factor, float *x) {
 }
 
 #line 11 "two_kernels.okl"
-void _okl_entry_scale(void **args) {
-  scale(*((const int *) args[0]), *((const float *) args[1]), (float *) args[2]);
+void _okl_entry_scale(void **args, volatile sig_atomic_t *stop) {
+  scale(*((const int *) args[0]), *((const float *) args[1]), (float *) args[2], stop);
 }

@@ -2,10 +2,17 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "launch_bounds_3d.okl"
-static void cube(const int ne, double *v) {
+static void cube(const int ne, double *v, volatile sig_atomic_t *_okl_stop) {
   for (int e = 0; e < ne; ++e) {
+#line 3 "launch_bounds_3d.okl"
+    if (*_okl_stop)
+      break;
+#line 4 "launch_bounds_3d.okl"
     for (int k = 0; k < 2; ++k) {
       for (int j = 0; j < 4; ++j) {
         #pragma GCC ivdep
@@ -19,6 +26,6 @@ static void cube(const int ne, double *v) {
 }
 
 #line 2 "launch_bounds_3d.okl"
-void _okl_entry_cube(void **args) {
-  cube(*((const int *) args[0]), (double *) args[1]);
+void _okl_entry_cube(void **args, volatile sig_atomic_t *stop) {
+  cube(*((const int *) args[0]), (double *) args[1], stop);
 }

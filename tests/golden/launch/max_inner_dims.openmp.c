@@ -2,13 +2,20 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 3 "max_inner_dims.okl"
-static void boundedTile(const int nx, const int ny, const int bx, const int by, float *a) {
+static void boundedTile(const int nx, const int ny, const int bx, const int by, float *a, volatile sig_atomic_t *_okl_stop) {
   #pragma omp parallel for collapse(2)
 #line 4 "max_inner_dims.okl"
   for (int gy = 0; gy < ny; ++gy) {
     for (int gx = 0; gx < nx; ++gx) {
+#line 5 "max_inner_dims.okl"
+      if (*_okl_stop)
+        continue;
+#line 6 "max_inner_dims.okl"
       for (int ty = 0; ty < by; ++ty) {
         #pragma GCC ivdep
 #line 7 "max_inner_dims.okl"
@@ -21,6 +28,6 @@ static void boundedTile(const int nx, const int ny, const int bx, const int by, 
 }
 
 #line 3 "max_inner_dims.okl"
-void _okl_entry_boundedTile(void **args) {
-  boundedTile(*((const int *) args[0]), *((const int *) args[1]), *((const int *) args[2]), *((const int *) args[3]), (float *) args[4]);
+void _okl_entry_boundedTile(void **args, volatile sig_atomic_t *stop) {
+  boundedTile(*((const int *) args[0]), *((const int *) args[1]), *((const int *) args[2]), *((const int *) args[3]), (float *) args[4], stop);
 }

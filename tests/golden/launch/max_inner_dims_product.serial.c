@@ -2,10 +2,17 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 4 "max_inner_dims_product.okl"
-static void wideRows(const int n, const float *x, float *y) {
+static void wideRows(const int n, const float *x, float *y, volatile sig_atomic_t *_okl_stop) {
   for (int b = 0; b < n; ++b) {
+#line 5 "max_inner_dims_product.okl"
+    if (*_okl_stop)
+      break;
+#line 6 "max_inner_dims_product.okl"
     float r[256];
     for (int j = 0; j < 16; ++j) {
       #pragma GCC ivdep
@@ -26,6 +33,6 @@ static void wideRows(const int n, const float *x, float *y) {
 }
 
 #line 4 "max_inner_dims_product.okl"
-void _okl_entry_wideRows(void **args) {
-  wideRows(*((const int *) args[0]), (const float *) args[1], (float *) args[2]);
+void _okl_entry_wideRows(void **args, volatile sig_atomic_t *stop) {
+  wideRows(*((const int *) args[0]), (const float *) args[1], (float *) args[2], stop);
 }

@@ -2,10 +2,16 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "iterator_types.okl"
-static void wide(const long n, const unsigned int m, double *x) {
+static void wide(const long n, const unsigned int m, double *x, volatile sig_atomic_t *_okl_stop) {
   for (long b = 0; b < n; ++b) {
+#line 3 "iterator_types.okl"
+    if (*_okl_stop)
+      break;
     #pragma GCC ivdep
 #line 4 "iterator_types.okl"
     for (unsigned int t = 0; t < 32u; ++t) {
@@ -13,6 +19,9 @@ static void wide(const long n, const unsigned int m, double *x) {
     }
   }
   for (size_t b = 0; b < m; ++b) {
+#line 8 "iterator_types.okl"
+    if (*_okl_stop)
+      break;
     #pragma GCC ivdep
 #line 9 "iterator_types.okl"
     for (size_t t = 0; t < 8; ++t) {
@@ -20,6 +29,9 @@ static void wide(const long n, const unsigned int m, double *x) {
     }
   }
   for (unsigned long b = 0; b < ((unsigned long) n); b += 2) {
+#line 13 "iterator_types.okl"
+    if (*_okl_stop)
+      break;
     #pragma GCC ivdep
 #line 14 "iterator_types.okl"
     for (long t = 0; t < 16; t += 1) {
@@ -29,6 +41,6 @@ static void wide(const long n, const unsigned int m, double *x) {
 }
 
 #line 2 "iterator_types.okl"
-void _okl_entry_wide(void **args) {
-  wide(*((const long *) args[0]), *((const unsigned int *) args[1]), (double *) args[2]);
+void _okl_entry_wide(void **args, volatile sig_atomic_t *stop) {
+  wide(*((const long *) args[0]), *((const unsigned int *) args[1]), (double *) args[2], stop);
 }

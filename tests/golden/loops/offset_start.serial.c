@@ -2,10 +2,16 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "offset_start.okl"
-static void interior(const int n, const float *u, float *lap) {
+static void interior(const int n, const float *u, float *lap, volatile sig_atomic_t *_okl_stop) {
   for (int b = 1; b < n - 1; ++b) {
+#line 3 "offset_start.okl"
+    if (*_okl_stop)
+      break;
     #pragma GCC ivdep
 #line 4 "offset_start.okl"
     for (int t = 2; t < 18; ++t) {
@@ -16,6 +22,6 @@ static void interior(const int n, const float *u, float *lap) {
 }
 
 #line 2 "offset_start.okl"
-void _okl_entry_interior(void **args) {
-  interior(*((const int *) args[0]), (const float *) args[1], (float *) args[2]);
+void _okl_entry_interior(void **args, volatile sig_atomic_t *stop) {
+  interior(*((const int *) args[0]), (const float *) args[1], (float *) args[2], stop);
 }

@@ -2,10 +2,16 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "step_decrement.okl"
-static void countdown(const int n, int *x) {
+static void countdown(const int n, int *x, volatile sig_atomic_t *_okl_stop) {
   for (int b = n - 1; b >= 0; b -= 3) {
+#line 3 "step_decrement.okl"
+    if (*_okl_stop)
+      break;
     #pragma GCC ivdep
 #line 4 "step_decrement.okl"
     for (int t = 12; t > 0; t -= 4) {
@@ -15,6 +21,6 @@ static void countdown(const int n, int *x) {
 }
 
 #line 2 "step_decrement.okl"
-void _okl_entry_countdown(void **args) {
-  countdown(*((const int *) args[0]), (int *) args[1]);
+void _okl_entry_countdown(void **args, volatile sig_atomic_t *stop) {
+  countdown(*((const int *) args[0]), (int *) args[1], stop);
 }

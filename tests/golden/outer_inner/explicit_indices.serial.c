@@ -2,10 +2,17 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "explicit_indices.okl"
-static void explicitAxes(const int nx, const int ny, float *grid) {
+static void explicitAxes(const int nx, const int ny, float *grid, volatile sig_atomic_t *_okl_stop) {
   for (int bx = 0; bx < nx; ++bx) {
+#line 3 "explicit_indices.okl"
+    if (*_okl_stop)
+      break;
+#line 4 "explicit_indices.okl"
     for (int by = 0; by < ny; ++by) {
       for (int tx = 0; tx < 4; ++tx) {
         #pragma GCC ivdep
@@ -19,6 +26,6 @@ static void explicitAxes(const int nx, const int ny, float *grid) {
 }
 
 #line 2 "explicit_indices.okl"
-void _okl_entry_explicitAxes(void **args) {
-  explicitAxes(*((const int *) args[0]), *((const int *) args[1]), (float *) args[2]);
+void _okl_entry_explicitAxes(void **args, volatile sig_atomic_t *stop) {
+  explicitAxes(*((const int *) args[0]), *((const int *) args[1]), (float *) args[2], stop);
 }

@@ -2,13 +2,20 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "implicit_2d.okl"
-static void transpose(const int rows, const int cols, const float *in, float *out) {
+static void transpose(const int rows, const int cols, const float *in, float *out, volatile sig_atomic_t *_okl_stop) {
   #pragma omp parallel for collapse(2)
 #line 3 "implicit_2d.okl"
   for (int by = 0; by < (rows + 7) / 8; ++by) {
     for (int bx = 0; bx < (cols + 7) / 8; ++bx) {
+#line 4 "implicit_2d.okl"
+      if (*_okl_stop)
+        continue;
+#line 5 "implicit_2d.okl"
       for (int ty = 0; ty < 8; ++ty) {
         #pragma GCC ivdep
 #line 6 "implicit_2d.okl"
@@ -23,6 +30,6 @@ static void transpose(const int rows, const int cols, const float *in, float *ou
 }
 
 #line 2 "implicit_2d.okl"
-void _okl_entry_transpose(void **args) {
-  transpose(*((const int *) args[0]), *((const int *) args[1]), (const float *) args[2], (float *) args[3]);
+void _okl_entry_transpose(void **args, volatile sig_atomic_t *stop) {
+  transpose(*((const int *) args[0]), *((const int *) args[1]), (const float *) args[2], (float *) args[3], stop);
 }

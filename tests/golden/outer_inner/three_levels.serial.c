@@ -2,10 +2,17 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "three_levels.okl"
-static void box(const int nx, const int ny, const int nz, float *v) {
+static void box(const int nx, const int ny, const int nz, float *v, volatile sig_atomic_t *_okl_stop) {
   for (int bz = 0; bz < nz; ++bz) {
+#line 3 "three_levels.okl"
+    if (*_okl_stop)
+      break;
+#line 4 "three_levels.okl"
     for (int by = 0; by < ny; ++by) {
       for (int bx = 0; bx < nx; ++bx) {
         for (int tz = 0; tz < 2; ++tz) {
@@ -28,6 +35,6 @@ static void box(const int nx, const int ny, const int nz, float *v) {
 }
 
 #line 2 "three_levels.okl"
-void _okl_entry_box(void **args) {
-  box(*((const int *) args[0]), *((const int *) args[1]), *((const int *) args[2]), (float *) args[3]);
+void _okl_entry_box(void **args, volatile sig_atomic_t *stop) {
+  box(*((const int *) args[0]), *((const int *) args[1]), *((const int *) args[2]), (float *) args[3], stop);
 }

@@ -2,10 +2,17 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 5 "defines.okl"
-static void massMatrix(const int Nelements, const double *q, double *Mq) {
+static void massMatrix(const int Nelements, const double *q, double *Mq, volatile sig_atomic_t *_okl_stop) {
   for (int e = 0; e < Nelements; ++e) {
+#line 6 "defines.okl"
+    if (*_okl_stop)
+      break;
+#line 7 "defines.okl"
     double s_q[8 * 8];
     for (int j = 0; j < 8; ++j) {
       #pragma GCC ivdep
@@ -25,6 +32,6 @@ static void massMatrix(const int Nelements, const double *q, double *Mq) {
 }
 
 #line 5 "defines.okl"
-void _okl_entry_massMatrix(void **args) {
-  massMatrix(*((const int *) args[0]), (const double *) args[1], (double *) args[2]);
+void _okl_entry_massMatrix(void **args, volatile sig_atomic_t *stop) {
+  massMatrix(*((const int *) args[0]), (const double *) args[1], (double *) args[2], stop);
 }

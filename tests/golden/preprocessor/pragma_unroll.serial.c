@@ -2,10 +2,17 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 4 "pragma_unroll.okl"
-static void contract(const int ne, const float *D, const float *u, float *du) {
+static void contract(const int ne, const float *D, const float *u, float *du, volatile sig_atomic_t *_okl_stop) {
   for (int e = 0; e < ne; ++e) {
+#line 5 "pragma_unroll.okl"
+    if (*_okl_stop)
+      break;
+#line 6 "pragma_unroll.okl"
     float s_D[8][8];
     float s_u[8];
     #pragma GCC ivdep
@@ -29,6 +36,6 @@ static void contract(const int ne, const float *D, const float *u, float *du) {
 }
 
 #line 4 "pragma_unroll.okl"
-void _okl_entry_contract(void **args) {
-  contract(*((const int *) args[0]), (const float *) args[1], (const float *) args[2], (float *) args[3]);
+void _okl_entry_contract(void **args, volatile sig_atomic_t *stop) {
+  contract(*((const int *) args[0]), (const float *) args[1], (const float *) args[2], (float *) args[3], stop);
 }

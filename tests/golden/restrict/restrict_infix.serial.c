@@ -2,6 +2,9 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 4 "restrict_infix.okl"
 typedef struct Pair Pair;
@@ -16,9 +19,12 @@ struct Pair
 };
 
 #line 7 "restrict_infix.okl"
-static void scaleShift(const int n, const float * restrict x, int * restrict c, float * restrict y) {
+static void scaleShift(const int n, const float * restrict x, int * restrict c, float * restrict y, volatile sig_atomic_t *_okl_stop) {
 #line 9 "restrict_infix.okl"
   for (int b = 0; b < n; ++b) {
+#line 9 "restrict_infix.okl"
+    if (*_okl_stop)
+      break;
     #pragma GCC ivdep
 #line 10 "restrict_infix.okl"
     for (int i = 0; i < 16; ++i) {
@@ -31,6 +37,6 @@ static void scaleShift(const int n, const float * restrict x, int * restrict c, 
 }
 
 #line 7 "restrict_infix.okl"
-void _okl_entry_scaleShift(void **args) {
-  scaleShift(*((const int *) args[0]), (const float *) args[1], (int *) args[2], (float *) args[3]);
+void _okl_entry_scaleShift(void **args, volatile sig_atomic_t *stop) {
+  scaleShift(*((const int *) args[0]), (const float *) args[1], (int *) args[2], (float *) args[3], stop);
 }

@@ -2,12 +2,18 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 4 "hoist_rename_uses.okl"
-static void scopes(const int nb, float *x) {
+static void scopes(const int nb, float *x, volatile sig_atomic_t *_okl_stop) {
   #pragma omp parallel for
 #line 5 "hoist_rename_uses.okl"
   for (int b = 0; b < nb; ++b) {
+#line 5 "hoist_rename_uses.okl"
+    if (*_okl_stop)
+      continue;
     #pragma GCC ivdep
 #line 6 "hoist_rename_uses.okl"
     for (int t = 0; t < 16; ++t) {
@@ -44,15 +50,19 @@ static void scopes(const int nb, float *x) {
 }
 
 #line 4 "hoist_rename_uses.okl"
-void _okl_entry_scopes(void **args) {
-  scopes(*((const int *) args[0]), (float *) args[1]);
+void _okl_entry_scopes(void **args, volatile sig_atomic_t *stop) {
+  scopes(*((const int *) args[0]), (float *) args[1], stop);
 }
 
 #line 31 "hoist_rename_uses.okl"
-static void other(const int n, float *buf) {
+static void other(const int n, float *buf, volatile sig_atomic_t *_okl_stop) {
   #pragma omp parallel for
 #line 32 "hoist_rename_uses.okl"
   for (int b = 0; b < n; ++b) {
+#line 32 "hoist_rename_uses.okl"
+    if (*_okl_stop)
+      continue;
+#line 33 "hoist_rename_uses.okl"
     float tmp[8];
     #pragma GCC ivdep
 #line 34 "hoist_rename_uses.okl"
@@ -68,6 +78,6 @@ static void other(const int n, float *buf) {
 }
 
 #line 31 "hoist_rename_uses.okl"
-void _okl_entry_other(void **args) {
-  other(*((const int *) args[0]), (float *) args[1]);
+void _okl_entry_other(void **args, volatile sig_atomic_t *stop) {
+  other(*((const int *) args[0]), (float *) args[1], stop);
 }

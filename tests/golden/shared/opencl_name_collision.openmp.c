@@ -2,13 +2,20 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 4 "opencl_name_collision.okl"
-static void twoScratch(const int nb, const int *x, float *y) {
+static void twoScratch(const int nb, const int *x, float *y, volatile sig_atomic_t *_okl_stop) {
   #pragma omp parallel for
 #line 5 "opencl_name_collision.okl"
   for (int b = 0; b < nb; ++b) {
+#line 5 "opencl_name_collision.okl"
+    if (*_okl_stop)
+      continue;
     {
+#line 7 "opencl_name_collision.okl"
       int s[32];
       #pragma GCC ivdep
 #line 8 "opencl_name_collision.okl"
@@ -38,6 +45,6 @@ static void twoScratch(const int nb, const int *x, float *y) {
 }
 
 #line 4 "opencl_name_collision.okl"
-void _okl_entry_twoScratch(void **args) {
-  twoScratch(*((const int *) args[0]), (const int *) args[1], (float *) args[2]);
+void _okl_entry_twoScratch(void **args, volatile sig_atomic_t *stop) {
+  twoScratch(*((const int *) args[0]), (const int *) args[1], (float *) args[2], stop);
 }

@@ -2,13 +2,20 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 4 "opencl_rename_scopes.okl"
-static void renameScopes(const int nb, const float *tile_1, float *out) {
+static void renameScopes(const int nb, const float *tile_1, float *out, volatile sig_atomic_t *_okl_stop) {
   #pragma omp parallel for
 #line 5 "opencl_rename_scopes.okl"
   for (int b = 0; b < nb; ++b) {
+#line 5 "opencl_rename_scopes.okl"
+    if (*_okl_stop)
+      continue;
     {
+#line 7 "opencl_rename_scopes.okl"
       float tile[16];
       #pragma GCC ivdep
 #line 8 "opencl_rename_scopes.okl"
@@ -43,6 +50,6 @@ static void renameScopes(const int nb, const float *tile_1, float *out) {
 }
 
 #line 4 "opencl_rename_scopes.okl"
-void _okl_entry_renameScopes(void **args) {
-  renameScopes(*((const int *) args[0]), (const float *) args[1], (float *) args[2]);
+void _okl_entry_renameScopes(void **args, volatile sig_atomic_t *stop) {
+  renameScopes(*((const int *) args[0]), (const float *) args[1], (float *) args[2], stop);
 }

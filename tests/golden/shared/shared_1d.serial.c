@@ -2,10 +2,17 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 4 "shared_1d.okl"
-static void reverseBlocks(const int n, const float *x, float *y) {
+static void reverseBlocks(const int n, const float *x, float *y, volatile sig_atomic_t *_okl_stop) {
   for (int b = 0; b < n / 64; ++b) {
+#line 5 "shared_1d.okl"
+    if (*_okl_stop)
+      break;
+#line 6 "shared_1d.okl"
     float s[64];
     #pragma GCC ivdep
 #line 7 "shared_1d.okl"
@@ -21,6 +28,6 @@ static void reverseBlocks(const int n, const float *x, float *y) {
 }
 
 #line 4 "shared_1d.okl"
-void _okl_entry_reverseBlocks(void **args) {
-  reverseBlocks(*((const int *) args[0]), (const float *) args[1], (float *) args[2]);
+void _okl_entry_reverseBlocks(void **args, volatile sig_atomic_t *stop) {
+  reverseBlocks(*((const int *) args[0]), (const float *) args[1], (float *) args[2], stop);
 }

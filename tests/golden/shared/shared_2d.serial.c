@@ -2,10 +2,17 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 4 "shared_2d.okl"
-static void transposeShared(const int n, const float *in, float *out) {
+static void transposeShared(const int n, const float *in, float *out, volatile sig_atomic_t *_okl_stop) {
   for (int by = 0; by < n / 16; ++by) {
+#line 5 "shared_2d.okl"
+    if (*_okl_stop)
+      break;
+#line 6 "shared_2d.okl"
     for (int bx = 0; bx < n / 16; ++bx) {
       float tile[16][16 + 1];
 #line 7 "shared_2d.okl"
@@ -31,6 +38,6 @@ static void transposeShared(const int n, const float *in, float *out) {
 }
 
 #line 4 "shared_2d.okl"
-void _okl_entry_transposeShared(void **args) {
-  transposeShared(*((const int *) args[0]), (const float *) args[1], (float *) args[2]);
+void _okl_entry_transposeShared(void **args, volatile sig_atomic_t *stop) {
+  transposeShared(*((const int *) args[0]), (const float *) args[1], (float *) args[2], stop);
 }

@@ -2,12 +2,19 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 4 "shared_3d.okl"
-static void cubeSums(const int ne, const double *u, double *sums) {
+static void cubeSums(const int ne, const double *u, double *sums, volatile sig_atomic_t *_okl_stop) {
   #pragma omp parallel for
 #line 5 "shared_3d.okl"
   for (int e = 0; e < ne; ++e) {
+#line 5 "shared_3d.okl"
+    if (*_okl_stop)
+      continue;
+#line 6 "shared_3d.okl"
     double s_u[4][4][4];
     double s_col[4][4];
 #line 7 "shared_3d.okl"
@@ -43,6 +50,6 @@ static void cubeSums(const int ne, const double *u, double *sums) {
 }
 
 #line 4 "shared_3d.okl"
-void _okl_entry_cubeSums(void **args) {
-  cubeSums(*((const int *) args[0]), (const double *) args[1], (double *) args[2]);
+void _okl_entry_cubeSums(void **args, volatile sig_atomic_t *stop) {
+  cubeSums(*((const int *) args[0]), (const double *) args[1], (double *) args[2], stop);
 }

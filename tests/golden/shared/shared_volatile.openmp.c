@@ -2,12 +2,19 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "shared_volatile.okl"
-static void lastWarp(const int nb, const int *x, int *out) {
+static void lastWarp(const int nb, const int *x, int *out, volatile sig_atomic_t *_okl_stop) {
   #pragma omp parallel for
 #line 3 "shared_volatile.okl"
   for (int b = 0; b < nb; ++b) {
+#line 3 "shared_volatile.okl"
+    if (*_okl_stop)
+      continue;
+#line 4 "shared_volatile.okl"
     volatile int s[32];
     #pragma GCC ivdep
 #line 5 "shared_volatile.okl"
@@ -26,6 +33,6 @@ static void lastWarp(const int nb, const int *x, int *out) {
 }
 
 #line 2 "shared_volatile.okl"
-void _okl_entry_lastWarp(void **args) {
-  lastWarp(*((const int *) args[0]), (const int *) args[1], (int *) args[2]);
+void _okl_entry_lastWarp(void **args, volatile sig_atomic_t *stop) {
+  lastWarp(*((const int *) args[0]), (const int *) args[1], (int *) args[2], stop);
 }

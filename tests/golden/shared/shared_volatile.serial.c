@@ -2,10 +2,17 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "shared_volatile.okl"
-static void lastWarp(const int nb, const int *x, int *out) {
+static void lastWarp(const int nb, const int *x, int *out, volatile sig_atomic_t *_okl_stop) {
   for (int b = 0; b < nb; ++b) {
+#line 3 "shared_volatile.okl"
+    if (*_okl_stop)
+      break;
+#line 4 "shared_volatile.okl"
     volatile int s[32];
     #pragma GCC ivdep
 #line 5 "shared_volatile.okl"
@@ -24,6 +31,6 @@ static void lastWarp(const int nb, const int *x, int *out) {
 }
 
 #line 2 "shared_volatile.okl"
-void _okl_entry_lastWarp(void **args) {
-  lastWarp(*((const int *) args[0]), (const int *) args[1], (int *) args[2]);
+void _okl_entry_lastWarp(void **args, volatile sig_atomic_t *stop) {
+  lastWarp(*((const int *) args[0]), (const int *) args[1], (int *) args[2], stop);
 }

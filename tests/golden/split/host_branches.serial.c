@@ -2,11 +2,17 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "host_branches.okl"
-static void chooser(const int n, const int mode, double *x) {
+static void chooser(const int n, const int mode, double *x, volatile sig_atomic_t *_okl_stop) {
   if (mode == 0) {
     for (int b = 0; b < n; ++b) {
+#line 4 "host_branches.okl"
+      if (*_okl_stop)
+        break;
       #pragma GCC ivdep
 #line 5 "host_branches.okl"
       for (int t = 0; t < 16; ++t) {
@@ -16,6 +22,9 @@ static void chooser(const int n, const int mode, double *x) {
   } else {
     const double v = 1.0 / mode;
     for (int b = 0; b < n; ++b) {
+#line 11 "host_branches.okl"
+      if (*_okl_stop)
+        break;
       #pragma GCC ivdep
 #line 12 "host_branches.okl"
       for (int t = 0; t < 16; ++t) {
@@ -26,6 +35,6 @@ static void chooser(const int n, const int mode, double *x) {
 }
 
 #line 2 "host_branches.okl"
-void _okl_entry_chooser(void **args) {
-  chooser(*((const int *) args[0]), *((const int *) args[1]), (double *) args[2]);
+void _okl_entry_chooser(void **args, volatile sig_atomic_t *stop) {
+  chooser(*((const int *) args[0]), *((const int *) args[1]), (double *) args[2], stop);
 }

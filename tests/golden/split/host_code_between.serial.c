@@ -2,12 +2,18 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 3 "host_code_between.okl"
-static void pipeline(const int n, const float alpha, const float *x, float *y) {
+static void pipeline(const int n, const float alpha, const float *x, float *y, volatile sig_atomic_t *_okl_stop) {
   const int blocks = (n + 63) / 64;
   const float scale = 2.0f * alpha;
   for (int b = 0; b < blocks; ++b) {
+#line 6 "host_code_between.okl"
+    if (*_okl_stop)
+      break;
     #pragma GCC ivdep
 #line 7 "host_code_between.okl"
     for (int t = 0; t < ((64 < n - b * 64) ? (64) : (n - b * 64)); ++t) {
@@ -18,6 +24,9 @@ static void pipeline(const int n, const float alpha, const float *x, float *y) {
   const int half = blocks / 2;
   long offset = ((long) half) * 64;
   for (int b = 0; b < half; ++b) {
+#line 14 "host_code_between.okl"
+    if (*_okl_stop)
+      break;
     #pragma GCC ivdep
 #line 15 "host_code_between.okl"
     for (int t = 0; t < ((64 < n - (offset + b * 64)) ? (64) : (n - (offset + b * 64))); ++t) {
@@ -28,6 +37,6 @@ static void pipeline(const int n, const float alpha, const float *x, float *y) {
 }
 
 #line 3 "host_code_between.okl"
-void _okl_entry_pipeline(void **args) {
-  pipeline(*((const int *) args[0]), *((const float *) args[1]), (const float *) args[2], (float *) args[3]);
+void _okl_entry_pipeline(void **args, volatile sig_atomic_t *stop) {
+  pipeline(*((const int *) args[0]), *((const float *) args[1]), (const float *) args[2], (float *) args[3], stop);
 }

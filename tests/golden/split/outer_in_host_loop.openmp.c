@@ -2,14 +2,20 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 3 "outer_in_host_loop.okl"
-static void smooth(const int n, const int iterations, float *u, float *tmp) {
+static void smooth(const int n, const int iterations, float *u, float *tmp, volatile sig_atomic_t *_okl_stop) {
   for (int it = 0; it < iterations; ++it) {
     const float w = 1.0f / (it + 2);
     #pragma omp parallel for
 #line 6 "outer_in_host_loop.okl"
     for (int b = 0; b < n; ++b) {
+#line 6 "outer_in_host_loop.okl"
+      if (*_okl_stop)
+        continue;
       #pragma GCC ivdep
 #line 7 "outer_in_host_loop.okl"
       for (int t = 0; t < 32; ++t) {
@@ -20,6 +26,9 @@ static void smooth(const int n, const int iterations, float *u, float *tmp) {
     #pragma omp parallel for
 #line 12 "outer_in_host_loop.okl"
     for (int b = 0; b < n; ++b) {
+#line 12 "outer_in_host_loop.okl"
+      if (*_okl_stop)
+        continue;
       #pragma GCC ivdep
 #line 13 "outer_in_host_loop.okl"
       for (int t = 0; t < 32; ++t) {
@@ -30,6 +39,6 @@ static void smooth(const int n, const int iterations, float *u, float *tmp) {
 }
 
 #line 3 "outer_in_host_loop.okl"
-void _okl_entry_smooth(void **args) {
-  smooth(*((const int *) args[0]), *((const int *) args[1]), (float *) args[2], (float *) args[3]);
+void _okl_entry_smooth(void **args, volatile sig_atomic_t *stop) {
+  smooth(*((const int *) args[0]), *((const int *) args[1]), (float *) args[2], (float *) args[3], stop);
 }

@@ -2,9 +2,12 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "inclusive.okl"
-static void upTo(const int last, float *x) {
+static void upTo(const int last, float *x, volatile sig_atomic_t *_okl_stop) {
   #pragma omp parallel for simd
 #line 3 "inclusive.okl"
   for (int i = 1; i <= last; ++i) {
@@ -13,6 +16,6 @@ static void upTo(const int last, float *x) {
 }
 
 #line 2 "inclusive.okl"
-void _okl_entry_upTo(void **args) {
-  upTo(*((const int *) args[0]), (float *) args[1]);
+void _okl_entry_upTo(void **args, volatile sig_atomic_t *stop) {
+  upTo(*((const int *) args[0]), (float *) args[1], stop);
 }

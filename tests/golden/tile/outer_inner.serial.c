@@ -2,9 +2,12 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "outer_inner.okl"
-static void saxpy(const int n, const float a, const float *x, float *y) {
+static void saxpy(const int n, const float a, const float *x, float *y, volatile sig_atomic_t *_okl_stop) {
   #pragma GCC ivdep
 #line 3 "outer_inner.okl"
   for (int i = 0; i < n; ++i) {
@@ -13,6 +16,6 @@ static void saxpy(const int n, const float a, const float *x, float *y) {
 }
 
 #line 2 "outer_inner.okl"
-void _okl_entry_saxpy(void **args) {
-  saxpy(*((const int *) args[0]), *((const float *) args[1]), (const float *) args[2], (float *) args[3]);
+void _okl_entry_saxpy(void **args, volatile sig_atomic_t *stop) {
+  saxpy(*((const int *) args[0]), *((const float *) args[1]), (const float *) args[2], (float *) args[3], stop);
 }

@@ -2,10 +2,16 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "outer_outer.okl"
-static void gridTile(const int n, float *x) {
+static void gridTile(const int n, float *x, volatile sig_atomic_t *_okl_stop) {
   for (int _okl_tiled_i = 0; _okl_tiled_i < n; _okl_tiled_i += 16) {
+#line 3 "outer_outer.okl"
+    if (*_okl_stop)
+      break;
 #line 3 "outer_outer.okl"
     for (int i = _okl_tiled_i; i < _okl_tiled_i + 16; ++i) {
 #line 3 "outer_outer.okl"
@@ -21,6 +27,6 @@ static void gridTile(const int n, float *x) {
 }
 
 #line 2 "outer_outer.okl"
-void _okl_entry_gridTile(void **args) {
-  gridTile(*((const int *) args[0]), (float *) args[1]);
+void _okl_entry_gridTile(void **args, volatile sig_atomic_t *stop) {
+  gridTile(*((const int *) args[0]), (float *) args[1], stop);
 }

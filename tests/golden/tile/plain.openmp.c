@@ -2,12 +2,18 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "plain.okl"
-static void blockedSum(const int nb, const int m, const float *x, float *sums) {
+static void blockedSum(const int nb, const int m, const float *x, float *sums, volatile sig_atomic_t *_okl_stop) {
   #pragma omp parallel for
 #line 3 "plain.okl"
   for (int b = 0; b < nb; ++b) {
+#line 3 "plain.okl"
+    if (*_okl_stop)
+      continue;
     #pragma GCC ivdep
 #line 4 "plain.okl"
     for (int t = 0; t < 32; ++t) {
@@ -28,6 +34,6 @@ static void blockedSum(const int nb, const int m, const float *x, float *sums) {
 }
 
 #line 2 "plain.okl"
-void _okl_entry_blockedSum(void **args) {
-  blockedSum(*((const int *) args[0]), *((const int *) args[1]), (const float *) args[2], (float *) args[3]);
+void _okl_entry_blockedSum(void **args, volatile sig_atomic_t *stop) {
+  blockedSum(*((const int *) args[0]), *((const int *) args[1]), (const float *) args[2], (float *) args[3], stop);
 }

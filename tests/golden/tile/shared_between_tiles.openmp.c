@@ -2,12 +2,18 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 3 "shared_between_tiles.okl"
-static void stage(const int rows, const float *x, float *y) {
+static void stage(const int rows, const float *x, float *y, volatile sig_atomic_t *_okl_stop) {
   #pragma omp parallel for
 #line 4 "shared_between_tiles.okl"
   for (int _okl_tiled_g = 0; _okl_tiled_g < rows; _okl_tiled_g += 4) {
+#line 4 "shared_between_tiles.okl"
+    if (*_okl_stop)
+      continue;
 #line 4 "shared_between_tiles.okl"
     for (int g = _okl_tiled_g; g < _okl_tiled_g + 4; ++g) {
 #line 4 "shared_between_tiles.okl"
@@ -34,6 +40,6 @@ static void stage(const int rows, const float *x, float *y) {
 }
 
 #line 3 "shared_between_tiles.okl"
-void _okl_entry_stage(void **args) {
-  stage(*((const int *) args[0]), (const float *) args[1], (float *) args[2]);
+void _okl_entry_stage(void **args, volatile sig_atomic_t *stop) {
+  stage(*((const int *) args[0]), (const float *) args[1], (float *) args[2], stop);
 }

@@ -2,10 +2,17 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 3 "atomic_nonlinear_update.okl"
-static void doubling(const int n, int *x) {
+static void doubling(const int n, int *x, volatile sig_atomic_t *_okl_stop) {
   for (int b = 0; b < n; ++b) {
+#line 4 "atomic_nonlinear_update.okl"
+    if (*_okl_stop)
+      break;
+#line 5 "atomic_nonlinear_update.okl"
     for (int t = 0; t < 4; ++t) {
       {
 #line 6 "atomic_nonlinear_update.okl"
@@ -16,6 +23,6 @@ static void doubling(const int n, int *x) {
 }
 
 #line 3 "atomic_nonlinear_update.okl"
-void _okl_entry_doubling(void **args) {
-  doubling(*((const int *) args[0]), (int *) args[1]);
+void _okl_entry_doubling(void **args, volatile sig_atomic_t *stop) {
+  doubling(*((const int *) args[0]), (int *) args[1], stop);
 }

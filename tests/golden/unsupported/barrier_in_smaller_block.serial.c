@@ -2,10 +2,17 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 4 "barrier_in_smaller_block.okl"
-static void unevenBarrier(const int nb, const int m, const float *x, float *y) {
+static void unevenBarrier(const int nb, const int m, const float *x, float *y, volatile sig_atomic_t *_okl_stop) {
   for (int b = 0; b < nb; ++b) {
+#line 5 "barrier_in_smaller_block.okl"
+    if (*_okl_stop)
+      break;
+#line 6 "barrier_in_smaller_block.okl"
     float s[64];
     #pragma GCC ivdep
 #line 7 "barrier_in_smaller_block.okl"
@@ -34,6 +41,6 @@ static void unevenBarrier(const int nb, const int m, const float *x, float *y) {
 }
 
 #line 4 "barrier_in_smaller_block.okl"
-void _okl_entry_unevenBarrier(void **args) {
-  unevenBarrier(*((const int *) args[0]), *((const int *) args[1]), (const float *) args[2], (float *) args[3]);
+void _okl_entry_unevenBarrier(void **args, volatile sig_atomic_t *stop) {
+  unevenBarrier(*((const int *) args[0]), *((const int *) args[1]), (const float *) args[2], (float *) args[3], stop);
 }

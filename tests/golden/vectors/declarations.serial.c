@@ -20,6 +20,9 @@ typedef struct __attribute__((aligned(16))) { double x, y; } double2;
 static inline double2 make_double2(double x, double y) { double2 v = {x, y}; return v; }
 typedef struct { double x, y, z; } double3;
 static inline double3 make_double3(double x, double y, double z) { double3 v = {x, y, z}; return v; }
+#include <signal.h>
+volatile sig_atomic_t _okl_interrupted;
+void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 5 "declarations.okl"
 static double2 rotate(const double2 v, const double c, const double s) {
@@ -30,9 +33,13 @@ static float dot4(const float4 a, const float4 *b) {
   return a.x * b->x + a.y * b->y + a.z * b->z + a.w * b->w;
 }
 
-static void declarations(const int n, const float4 *f, double2 *d, int4 *counts, uchar4 *rgba, const char2 *steps, short2 *pairs, const uint2 *keys, ulong2 *wide, longlong2 *ll) {
+static void declarations(const int n, const float4 *f, double2 *d, int4 *counts, uchar4 *rgba, const char2 *steps, short2 *pairs, const uint2 *keys, ulong2 *wide, longlong2 *ll, volatile sig_atomic_t *_okl_stop) {
 #line 16 "declarations.okl"
   for (int b = 0; b < (n + 16 - 1) / 16; ++b) {
+#line 16 "declarations.okl"
+    if (*_okl_stop)
+      break;
+#line 17 "declarations.okl"
     float4 tile[16];
     double2 mine[16];
     #pragma GCC ivdep
@@ -66,6 +73,6 @@ static void declarations(const int n, const float4 *f, double2 *d, int4 *counts,
 }
 
 #line 13 "declarations.okl"
-void _okl_entry_declarations(void **args) {
-  declarations(*((const int *) args[0]), (const float4 *) args[1], (double2 *) args[2], (int4 *) args[3], (uchar4 *) args[4], (const char2 *) args[5], (short2 *) args[6], (const uint2 *) args[7], (ulong2 *) args[8], (longlong2 *) args[9]);
+void _okl_entry_declarations(void **args, volatile sig_atomic_t *stop) {
+  declarations(*((const int *) args[0]), (const float4 *) args[1], (double2 *) args[2], (int4 *) args[3], (uchar4 *) args[4], (const char2 *) args[5], (short2 *) args[6], (const uint2 *) args[7], (ulong2 *) args[8], (longlong2 *) args[9], stop);
 }

@@ -1,0 +1,102 @@
+"""Ctrl-C during a serial or openmp launch: the kernel stops at its next @outer iteration and
+the call raises KeyboardInterrupt.
+
+Python runs its SIGINT handler between byte codes of the main thread, so while the main
+thread is inside a kernel (a C call, the GIL released) Ctrl-C only marks the signal as
+pending: a long kernel ran on to its end, however long that took.  Each kernel library now
+has a flag, ``_okl_interrupted``, and a C handler, ``_okl_interrupt``, that sets it
+(okl.targets.serial.INTERRUPT); the entry's ``stop`` argument points at the flag the
+kernel's top-level @outer iterations read (okl.transforms.cpu.lower.add_stop_checks).
+
+For a launch from Python's main thread -- where signals are handled -- while Python's own
+SIGINT handler is installed (not SIG_IGN, SIG_DFL or someone else's C handler):
+``_okl_interrupt`` becomes the process's SIGINT handler for the length of the call (the
+previous one, flags and mask included, saved by ``sigaction`` and put back exactly after),
+``stop`` points at the library's flag, and when the flag was set the signal is raised again
+once Python's handler is back, so Python handles it as it would have: KeyboardInterrupt from
+the default handler, or the user's own handler.  A launch from any other thread leaves
+SIGINT alone and passes a flag that is never set, so Ctrl-C on the main thread never cuts
+another thread's kernel short.
+
+The native caller (cpu_native.c) does the same in C with the addresses of :class:`Trap`.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import signal
+import threading
+
+_libc = ctypes.CDLL(None, use_errno=True)
+_sigaction = _libc.sigaction
+_sigaction.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p]
+_sigaction.restype = ctypes.c_int
+_signal = _libc.signal
+_signal.argtypes = [ctypes.c_int, ctypes.c_void_p]
+_signal.restype = ctypes.c_void_p
+#: room for a saved ``struct sigaction`` (152 bytes with glibc on 64-bit Linux), kept opaque
+_SAVED = ctypes.c_char * 1024
+#: ``(void *) -1``: what ``signal`` returns on failure
+_SIG_ERR = ctypes.c_void_p(-1).value
+
+#: the ``stop`` flag of launches that leave SIGINT alone: never set
+_never = ctypes.c_int(0)
+NEVER = ctypes.c_void_p(ctypes.addressof(_never))
+
+
+def main_thread_ident() -> int:
+    """The thread that Python runs signal handlers in."""
+    ident = threading.main_thread().ident
+    assert ident is not None  # the main thread has started
+    return ident
+
+
+class Trap:
+    """One kernel library's Ctrl-C flag and handler; :meth:`call` runs an entry under them."""
+
+    def __init__(self, flag: ctypes.c_int, handler: int):
+        self.flag = flag
+        #: the flag's and the handler's addresses (for the native caller)
+        self.flag_address = ctypes.addressof(flag)
+        self.handler = handler
+        self.stop = ctypes.c_void_p(self.flag_address)
+
+    @classmethod
+    def of(cls, lib: ctypes.CDLL) -> Trap | None:
+        """The trap of a loaded kernel library; None for a library without one (a bundle
+        built by an okl before Ctrl-C was honoured): its kernels run to their end."""
+        try:
+            flag = ctypes.c_int.in_dll(lib, "_okl_interrupted")  # sig_atomic_t is an int
+            handler = ctypes.cast(lib._okl_interrupt, ctypes.c_void_p).value
+        except (ValueError, AttributeError):
+            return None
+        return None if handler is None else cls(flag, handler)
+
+    def call(self, entry, args) -> None:
+        """``entry(args, stop)``, honouring Ctrl-C where Python would (see the module)."""
+        if threading.get_ident() != _MAIN or not callable(signal.getsignal(signal.SIGINT)):
+            entry(args, NEVER)
+            return
+        saved = _SAVED()
+        self.flag.value = 0
+        if _sigaction(signal.SIGINT, None, saved) != 0:
+            entry(args, NEVER)
+            return
+        if _signal(signal.SIGINT, self.handler) == _SIG_ERR:
+            entry(args, NEVER)
+            return
+        try:
+            entry(args, self.stop)
+        finally:
+            _sigaction(signal.SIGINT, saved, None)  # Python's handler, exactly as it was
+        if self.flag.value:
+            self.flag.value = 0
+            signal.raise_signal(signal.SIGINT)  # Python's handler: KeyboardInterrupt
+
+
+def untrapped(entry, args) -> None:
+    """``entry(args, stop)`` for a library without a trap."""
+    entry(args, NEVER)
+
+
+_MAIN = main_thread_ident()
