@@ -27,7 +27,7 @@ from .transforms.barriers import insert_barriers
 from .transforms.float_abs import float_abs
 from .transforms.globals import internal_linkage, lower_global
 from .transforms.index_bounds import BoundsPlan, derive_bounds
-from .transforms.launch import KernelPlan, launcher_text, plan_kernel
+from .transforms.launch import KernelPlan, device_memory_reads, launcher_text, plan_kernel
 from .transforms.spelling import spell
 
 # the passes of one kind of target, and of the checkers, are imported where they run: a
@@ -203,6 +203,9 @@ def lower_program(program: Program, target: Target, *, line_directives: bool = T
             add_race_params(k)
     insert_barriers(program)
     plans = {k.name: plan_kernel(k, program, diags) for k in program.kernels}
+    if target.gpu:
+        for plan in plans.values():
+            device_memory_reads(plan, diags)
     clock.lap("analyses")
     kernels_by_node = {id(k.node): k for k in program.kernels}
     infos = []
@@ -241,7 +244,9 @@ def lower_program(program: Program, target: Target, *, line_directives: bool = T
         else:
             if races is not None and isinstance(ext, c_ast.FuncDef):
                 FunctionInstrumenter(program, ext, races).run()
-            out.append(lower_global(ext, target, program, diags))
+            lowered_ext = lower_global(ext, target, program, diags)
+            if lowered_ext is not None:
+                out.append(lowered_ext)
     spell(out, target)
     if not target.gpu:
         internal_linkage(out)
@@ -249,6 +254,10 @@ def lower_program(program: Program, target: Target, *, line_directives: bool = T
     diags.raise_if_errors()
     if checks is not None and lowered:
         guard_accesses(out, lowered, program, target, checks)
+    if target.pointer_offsets:  # last: the guards above read the parameters' positions
+        from .transforms.gpu.pointer_offsets import add_pointer_offsets
+        for info in infos:
+            add_pointer_offsets(lowered[info.name], len(info.params))
     clock.lap("lower")
     text = emit_file(out, program.expanded, target, line_directives=line_directives)
     if races is not None:

@@ -16,6 +16,7 @@ import pytest
 from frontend_util import analyze, errors
 
 import okl
+from okl.check import check_source
 from okl.recursion import deep_recursion
 
 
@@ -277,3 +278,60 @@ def test_build_of_a_file_without_kernel_warns_once_apart_from_the_error(tmp_path
     assert lines[0].startswith(NO_KERNEL_WARNING)
     # the error is a line of its own, not glued to the warning's text
     assert any(line.startswith("oklc: error: no @kernel named 'k'") for line in lines)
+
+
+# -- 3. what a backend compiler would refuse only at build, diagnosed at translation -------
+
+def _messages(source: str, mode: str) -> list[str]:
+    with pytest.raises(okl.TranslationError) as info:
+        _tr(source, mode)
+    return [d.message for d in info.value.diagnostics if d.severity == "error"]
+
+
+def test_opencl_refuses_a_struct_argument_with_a_pointer_field():
+    source = """
+    struct Inner { int n; const float *data; };
+    typedef struct { struct Inner parts[2]; int m; } Outer;
+    @kernel void k(const int n, const Outer o, float *x) {
+      for (int b = 0; b < n; ++b; @outer) {
+        for (int i = 0; i < 16; ++i; @inner) { x[i] = o.parts[0].data[i]; }
+      }
+    }
+    """
+    (message,) = _messages(source, "opencl")
+    assert "struct with a pointer field ('o.parts.data')" in message
+    result = check_source(textwrap.dedent(source), "t.okl")
+    (d,) = result.errors
+    assert (d.loc.line, d.loc.col) == (4, 41) and d.hint  # at the argument
+
+
+def test_extern_constant_without_definition_is_refused_on_gpu_modes():
+    source = """
+    extern const int tab[];
+    @kernel void k(const int n, int *x) {
+      for (int b = 0; b < n; ++b; @outer) {
+        for (int i = 0; i < 4; ++i; @inner) { x[i] = tab[i]; }
+      }
+    }
+    """
+    for mode in ("cuda", "hip", "opencl"):
+        (message,) = _messages(source, mode)
+        assert "'tab' is declared extern but not defined in this file" in message
+    defined = source.replace("extern const int tab[];",
+                             "extern const int tab[];\nconst int tab[4] = {1, 2, 3, 4};")
+    out = _tr(defined, "cuda").source
+    assert "extern const" not in out and "__constant__ const int tab[4]" in out
+
+
+def test_gpu_launch_size_reading_device_memory_is_refused_at_translation():
+    source = """
+    @kernel void k(const int *sizes, float *x) {
+      for (int b = 0; b < sizes[0]; ++b; @outer) {
+        for (int i = 0; i < *sizes; ++i; @inner) { x[b * 16 + i] = sizes[i]; }
+      }
+    }
+    """
+    for mode in ("cuda", "opencl"):
+        messages = _messages(source, mode)
+        assert len(messages) == 2 and all("cannot read device memory" in m for m in messages)
+    assert _tr(source, "serial").source  # the CPU runs the loops as written

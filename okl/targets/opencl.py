@@ -42,6 +42,7 @@ class OpenCLTarget(Target):
     check_claim = "atomic_cmpxchg(err, 0, id + 1) == 0"
     constant_storage = "__constant"
     hoist_shared = True
+    pointer_offsets = True  # buffers, not addresses: a view's offset is an argument
     math_names = {f"{m}f": m for m in _MATH} | {"rsqrtf": "rsqrt", "fabsf": "fabs"}
     # identifiers that are C but keywords or types in OpenCL C: renamed in the output
     reserved = frozenset("""half global local constant private kernel read_only write_only
@@ -233,12 +234,41 @@ def _forbidden(t: c_ast.Node, types, depth: int = 0) -> str | None:
     return None
 
 
+def _pointer_field(t: c_ast.Node, types, depth: int = 0) -> str | None:
+    """The name of the first pointer field inside ``t`` (a value type), struct in struct
+    included (``inner.data``): OpenCL C forbids pointers in a kernel argument of struct type
+    (the OpenCL compiler would refuse the program only when okl builds it)."""
+    while isinstance(t, c_ast.ArrayDecl):
+        t = t.type
+    if isinstance(t, c_ast.PtrDecl) or depth > 8:
+        return None
+    struct = _struct_of(t, types)
+    for field in (struct.decls or []) if struct is not None else []:
+        ft = field.type
+        while isinstance(ft, c_ast.ArrayDecl):
+            ft = ft.type
+        if isinstance(ft, c_ast.PtrDecl):
+            return field.name
+        inner = _pointer_field(ft, types, depth + 1)
+        if inner:
+            return f"{field.name}.{inner}"
+    return None
+
+
 def _check_params(kernel, program, diags) -> None:
     for p in kernel.params:
         vector = VECTOR_TYPES.get(p.ctype.base)
         if vector is not None and vector.n == 3:
             _three_component(p, vector, diags)
         if p.is_pointer:
+            continue
+        field = _pointer_field(p.node.type, program.types)
+        if field is not None:
+            diags.error(f"OpenCL kernels cannot take argument '{p.name}': it is a struct with "
+                        f"a pointer field ('{p.name}.{field}'), which OpenCL does not allow in "
+                        "a kernel argument", p.loc,
+                        hint=f"pass the array as a pointer argument of its own and keep only "
+                             f"values (sizes, offsets) in '{p.name}'")
             continue
         bad = _forbidden(p.node.type, program.types)
         if bad is None:

@@ -17,8 +17,10 @@ from ..targets.target import Target
 
 
 def lower_global(ext: c_ast.Node, target: Target, program: Program,
-                  diags: Diagnostics) -> c_ast.Node:
-    """Device functions and file-scope variables outside the kernels."""
+                  diags: Diagnostics) -> c_ast.Node | None:
+    """Device functions and file-scope variables outside the kernels; None for a node the
+    target's text must not hold (an ``extern`` declaration of a constant defined in the
+    file)."""
     decl = ext.decl if isinstance(ext, c_ast.FuncDef) else ext
     if target.c99_inline and isinstance(decl, c_ast.Decl) and \
             isinstance(decl.type, c_ast.FuncDecl) and "inline" in decl.funcspec and \
@@ -26,6 +28,9 @@ def lower_global(ext: c_ast.Node, target: Target, program: Program,
         # C99 (and OpenCL C): a plain `inline` definition provides no external symbol, so a
         # call the compiler does not inline fails to link
         decl.storage = ["static"] + list(decl.storage)
+    if isinstance(ext, c_ast.Decl) and ext.name and "extern" in ext.storage and \
+            not isinstance(ext.type, c_ast.FuncDecl):
+        return _extern_variable(ext, target, program, diags)
     if not target.gpu:
         return ext
     if isinstance(ext, c_ast.FuncDef):
@@ -44,6 +49,29 @@ def lower_global(ext: c_ast.Node, target: Target, program: Program,
             return ext
         ext.storage = [target.constant_storage] + [s for s in ext.storage if s != "static"]
     return ext
+
+
+def _extern_variable(ext: c_ast.Decl, target: Target, program: Program,
+                     diags: Diagnostics) -> c_ast.Decl | None:
+    """``extern const int tab[];``.  With the definition in the same file the declaration
+    says nothing more and is left out on every mode: CPU modes make the definition static
+    (:func:`internal_linkage`), which C refuses after an extern declaration, and nvcc refuses
+    ``__constant__ extern``.  Without one, a GPU kernel cannot build -- a device program is
+    compiled on its own (NVRTC, hiprtc, an OpenCL program), nothing links a definition in,
+    ptxas reports it unresolved -- so that is refused here, where okl can say why; a CPU
+    kernel keeps it (the loader resolves it or says which symbol is missing)."""
+    defined = any(isinstance(n, c_ast.Decl) and n is not ext and n.name == ext.name and
+                  "extern" not in n.storage for n in program.ast.ext)
+    if defined:
+        return None
+    if not target.gpu:
+        return ext
+    loc = program.expanded.locate(ext.coord.line, ext.coord.column) if ext.coord else None
+    diags.error(f"'{ext.name}' is declared extern but not defined in this file: a GPU "
+                "kernel is compiled on its own, so no definition can be linked in", loc,
+                hint=f"define '{ext.name}' with its values in the kernel's source (or "
+                     "#include the header that defines it), or pass it as a kernel argument")
+    return None
 
 
 def internal_linkage(nodes: list[c_ast.Node]) -> None:

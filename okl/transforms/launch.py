@@ -243,3 +243,44 @@ def launcher_text(plan: KernelPlan) -> str:
     lines.extend(("    " + line).rstrip() for line in body.rstrip().split("\n")
                  if line.strip())
     return "\n".join(lines) + "\n"
+
+
+def device_memory_reads(plan: KernelPlan, diags: Diagnostics) -> None:
+    """On a GPU mode the launch sizes (the trip counts of the @outer and @inner loops) and
+    the code around the @outer loops run on the host, before any device kernel: they cannot
+    read the memory a pointer argument points to, which lives on the device.  Reported at
+    translation (``oklc check`` included), not first when the launcher is built."""
+    pointers = {p.name for p in plan.params if p.is_pointer}
+    if not pointers:
+        return
+    trees: list[c_ast.Node] = [plan.host]
+    for dk in plan.device_kernels:
+        for e in dk.extents:
+            trees.append(e.count)
+            trees.extend(start for _, start in e.bindings)
+    reported: set[tuple[int, int]] = set()
+    for tree in trees:
+        for n in walk(tree):
+            if isinstance(n, c_ast.ArrayRef):
+                root = n.name
+            elif isinstance(n, c_ast.UnaryOp) and n.op == "*":
+                root = n.expr
+            elif isinstance(n, c_ast.StructRef) and n.type == "->":
+                root = n.name
+            else:
+                continue
+            while isinstance(root, (c_ast.ArrayRef, c_ast.StructRef, c_ast.Cast,
+                                    c_ast.UnaryOp, c_ast.BinaryOp)):
+                root = root.name if isinstance(root, (c_ast.ArrayRef, c_ast.StructRef)) else \
+                    root.expr if isinstance(root, (c_ast.Cast, c_ast.UnaryOp)) else root.left
+            where = (n.coord.line, n.coord.column or 0) if n.coord else (0, 0)
+            if not isinstance(root, c_ast.ID) or root.name not in pointers or \
+                    where in reported:
+                continue
+            reported.add(where)
+            text = c_generator.CGenerator().visit(n)
+            diags.error("on GPU modes launch sizes and the code around the @outer loops run on "
+                        "the host, before the kernel: they cannot read device memory "
+                        f"('{text}' reads through pointer argument '{root.name}')",
+                        plan.locate(n),
+                        hint="pass the value as a scalar argument (const int n) instead")
