@@ -95,7 +95,7 @@ def _direct_slots(outer: Loop, variables: list[Variable], decls: set[int]):
                 return None
         for leaf in (lp for lp in block.walk() if not lp.children):
             chain = _chain(leaf, block)
-            e = {lp.axis: lp.trip_value for lp in chain}
+            e = {lp.axis: lp.trip_value or 0 for lp in chain}  # each checked not None
             if len(e) != len(chain) or (extents is not None and set(e) != set(extents)):
                 return None
             # sibling @inner loops of other extents run on the block's largest extent per
