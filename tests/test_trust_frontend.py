@@ -86,6 +86,26 @@ def test_max_inner_dims_bounds_every_inner_path_not_the_first():
     assert "__launch_bounds__(10)" in _tr(_wider_sibling("10"), "cuda").source
 
 
+def test_exclusive_in_a_block_of_runtime_loops_with_two_leaves_is_refused():
+    """Counting iterations gives a thread's slot only with one innermost loop per block:
+    here the count would reach 2 * 2 * m for 2 * m threads (r[64] overrun, wrong slots)."""
+    source = """
+    @kernel void k(const int n, const int m, float *y) {
+      for (int b = 0; b < n; ++b; @outer @max_inner_dims(64)) {
+        @exclusive float r;
+        for (int j = 0; j < 2; ++j; @inner) {
+          for (int i = 0; i < m; ++i; @inner) { r = 1.0f; }
+          for (int i = 0; i < m; ++i; @inner) { y[b * 64 + j * m + i] = r; }
+        }
+      }
+    }
+    """
+    (message,) = errors(source)
+    assert "cannot give @exclusive 'r' one slot per thread" in message
+    constant = source.replace("i < m", "i < 32")  # slots from the indices: accepted
+    assert "r[i + 32 * j]" in _tr(constant, "serial").source
+
+
 def test_launch_bounds_come_from_the_largest_block():
     source = _wider_sibling("10").replace(" @max_inner_dims(10)", "")
     assert "__launch_bounds__(10)" in _tr(source, "cuda").source

@@ -10,6 +10,7 @@ from ..ctree import clone, ids_in, parent_map, walk
 from ..errors import note
 from .attach import AttributeMap
 from .builder_base import BuilderBase
+from .consteval import evaluate
 from .kernel import HostVar, Kernel, Loop, Variable
 
 MAX_NESTING = 3
@@ -118,6 +119,17 @@ class LoopTreeChecks(BuilderBase):
             product = _product(dims.values()) if dims and known else None
             limit = _product(top.max_inner_dims) if top.max_inner_dims else None
             var.slots = product if product is not None else limit
+            split = next((b for b in outer.children if b.kind == "inner" and
+                          sum(1 for lp in b.walk() if not lp.children) > 1), None)
+            if split is not None and var.slots is not None and \
+                    not _slots_by_position(outer, var):
+                self.error(f"cannot give @exclusive '{var.name}' one slot per thread on CPU "
+                           "backends: an @inner block has several innermost @inner loops "
+                           "whose iterations are not known to map to the same threads",
+                           var.loc, notes=[note("this @inner block splits", split.loc)],
+                           hint="give its @inner loops constant bounds, starting at 0 with "
+                                "++ (then a thread's slot is computed from its indices), or "
+                                "one innermost loop per block")
             if var.slots is None:
                 self.error(f"cannot size @exclusive '{var.name}' for CPU backends: the @inner "
                            "loops of this @outer loop have no compile-time extent", var.loc,
@@ -317,6 +329,32 @@ def _extent(block: Loop) -> dict[int, int] | None:
             return None
         out[loop.axis] = value
     return out
+
+
+def _slots_by_position(outer: Loop, var: Variable) -> bool:
+    """Whether CPU backends give each @inner thread of ``outer`` its @exclusive slot from
+    its indices (okl.transforms.cpu.exclusive: every @inner loop from 0 with ++ over a
+    constant extent, and ``var`` used only in innermost loop bodies) rather than by counting
+    iterations -- a count that is right only when each block runs one innermost loop per
+    thread."""
+    leaves = []
+    for block in (c for c in outer.children if c.kind == "inner"):
+        for loop in block.walk():
+            form = loop.form
+            if not (form.increasing and form.step is None and evaluate(form.start) == 0 and
+                    loop.trip_value is not None):
+                return False
+            if not loop.children:
+                leaves.append(id(loop.node.stmt))
+    stack = [outer.node.stmt]
+    while stack:
+        n = stack.pop()
+        if id(n) in leaves or n is var.node:
+            continue
+        if isinstance(n, c_ast.ID) and n.name == var.name:
+            return False
+        stack.extend(child for _, child in n.children())
+    return True
 
 
 def _block_dims(outer: Loop) -> tuple[dict[int, int], bool]:
