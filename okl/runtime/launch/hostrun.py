@@ -79,8 +79,78 @@ def _check_max_inner(name: str, inner: tuple, limit: tuple) -> None:
                           "@max_inner_dims")
 
 
+def _tile_fits(start: int, bound: int, width: int, lo: int, hi: int, facts: tuple) -> None:
+    """Refuse a launch whose @tile loop would step its loop variable past its type's range.
+
+    okl.model.tile writes ``for (T t = s; t < e; t += W)`` around ``for (T i = t; i < t + W;
+    ...)``: past the last tile start both reach ``t + W``, and OpenMP counts the tile loop's
+    iterations from ``e - s + W - 1`` in T.  Where the bound lies within one tile width of
+    T's limit, or the range plus one tile exceeds T, those overflow (a hang on serial, nothing
+    done on openmp, thread indices wrapping negative past the ``i < e`` check on GPUs),
+    though the user's own loop would not.  The launch stops here, from exact integers, on
+    every mode alike (okl.runtime.launch.launcher._tile_check).  ``facts``: the user's
+    iterator, its C type, the bound's C text, increasing, inclusive, and (file, line, col,
+    text) of the loop."""
+    name, ctype, text, increasing, inclusive, where = facts
+    if width <= 0:
+        return  # the grid's trip count reports the step
+    span = bound - start if increasing else start - bound
+    if span + (1 if inclusive else 0) <= 0:
+        return  # no tile runs
+    edge = bound + width if increasing else bound - width
+    reach = span + width
+    if lo <= edge <= hi and reach <= hi:
+        return
+    shown = text if text == str(bound) else f"{text} = {bound}"
+    cmp = ("<=" if inclusive else "<") if increasing else (">=" if inclusive else ">")
+    if not lo <= edge <= hi:
+        why = (f"the tile loop okl makes of it steps {name} one tile ({width}) past the bound, "
+               f"to {edge}, past {ctype}'s {'largest' if increasing else 'smallest'} value "
+               f"{hi if increasing else lo}")
+    else:
+        why = (f"its range ({span}) plus one tile ({width}) is {reach}, more than {ctype}'s "
+               f"largest value {hi}, so the tile loop's iteration count overflows")
+    inside = f"keep the bound one tile width ({width}) inside {ctype}'s range"
+    fix = f"declare the loop variable 64-bit (long {name}), or {inside}" \
+        if hi < 2**63 - 1 else inside
+    raise LaunchError(Diagnostic(
+        "error", f"this @tile loop ({ctype} {name} = {start}; {name} {cmp} {shown}) cannot "
+        f"run: {why}", SourceLoc(*where),
+        hint=fix).render())
+
+
+def _run_host(host_src: str, grids: list[str | None], values: tuple) -> None:
+    """Run a kernel's host code with ``values`` (its arguments; None for pointers) and, for
+    each launch it makes, the grid function of that device kernel where one is given: the
+    launch checks of okl.runtime.launch.launcher.host_limits_source on the CPU modes.  The
+    checks depend on the values only: values that passed once are remembered (a launch loop
+    repeats them, and the Python launch path would otherwise run the host code each time)."""
+    try:
+        key = (host_src, values)
+        if key in _passed:
+            return
+    except TypeError:  # a struct argument (a numpy structured value) is not hashable
+        key = None
+    host = _function(host_src, "_host")
+    dims = [None if g is None else _function(g, "_dims") for g in grids]
+
+    def launch(k: int, env: dict) -> None:
+        grid = dims[k]
+        if grid is not None:
+            grid(env)
+    host(*values, launch)
+    if key is not None:
+        if len(_passed) >= 256:
+            _passed.clear()
+        _passed[key] = True
+
+
+#: (host code, argument values) that passed :func:`_run_host`'s checks
+_passed: dict[tuple, bool] = {}
+
+
 RUNTIME_NAMES = {**HOST_RUNTIME_NAMES, "_check_max_inner": _check_max_inner, "_field": _field,
-                 "max": max}
+                 "_tile_fits": _tile_fits, "_run_host": _run_host, "max": max}
 
 
 @functools.lru_cache(maxsize=1024)
@@ -105,6 +175,13 @@ def compile_function(source: str, name: str, filename: str):
     namespace = dict(RUNTIME_NAMES)
     exec(compiled(source, filename), namespace)  # noqa: S102 - generated code
     return namespace[name]
+
+
+@functools.lru_cache(maxsize=256)
+def _function(source: str, name: str):
+    """:func:`compile_function` kept per source: :func:`_run_host` runs before every CPU
+    launch whose values are new (the native path remembers the last ones)."""
+    return compile_function(source, name, f"<okl {name[1:]} of a launch check>")
 
 
 def host_launches(spec, values: list) -> list[tuple[int, tuple, tuple, dict]]:

@@ -14,6 +14,9 @@ from __future__ import annotations
 import contextlib
 import re
 
+from pycparser import c_generator
+
+from ...model.uniformity import TILED_PREFIX
 from ...recursion import deep_recursion
 from ...transforms.launch import DeviceKernel, Extent, KernelPlan
 from . import cvalues as cv
@@ -43,7 +46,81 @@ def _grid(dk: DeviceKernel, plan: KernelPlan) -> tuple[HostWriter, list[str]]:
             node = next((e.loop.node for e in extents if e.loop is not None), None)
             value = terms[0] if len(terms) == 1 else f"max({', '.join(terms)})"
             writer._line(f"_{kind[0]}{axis} = {value}", node)
+    for e in dk.extents:
+        check = _tile_check(e, writer)
+        if check is not None:  # no position: the helper raises its own located error
+            writer._line(check, None)
     return writer, list(writer.used)
+
+
+def tile_checks(dk: DeviceKernel, plan: KernelPlan) -> bool:
+    """Whether the grid of ``dk`` checks a @tile loop's range at launch (see
+    :func:`_tile_check`): the CPU modes then run its grid function before each call too."""
+    writer = HostWriter(plan.types, plan.locate, depth=2)
+    _declare_inputs(writer, dk, plan)
+    with _deep_nesting():
+        return any(_tile_check(e, writer) is not None for e in dk.extents)
+
+
+def _tile_check(e: Extent, writer: HostWriter) -> str | None:
+    """``_tile_fits(...)`` for the tile loop of a ``@tile`` (okl.model.tile), or None where
+    its range provably fits (a constant bound, or any loop that is not a tile's).
+
+    The tile loop ``for (T t = s; t < e; t += W)`` and the in-tile loop's ``i < t + W`` reach
+    ``t + W`` past the last tile start, and OpenMP counts the tiles from ``e - s + W - 1`` in
+    T: where the bound is within a tile width of T's limit, or the range plus a tile exceeds
+    T, the C loop overflows (a hang on serial, nothing done on openmp, thread indices
+    wrapping negative past the ``i < e`` check on GPUs), though the user's ``for (T i = s;
+    i < e; ...)`` is fine.  Every mode refuses such a launch from the same numbers, so each
+    gives the same answer; the check costs nothing in the generated loops, which keep the
+    form every later pass (untile, index bounds, GPU lowering) recognises."""
+    form = e.form
+    if form is None or e.loop is None or not form.iterator.startswith(TILED_PREFIX) or \
+            form.step is None:
+        return None
+    t = cv.scalar_type(form.iter_type, None)
+    if t is None or t.floating:
+        return None
+    writer.scopes.append({})
+    try:
+        lets = _bindings(e, writer)
+        start = writer.convert(writer.scalar(form.start), t, form.start)
+        bound = writer.scalar(form.bound)
+        if bound.type is None or bound.type.floating:
+            return None
+        cmp = cv.common(t, bound.type)
+        start, bound = writer.convert(start, cmp, form.start), \
+            writer.convert(bound, cmp, form.bound)
+        width = writer.convert(writer.scalar(form.step), t, form.step)
+    finally:
+        writer.scopes.pop()
+    if form.increasing and bound.hi + width.hi <= t.hi and \
+            bound.hi - start.lo + width.hi <= t.hi or not form.increasing and \
+            bound.lo - width.hi >= t.lo and start.hi - bound.lo + width.hi <= t.hi:
+        return None  # a tile past the bound, and the range plus a tile, fit T
+    loop = e.loop
+    loc = loop.loc
+    gen = c_generator.CGenerator()
+    facts = (form.iterator[len(TILED_PREFIX):], form.iter_type, gen.visit(form.bound),
+             form.increasing, form.inclusive, (loc.file, loc.line, loc.col, loc.text))
+    code = f"_tile_fits({start.code}, {bound.code}, {width.code}, {t.lo}, {t.hi}, {facts!r})"
+    used: list[str] = []
+    for py, let in reversed(lets):  # a binding may read an outer one
+        if re.search(rf"\b{py}\b", " ".join([code, *used])):
+            used.insert(0, let)
+    return f"[{', '.join(used)}, {code}]" if used else code
+
+
+def _bindings(e: Extent, writer: HostWriter) -> list[tuple[str, str]]:
+    """Declare the iterators of the loops around ``e`` (in the writer's current scope) bound
+    to their start values: (Python name, ``(name := start)``) outermost first."""
+    lets: list[tuple[str, str]] = []
+    for (name, start), base in zip(e.bindings, e.binding_types, strict=True):
+        t = cv.scalar_type(base, None)
+        init = writer.convert(writer.scalar(start), t, start)
+        var = writer.declare(name, t)
+        lets.append((var.py, f"({var.py} := {init.code})"))
+    return lets
 
 
 def _trip_count(e: Extent, writer: HostWriter) -> str:
@@ -56,12 +133,7 @@ def _trip_count(e: Extent, writer: HostWriter) -> str:
         return str(value)
     form = e.form
     writer.scopes.append({})
-    lets: list[tuple[str, str]] = []  # (Python name, binding)
-    for (name, start), base in zip(e.bindings, e.binding_types, strict=True):
-        t = cv.scalar_type(base, None)
-        init = writer.convert(writer.scalar(start), t, start)
-        var = writer.declare(name, t)
-        lets.append((var.py, f"({var.py} := {init.code})"))
+    lets = _bindings(e, writer)  # (Python name, binding)
     t = cv.scalar_type(form.iter_type, None)
     start = writer.convert(writer.scalar(form.start), t, form.start)
     bound = writer.scalar(form.bound)
@@ -111,6 +183,19 @@ def host_source(plan: KernelPlan) -> str:
     with _deep_nesting():
         writer.stmt(plan.host)
     return writer.function([f"def _host({', '.join(params + ['_launch'])}):"])
+
+
+def host_limits_source(plan: KernelPlan, checked: list[DeviceKernel]) -> str:
+    """Python source of `_dims(_env)` that runs the kernel's host code and the grids of
+    ``checked`` (their launch checks) for each launch it makes: the CPU modes' check of a
+    device kernel whose sizes depend on host variables of the kernel, which only the host
+    code computes.  Raises HostCodeError where that code cannot run in Python."""
+    host = host_source(plan)
+    grids = [dims_source(dk, plan) if any(dk is c for c in checked) else None
+             for dk in plan.device_kernels]
+    values = "".join("None, " if p.is_pointer else f"_env[{p.name!r}], " for p in plan.params)
+    return (f"def _dims(_env):\n    _run_host(_HOST, _GRIDS, ({values}))\n"
+            f"_HOST = {host!r}\n_GRIDS = {grids!r}\n")
 
 
 def dims_source(dk: DeviceKernel, plan: KernelPlan) -> str:

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.lib.format import descr_to_dtype, dtype_to_descr
 
+from ...modes import BY_NAME
+
 
 @dataclass
 class RuntimeParam:
@@ -60,6 +62,10 @@ class KernelSpec:
     #: every @outer loop nest (CPU and GPU): {"name", "outer", "inner"}, its extents per axis
     #: where translation knows them all (else None); shown by Kernel.properties
     loops: list[dict] = field(default_factory=list)
+    #: opencl: every device kernel takes, after its other arguments, one element offset per
+    #: pointer of ``params`` (okl.transforms.gpu.pointer_offsets); False in specs written
+    #: before them, whose views are passed as sub-buffers
+    pointer_offsets: bool = False
 
 
 def specs_of(translation) -> list[KernelSpec]:
@@ -74,6 +80,8 @@ def specs_of(translation) -> list[KernelSpec]:
         spec.loops = [{"name": dk.name, "outer": _dims(dk.constant_dims("outer")),
                        "inner": _dims(dk.constant_dims("inner"))} for dk in info.device_kernels]
         spec.user_params = info.user_params or len(params)
+        spec.pointer_offsets = info.entry is None and \
+            BY_NAME[translation.mode].target_class().pointer_offsets
         if info.checks is not None:
             spec.check_sites = [list(site) for site in info.checks.sites]
             spec.check_ints = info.checks.buffer_ints
@@ -86,10 +94,12 @@ def specs_of(translation) -> list[KernelSpec]:
             spec.bounds = [[a.param, a.text, a.where] for a in info.bounds.accesses]
             spec.bounds_names = list(info.bounds.names)
         if info.entry is not None:
-            # CPU: no grid, but a @max_inner_dims promise sizes the @exclusive arrays, so the
-            # runtime checks it before each call (when the sizes depend on arguments only)
+            # CPU: no grid, but a @max_inner_dims promise sizes the @exclusive arrays (checked
+            # before each call when the sizes depend on arguments only), and a @tile's range
+            # must fit its type as on a GPU mode (checked through the host code)
             spec.limits = [dims_source(dk, info.plan) for dk in info.device_kernels
                            if dk.max_inner_dims and not dk.host_inputs]
+            spec.limits += _host_limits(info.plan)
         else:
             for dk in info.device_kernels:
                 captured = [_param(h.name, h.ctype.text, h.ctype.dtype, False, True)
@@ -100,6 +110,25 @@ def specs_of(translation) -> list[KernelSpec]:
             spec.host_src = host_source(info.plan)
         out.append(spec)
     return out
+
+
+def _host_limits(plan) -> list[str]:
+    """CPU: the check of the @tile ranges (okl.runtime.launch.hostrun._tile_fits), run
+    through the kernel's host code as on a GPU mode (okl.runtime.launch.launcher.
+    host_limits_source): a loop is checked where it is launched, with the sizes the host
+    code computes.  Where that code cannot run in Python (the CPU modes allow more there
+    than the GPU modes' launcher), the loops sized by the arguments alone are checked."""
+    from .hostcode import HostCodeError
+    from .launcher import dims_source, host_limits_source, tile_checks
+
+    checked = [dk for dk in plan.device_kernels if tile_checks(dk, plan)]
+    if not checked:
+        return []
+    try:
+        return [host_limits_source(plan, checked)]
+    except HostCodeError:  # the loops that depend on the kernel's arguments only, directly
+        return [dims_source(dk, plan) for dk in checked
+                if not dk.host_inputs and not dk.max_inner_dims]
 
 
 def _known_threads(dk) -> tuple[int, str]:
@@ -135,7 +164,7 @@ def to_json(specs: list[KernelSpec]) -> list[dict]:
              "check_sites": s.check_sites, "check_ints": s.check_ints,
              "user_params": s.user_params, "loops": s.loops,
              "race_sites": s.race_sites, "race_regions": s.race_regions,
-             "race_ints": s.race_ints,
+             "race_ints": s.race_ints, "pointer_offsets": s.pointer_offsets,
              "device_kernels": [{"name": d.name, "dims_src": d.dims_src,
                                  "threads": d.threads, "threads_loc": d.threads_loc,
                                  "captured": [param(p) for p in d.captured]}
@@ -163,4 +192,5 @@ def from_json(data: list[dict]) -> list[KernelSpec]:
         spec.race_sites = s.get("race_sites", [])
         spec.race_regions = s.get("race_regions", [])
         spec.race_ints = s.get("race_ints", 0)
+        spec.pointer_offsets = bool(s.get("pointer_offsets", False))
     return out
