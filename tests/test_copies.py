@@ -211,14 +211,7 @@ def test_unaligned_view_as_kernel_argument(mode):
     dev = device(mode)
     k = kernel(mode)
     mem = dev.zeros(100, np.float32)
-    view = mem[10:26]
-    if mode == "opencl":
-        with pytest.raises(okl.ArgumentError, match="alignment"):
-            k(16, view)
-        # still fine in copies, get and set
-        view.set(np.arange(16, dtype=np.float32))
-        assert np.array_equal(mem.get()[10:26], np.arange(16))
-        return
+    view = mem[10:26]  # not at opencl's base address alignment: a hidden offset argument
     k(16, view)
     dev.finish()
     want = np.zeros(100, np.float32)

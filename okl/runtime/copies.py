@@ -21,9 +21,11 @@ array of ``mem.shape`` (``m[1:3]`` of a (4, 4) buffer has shape (2, 4), ``m[1]``
 trailing axes (``m[:, 1]`` is refused, see :func:`view`).  Its ``base`` is the allocation,
 ``offset`` the index of its first element there in the flattened buffer.  Passed to a kernel,
 the kernel's element 0 is the view's first element.  On opencl a
-view is a sub-buffer, which OpenCL only allows at an origin that is a multiple of the device's
-base address alignment (CL_DEVICE_MEM_BASE_ADDR_ALIGN, e.g. 128 bytes): any other view works
-in copies, get() and set(), and is refused as a kernel argument with an ArgumentError.
+kernel takes the allocation's buffer and the view's offset, a hidden argument
+(okl.transforms.gpu.pointer_offsets), so any view works; a view's own handle is a sub-buffer
+where its origin is a multiple of the device's base address alignment
+(CL_DEVICE_MEM_BASE_ADDR_ALIGN, e.g. 128 bytes), else None, and only kernels from a spec
+without offsets (a bundle of an older okl) refuse such a view, with an ArgumentError.
 """
 
 from __future__ import annotations

@@ -77,7 +77,7 @@ class Memory:
         self.freed = True
         self.handle = None
         # what launches remembered
-        for memo in ("_info", "_address", "_device_pointer", "_cl_buffer"):
+        for memo in ("_info", "_address", "_device_pointer", "_cl_buffer", "_cl_placed"):
             self.__dict__.pop(memo, None)
 
     def _live(self, what: str) -> None:

@@ -26,6 +26,9 @@ class Target:
     constant_storage: str | None = None
     device_function_storage: tuple[str, ...] = ()
     hoist_shared = False  # OpenCL: __local arrays must be declared at kernel scope
+    # OpenCL: a hidden element offset per pointer parameter, so that views at any offset can
+    # be passed (okl.transforms.gpu.pointer_offsets)
+    pointer_offsets = False
     c99_inline = True  # `inline` without `static` defines no symbol (C99, OpenCL C)
     math_names: dict[str, str] = {}
     # checked mode (okl.transforms.checked): the condition that claims the error buffer for

@@ -24,7 +24,7 @@ from ..cache import Cache
 from ..cache import memo as process_memo
 from ..launch import foreign
 from ..launch.args import ArrayInfo
-from ..launch.clcall import compile_cl_caller, launch_lock
+from ..launch.clcall import compile_cl_caller, element_offset, launch_lock
 from ..launch.gpu import gpu_launcher
 from ..memory import Memory
 from ..verbose import say
@@ -442,6 +442,14 @@ class OpenCLBackend:
         locks = [launch_lock(k) for k in cl_kernels]
         names = [d.name for d in spec.device_kernels]
         current = self._queue_now  # [the current stream's queue], read at each launch
+        count = len(spec.params)
+        # kernels with pointer offsets: each pointer argument arrives as (buffer, byte offset)
+        # (_placed); the device kernel takes the buffer in its place and the offset, in
+        # elements, after every other argument
+        placed = [(i, p) for i, p in enumerate(spec.params) if p.is_pointer] \
+            if spec.pointer_offsets else []
+        pointers = {i for i, _ in placed}
+        uint64 = np.uint64
 
         def enqueue(k, outer, inner, raw):
             n = max(len(outer), len(inner))
@@ -449,6 +457,11 @@ class OpenCLBackend:
             glob = tuple(o * i for o, i in zip(tuple(outer) + (1,) * (n - len(outer)), local,
                                                strict=True))
             knl = cl_kernels[k]
+            if placed:
+                offsets = [uint64(element_offset(kernel.name, i, p, raw[i][1]))
+                           for i, p in placed]
+                raw = [r[0] if i in pointers else r for i, r in enumerate(raw[:count])] + \
+                    raw[count:] + offsets
             with locks[k]:  # as clcall's: set and enqueue as one, per cl.Kernel
                 knl.set_args(*raw)
                 try:
@@ -457,7 +470,7 @@ class OpenCLBackend:
                     raise LaunchError(f"launching {names[k]} with global {glob} and local "
                                       f"{local} failed: {e}") from None
 
-        return gpu_launcher(spec, _buffer, _scalar, enqueue)
+        return gpu_launcher(spec, _placed if placed else _buffer, _scalar, enqueue)
 
     def caller(self, kernel, module):
         """The fast path (clcall.compile_cl_caller); None where it does not apply."""
@@ -469,7 +482,8 @@ class OpenCLBackend:
                                f"failed: {e}")
         try:
             return compile_cl_caller(kernel, [_cl_kernel(module, n) for n in names],
-                                     self._queue_now, cl.enqueue_nd_range_kernel, _buffer,
+                                     self._queue_now, cl.enqueue_nd_range_kernel,
+                                     _placed if kernel.spec.pointer_offsets else _buffer,
                                      fail)
         except Exception as e:  # never worse than the general path
             _say(f"fast launch path unavailable for {kernel.name} ({type(e).__name__}: {e})")
@@ -478,6 +492,24 @@ class OpenCLBackend:
 
 def _scalar(v: np.ndarray):
     return v
+
+
+def _placed(value) -> tuple:
+    """(cl.Buffer or None, byte offset) of an accepted pointer argument, for kernels with
+    pointer offsets (okl.transforms.gpu.pointer_offsets): a view (``mem[10:20]``) passes its
+    allocation's buffer and where it starts, at any offset (no sub-buffer, so no base-address
+    alignment to meet), a pyopencl array its ``base_data`` and ``offset``."""
+    if value is None:
+        return None, 0
+    if isinstance(value, Memory):
+        root = value.base
+        if root is None:
+            return value.handle, 0
+        return root.handle, value.offset * value.dtype.itemsize
+    data = getattr(value, "base_data", None)  # pyopencl.array.Array
+    if data is None:
+        return _buffer(value), 0
+    return data, int(getattr(value, "offset", 0))
 
 
 def _buffer(value):

@@ -24,6 +24,9 @@ from __future__ import annotations
 
 import threading
 
+import numpy as np
+
+from ...errors import ArgumentError
 from ..cache import memo as process_memo
 from ..memory import Memory
 from .bounds_check import bounds_check
@@ -40,6 +43,9 @@ from .gpu import (
 from .hostrun import compile_function, compiled
 
 MEMO_KEY = "_cl_buffer"  # where an okl.Memory keeps its cl.Buffer for this path
+#: where it keeps (cl.Buffer, byte offset) for kernels with pointer offsets (a view: its
+#: allocation's buffer and where it starts; okl.transforms.gpu.pointer_offsets)
+PLACED_KEY = "_cl_placed"
 
 
 def compile_cl_caller(kernel, cl_kernels, queues, enqueue, buffer_of, fail):
@@ -50,8 +56,10 @@ def compile_cl_caller(kernel, cl_kernels, queues, enqueue, buffer_of, fail):
     current stream's: okl.Device.set_stream changes it);
     ``cl_kernels``: one pyopencl Kernel per device kernel; ``enqueue(queue, kernel, global,
     local)`` starts one (pyopencl.enqueue_nd_range_kernel), ``buffer_of(value)`` gives the
-    cl.Buffer (or None for okl.NULL) of an accepted pointer argument, ``fail(k, global, local,
-    error)`` makes the LaunchError of a failed enqueue of device kernel k."""
+    cl.Buffer (or None for okl.NULL) of an accepted pointer argument -- for a kernel with
+    pointer offsets (``spec.pointer_offsets``) the pair (cl.Buffer or None, byte offset) --,
+    ``fail(k, global, local, error)`` makes the LaunchError of a failed enqueue of device
+    kernel k."""
     spec = kernel.spec
     params = spec.params
     if not spec.device_kernels or kernel._checker is not None:
@@ -61,9 +69,11 @@ def compile_cl_caller(kernel, cl_kernels, queues, enqueue, buffer_of, fail):
         return None  # a struct or vector by value: the general path packs it
     if any(inline_code(c.dtype) is None for d in spec.device_kernels for c in d.captured):
         return None
+    offsets = [np.dtype(np.uint64)] * sum(p.is_pointer for p in params) \
+        if spec.pointer_offsets else []
     for knl, d in zip(cl_kernels, spec.device_kernels, strict=True):
         _set_arg_dtypes(knl, [None if p.is_pointer else p.dtype for p in params] +
-                        [c.dtype for c in d.captured])
+                        [c.dtype for c in d.captured] + offsets)
     dims = [compile_function(d.dims_src, "_dims", f"<okl grid of {d.name}>")
             for d in spec.device_kernels]
     def sizes(k: int, env: dict) -> tuple:
@@ -81,7 +91,7 @@ def compile_cl_caller(kernel, cl_kernels, queues, enqueue, buffer_of, fail):
         return _with_host(kernel, cl_kernels, queues, enqueue, buffer_of, fail, sizes)
 
     lines, ns = _argument_lines(kernel, buffer_of)
-    values = ", ".join(f"v{i}" for i in range(len(params)))
+    values = ", ".join([f"v{i}" for i in range(len(params))] + _offset_values(spec))
     ns.update({"_grids": grids, "_grid": grid, "_set": cl_kernels[0].set_args, "_enq": enqueue,
                "_qs": queues, "_k": cl_kernels[0], "_fail": fail,
                "_lock": launch_lock(cl_kernels[0])})
@@ -131,14 +141,44 @@ def _set_arg_dtypes(knl, dtypes: list) -> None:
     _ARG_DTYPES[id(knl)] = (knl, dtypes)
 
 
+def _offset_values(spec) -> list[str]:
+    """The generated expressions of the device kernels' pointer offsets, in elements of each
+    pointee type (``o<i>`` holds the byte offset; a ``void *`` moves by bytes): none where
+    the kernel has no pointer offsets."""
+    if not spec.pointer_offsets:
+        return []
+    return [f"o{i} // {_itemsize(p)}" if _itemsize(p) > 1 else f"o{i}"
+            for i, p in enumerate(spec.params) if p.is_pointer]
+
+
+def _itemsize(param) -> int:
+    return param.dtype.itemsize if param.dtype is not None else 1
+
+
+def element_offset(kernel_name: str, index: int, param, offset: int) -> int:
+    """A pointer argument's byte ``offset`` in its buffer as elements of the parameter's type;
+    an ArgumentError where it is not a whole number of them (a view of float passed as
+    float4, a pyopencl array at an odd byte offset): the kernel's loads would be misaligned."""
+    size = _itemsize(param)
+    if offset % size:
+        raise ArgumentError(
+            f"kernel {kernel_name!r} argument {index} {param.name!r} ({param.c_type}): its "
+            f"memory starts {offset} bytes into its buffer, not a multiple of the {size} "
+            f"bytes of one element of the parameter's type; pass a view that starts at a "
+            f"multiple of {size} bytes, or a copy")
+    return offset // size
+
+
 def _argument_lines(kernel, buffer_of) -> tuple[list[str], dict]:
     """The generated function's head: every argument checked and turned into ``v<i>`` (a
-    cl.Buffer, None for okl.NULL, or a Python number), ``_env``/``_ek`` (the scalar values by
-    name, and as a memo key) and the launch's bounds check."""
+    cl.Buffer, None for okl.NULL, or a Python number) -- and, for a kernel with pointer
+    offsets, ``o<i>``, the pointer's byte offset in its buffer --, ``_env``/``_ek`` (the
+    scalar values by name, and as a memo key) and the launch's bounds check."""
     from .args import NULL
 
     params = kernel.spec.params
-    ns = {"_Mem": Memory, "_NULL": NULL, "_mk": MEMO_KEY}
+    placed = kernel.spec.pointer_offsets
+    ns = {"_Mem": Memory, "_NULL": NULL, "_mk": MEMO_KEY, "_pk": PLACED_KEY}
     bounds = bounds_check(kernel.spec)
     sized = set(bounds.pointers) if bounds is not None else set()
     lines = entry_head(kernel, ns)
@@ -146,6 +186,17 @@ def _argument_lines(kernel, buffer_of) -> tuple[list[str], dict]:
     for i, p in enumerate(params):
         x, convert = f"x{i}", kernel._convert[i]
         ns[f"_c{i}"] = convert
+        if p.is_pointer and placed:
+            ok = ns[f"_ok{i}"] = [_NOT_YET]
+            ns[f"_p{i}"] = _placed_slow(convert, buffer_of, ok, kernel.name, i, p)
+            lines += [f"    if type({x}) is _Mem and {x}.__dict__.get('_info') is _ok{i}[0]:",
+                      f"        v{i}, o{i} = {x}.__dict__[_pk]"]
+            lines += [f"        nb{i} = {x}.nbytes"] if i in sized else []
+            lines += [f"    elif {x} is _NULL:", f"        v{i} = None", f"        o{i} = 0"]
+            lines += [f"        nb{i} = -1"] if i in sized else []
+            lines += ["    else:", f"        v{i}, o{i} = _p{i}({x})"]
+            lines += [f"        nb{i} = -1"] if i in sized else []
+            continue
         if p.is_pointer:
             ok = ns[f"_ok{i}"] = [_NOT_YET]
             ns[f"_p{i}"] = _pointer_slow(convert, buffer_of, MEMO_KEY, ok, None, [(_dead, 0)])
@@ -178,6 +229,28 @@ def _argument_lines(kernel, buffer_of) -> tuple[list[str], dict]:
     return lines, ns
 
 
+def _placed_slow(convert, placed, ok: list, kernel_name: str, index: int, param):
+    """A pointer argument of a kernel with pointer offsets that the direct checks did not
+    settle: the full check, then (cl.Buffer or None, byte offset), the offset checked
+    against the parameter's element size *before* an okl.Memory becomes the parameter's
+    remembered one (``ok[0]``), whose later launches take the pair from its
+    ``__dict__[PLACED_KEY]`` unchecked."""
+    def slow(value):
+        convert(value)  # raises ArgumentError with the general path's message
+        if type(value) is Memory:
+            d = value.__dict__
+            found = d.get(PLACED_KEY)
+            if found is None:
+                found = d[PLACED_KEY] = placed(value)
+            element_offset(kernel_name, index, param, found[1])
+            ok[0] = value.info()
+            return found
+        found = placed(value)
+        element_offset(kernel_name, index, param, found[1])
+        return found
+    return slow
+
+
 def _compiled(lines: list[str], ns: dict, name: str):
     source = "\n".join(lines) + "\n"
     exec(compiled(source, f"<okl OpenCL call of {name}>"), ns)  # noqa: S102 - ours
@@ -200,20 +273,21 @@ def _with_host(kernel, cl_kernels, queues, enqueue, buffer_of, fail, sizes):
     params = spec.params
     host_args = "".join("None, " if p.is_pointer else f"v{i}, " for i, p in enumerate(params))
     lines.append(f"    return [{''.join(f'v{i}, ' for i in range(len(params)))}], "
-                 f"[{host_args}]")
+                 f"[{host_args}], [{''.join(o + ', ' for o in _offset_values(spec))}]")
     fast = _compiled(lines, ns, spec.name)
 
     def call(*args, **kwargs):
         found = fast(*args, **kwargs)
         if found is None:  # stream=: fast launched it on that stream (stream.launch_on)
             return
-        raw, hostargs = found
+        raw, hostargs, offsets = found
 
         def start(k, env):
             found = sizes(k, env)
             if found:
                 with locks[k]:
-                    cl_kernels[k].set_args(*raw, *[env[name] for name in captured[k]])
+                    cl_kernels[k].set_args(*raw, *[env[name] for name in captured[k]],
+                                           *offsets)
                     try:
                         enqueue(queues[0], cl_kernels[k], found[0], found[1])
                     except Exception as e:

@@ -80,8 +80,10 @@ def specs_of(translation) -> list[KernelSpec]:
         spec.loops = [{"name": dk.name, "outer": _dims(dk.constant_dims("outer")),
                        "inner": _dims(dk.constant_dims("inner"))} for dk in info.device_kernels]
         spec.user_params = info.user_params or len(params)
+        # the target's choice (okl.targets.target.Target.pointer_offsets), read by name:
+        # the mode table names targets without importing them
         spec.pointer_offsets = info.entry is None and \
-            BY_NAME[translation.mode].target_class().pointer_offsets
+            bool(getattr(BY_NAME[translation.mode].target_class(), "pointer_offsets", False))
         if info.checks is not None:
             spec.check_sites = [list(site) for site in info.checks.sites]
             spec.check_ints = info.checks.buffer_ints

@@ -32,9 +32,11 @@ void axpy3_pl(__private double *y, __local const double *x, const double a) {
   for (int k = 0; k < 3; ++k) y[k] += a * x[k];
 }
 
-__kernel __attribute__((reqd_work_group_size(16, 1, 1))) void _okl_mix_0(const int n, __global const double *x, __global double *out) {
+__kernel __attribute__((reqd_work_group_size(16, 1, 1))) void _okl_mix_0(const int n, __global const double *x, __global double *out, ulong _okl_off_x, ulong _okl_off_out) {
 #line 18 "mixed_spaces.okl"
   __local double s_x[16 + 2];
+  x += _okl_off_x;
+  out += _okl_off_out;
   {
 #line 17 "mixed_spaces.okl"
     int b = 16 * get_group_id(0);

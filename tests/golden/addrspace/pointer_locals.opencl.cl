@@ -16,7 +16,10 @@ double dot_gg(__global const double *a, __global const double *b) {
   return s;
 }
 
-__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_combine_0(const int n, __global const double *coef, __global const double *hist, __global double *out) {
+__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_combine_0(const int n, __global const double *coef, __global const double *hist, __global double *out, ulong _okl_off_coef, ulong _okl_off_hist, ulong _okl_off_out) {
+  coef += _okl_off_coef;
+  hist += _okl_off_hist;
+  out += _okl_off_out;
   {
 #line 14 "pointer_locals.okl"
     int _okl_tiled_i = 32 * get_group_id(0);

@@ -44,9 +44,11 @@ void load(const int i, __global const double *q, __local double s_q[2][8]) {
   s_q[1][i] = f.v;
 }
 
-__kernel __attribute__((reqd_work_group_size(8, 1, 1))) void _okl_surface_0(const int ne, __global const double *q, __global double *out) {
+__kernel __attribute__((reqd_work_group_size(8, 1, 1))) void _okl_surface_0(const int ne, __global const double *q, __global double *out, ulong _okl_off_q, ulong _okl_off_out) {
 #line 38 "shared_param.okl"
   __local double s_q[2][8];
+  q += _okl_off_q;
+  out += _okl_off_out;
   {
 #line 37 "shared_param.okl"
     int e = get_group_id(0);

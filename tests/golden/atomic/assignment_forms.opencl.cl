@@ -14,7 +14,10 @@ void _okl_atomic_add_float_global(volatile __global float *p, float v) {
 }
 
 #line 3 "assignment_forms.okl"
-__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_assignForms_0(const int n, __global const int *x, __global int *acc, __global float *f) {
+__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_assignForms_0(const int n, __global const int *x, __global int *acc, __global float *f, ulong _okl_off_x, ulong _okl_off_acc, ulong _okl_off_f) {
+  x += _okl_off_x;
+  acc += _okl_off_acc;
+  f += _okl_off_f;
   {
 #line 4 "assignment_forms.okl"
     int b = get_group_id(0);

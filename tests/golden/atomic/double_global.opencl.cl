@@ -16,7 +16,9 @@ void _okl_atomic_add_double_global(volatile __global double *p, double v) {
 }
 
 #line 2 "double_global.okl"
-__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void _okl_doubleOps_0(const int n, __global const double *x, __global double *acc) {
+__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void _okl_doubleOps_0(const int n, __global const double *x, __global double *acc, ulong _okl_off_x, ulong _okl_off_acc) {
+  x += _okl_off_x;
+  acc += _okl_off_acc;
   {
 #line 3 "double_global.okl"
     int b = get_group_id(0);

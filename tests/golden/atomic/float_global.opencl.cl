@@ -14,7 +14,9 @@ void _okl_atomic_add_float_global(volatile __global float *p, float v) {
 }
 
 #line 3 "float_global.okl"
-__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void _okl_floatOps_0(const int n, __global const float *x, __global float *acc) {
+__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void _okl_floatOps_0(const int n, __global const float *x, __global float *acc, ulong _okl_off_x, ulong _okl_off_acc) {
+  x += _okl_off_x;
+  acc += _okl_off_acc;
   {
 #line 4 "float_global.okl"
     int b = get_group_id(0);

@@ -2,7 +2,10 @@
 #pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
 
 #line 2 "long_global.okl"
-__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_longOps_0(const int n, __global const long *x, __global long *acc, __global unsigned long *uacc) {
+__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_longOps_0(const int n, __global const long *x, __global long *acc, __global unsigned long *uacc, ulong _okl_off_x, ulong _okl_off_acc, ulong _okl_off_uacc) {
+  x += _okl_off_x;
+  acc += _okl_off_acc;
+  uacc += _okl_off_uacc;
   {
 #line 3 "long_global.okl"
     int b = get_group_id(0);

@@ -26,12 +26,16 @@ void _okl_atomic_add_double_local(volatile __local double *p, double v) {
 }
 
 #line 2 "shared_memory.okl"
-__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void _okl_sharedOps_0(const int nb, __global const int *keys, __global const double *w, __global int *counts, __global double *sums) {
+__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void _okl_sharedOps_0(const int nb, __global const int *keys, __global const double *w, __global int *counts, __global double *sums, ulong _okl_off_keys, ulong _okl_off_w, ulong _okl_off_counts, ulong _okl_off_sums) {
 #line 5 "shared_memory.okl"
   __local int s_count[8];
   __local unsigned int s_bits[1];
   __local float s_max[1];
   __local double s_sum[8];
+  keys += _okl_off_keys;
+  w += _okl_off_w;
+  counts += _okl_off_counts;
+  sums += _okl_off_sums;
   {
 #line 4 "shared_memory.okl"
     int b = get_group_id(0);

@@ -38,7 +38,10 @@ typedef struct
   double weighted;
 } stats_t;
 
-__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_accumulate_0(const int n, __global const float *x, __global stats_t *stats, __global stats_t *bins) {
+__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_accumulate_0(const int n, __global const float *x, __global stats_t *stats, __global stats_t *bins, ulong _okl_off_x, ulong _okl_off_stats, ulong _okl_off_bins) {
+  x += _okl_off_x;
+  stats += _okl_off_stats;
+  bins += _okl_off_bins;
   {
 #line 9 "struct_fields.okl"
     int b = get_group_id(0);

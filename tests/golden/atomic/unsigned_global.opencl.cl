@@ -1,6 +1,8 @@
 
 #line 2 "unsigned_global.okl"
-__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_unsignedOps_0(const int n, __global const unsigned int *x, __global unsigned int *acc) {
+__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_unsignedOps_0(const int n, __global const unsigned int *x, __global unsigned int *acc, ulong _okl_off_x, ulong _okl_off_acc) {
+  x += _okl_off_x;
+  acc += _okl_off_acc;
   {
 #line 3 "unsigned_global.okl"
     int b = get_group_id(0);

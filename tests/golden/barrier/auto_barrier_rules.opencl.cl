@@ -1,8 +1,10 @@
 
 #line 4 "auto_barrier_rules.okl"
-__kernel __attribute__((reqd_work_group_size(16, 1, 1))) void _okl_rules_0(const int nb, __global const float *x, __global float *y) {
+__kernel __attribute__((reqd_work_group_size(16, 1, 1))) void _okl_rules_0(const int nb, __global const float *x, __global float *y, ulong _okl_off_x, ulong _okl_off_y) {
 #line 6 "auto_barrier_rules.okl"
   __local float s[16];
+  x += _okl_off_x;
+  y += _okl_off_y;
   {
 #line 5 "auto_barrier_rules.okl"
     int b = get_group_id(0);

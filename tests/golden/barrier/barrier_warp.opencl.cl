@@ -1,8 +1,10 @@
 
 #line 2 "barrier_warp.okl"
-__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_warpSum_0(const int nb, __global const int *x, __global int *out) {
+__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_warpSum_0(const int nb, __global const int *x, __global int *out, ulong _okl_off_x, ulong _okl_off_out) {
 #line 4 "barrier_warp.okl"
   __local int s[32];
+  x += _okl_off_x;
+  out += _okl_off_out;
   {
 #line 3 "barrier_warp.okl"
     int b = get_group_id(0);

@@ -1,9 +1,10 @@
 
 #line 3 "blocks_in_loop.okl"
-__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_relax_0(const int nb, const int sweeps, __global float *x) {
+__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_relax_0(const int nb, const int sweeps, __global float *x, ulong _okl_off_x) {
 #line 5 "blocks_in_loop.okl"
   __local float s[32];
   __local float t_new[32];
+  x += _okl_off_x;
   {
 #line 4 "blocks_in_loop.okl"
     int b = get_group_id(0);

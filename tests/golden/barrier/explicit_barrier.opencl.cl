@@ -1,6 +1,9 @@
 
 #line 3 "explicit_barrier.okl"
-__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_neighbours_0(const int nb, __global const float *x, __global float *y, __global float *z) {
+__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_neighbours_0(const int nb, __global const float *x, __global float *y, __global float *z, ulong _okl_off_x, ulong _okl_off_y, ulong _okl_off_z) {
+  x += _okl_off_x;
+  y += _okl_off_y;
+  z += _okl_off_z;
   {
 #line 4 "explicit_barrier.okl"
     int b = get_group_id(0);

@@ -1,8 +1,9 @@
 
 #line 3 "inner_bitonic.okl"
-__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void _okl_bitonic_0(const int nb, __global float *keys) {
+__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void _okl_bitonic_0(const int nb, __global float *keys, ulong _okl_off_keys) {
 #line 5 "inner_bitonic.okl"
   __local float s[64];
+  keys += _okl_off_keys;
   {
 #line 4 "inner_bitonic.okl"
     int b = get_group_id(0);

@@ -1,8 +1,10 @@
 
 #line 5 "inner_private.okl"
-__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_privates_0(const int nb, const int mode, __global const int *x, __global int *y) {
+__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_privates_0(const int nb, const int mode, __global const int *x, __global int *y, ulong _okl_off_x, ulong _okl_off_y) {
 #line 7 "inner_private.okl"
   __local int s[32];
+  x += _okl_off_x;
+  y += _okl_off_y;
   {
 #line 6 "inner_private.okl"
     int b = get_group_id(0);

@@ -1,8 +1,10 @@
 
 #line 3 "inner_reduction.okl"
-__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void _okl_blockSum_0(const int nb, __global const float *x, __global float *out) {
+__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void _okl_blockSum_0(const int nb, __global const float *x, __global float *out, ulong _okl_off_x, ulong _okl_off_out) {
 #line 5 "inner_reduction.okl"
   __local float s[64];
+  x += _okl_off_x;
+  out += _okl_off_out;
   {
 #line 4 "inner_reduction.okl"
     int b = get_group_id(0);

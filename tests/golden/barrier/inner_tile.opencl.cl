@@ -1,6 +1,9 @@
 
 #line 4 "inner_tile.okl"
-__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_shiftSum_0(const int n, __global const float *x, __global float *tmp, __global float *y) {
+__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_shiftSum_0(const int n, __global const float *x, __global float *tmp, __global float *y, ulong _okl_off_x, ulong _okl_off_tmp, ulong _okl_off_y) {
+  x += _okl_off_x;
+  tmp += _okl_off_tmp;
+  y += _okl_off_y;
   {
 #line 5 "inner_tile.okl"
     int _okl_tiled_i = 32 * get_group_id(0);

@@ -1,8 +1,10 @@
 
 #line 5 "inner_transpose.okl"
-__kernel __attribute__((reqd_work_group_size(16, 16, 1))) void _okl_transpose_0(const int n, __global const float *a, __global float *at) {
+__kernel __attribute__((reqd_work_group_size(16, 16, 1))) void _okl_transpose_0(const int n, __global const float *a, __global float *at, ulong _okl_off_a, ulong _okl_off_at) {
 #line 8 "inner_transpose.okl"
   __local float tile[16][16 + 1];
+  a += _okl_off_a;
+  at += _okl_off_at;
   {
 #line 6 "inner_transpose.okl"
     int by = get_group_id(1);

@@ -1,8 +1,11 @@
 
 #line 3 "nobarrier.okl"
-__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void _okl_readTwice_0(const int nb, __global const float *x, __global float *y, __global float *z) {
+__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void _okl_readTwice_0(const int nb, __global const float *x, __global float *y, __global float *z, ulong _okl_off_x, ulong _okl_off_y, ulong _okl_off_z) {
 #line 5 "nobarrier.okl"
   __local float s[64];
+  x += _okl_off_x;
+  y += _okl_off_y;
+  z += _okl_off_z;
   {
 #line 4 "nobarrier.okl"
     int b = get_group_id(0);

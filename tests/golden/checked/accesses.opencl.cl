@@ -52,8 +52,15 @@ inline static __global int *_okl_at_scatter_5(__global int *x, long i, long n, i
 }
 
 #line 8 "accesses.okl"
-__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void _okl_scatter_0(const int n, __global const int *idx, __global const float *x, __global float *y, __global cell *cells, __global int *total, long _okl_n_idx, long _okl_n_x, long _okl_n_y, long _okl_n_cells, long _okl_n_total, __global int *_okl_err) {
+__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void _okl_scatter_0(const int n, __global const int *idx, __global const float *x, __global float *y, __global cell *cells, __global int *total, long _okl_n_idx, long _okl_n_x, long _okl_n_y, long _okl_n_cells, long _okl_n_total, __global int *_okl_err, ulong _okl_off_idx, ulong _okl_off_x, ulong _okl_off_y, ulong _okl_off_cells, ulong _okl_off_total, ulong _okl_off__okl_err) {
+  idx += _okl_off_idx;
+  x += _okl_off_x;
+  y += _okl_off_y;
+  cells += _okl_off_cells;
+  total += _okl_off_total;
+  _okl_err += _okl_off__okl_err;
   {
+#line 10 "accesses.okl"
     int b = 64 * get_group_id(0);
     {
 #line 11 "accesses.okl"

@@ -31,9 +31,13 @@ inline static __global double *_okl_at_blocksum_3(__global double *x, long i, lo
 }
 
 #line 3 "blocks.okl"
-__kernel __attribute__((reqd_work_group_size(16, 1, 1))) void _okl_blocksum_0(const int n, __global const double *a, __global double *partial, __global double *out, long _okl_n_a, long _okl_n_partial, long _okl_n_out, __global int *_okl_err) {
+__kernel __attribute__((reqd_work_group_size(16, 1, 1))) void _okl_blocksum_0(const int n, __global const double *a, __global double *partial, __global double *out, long _okl_n_a, long _okl_n_partial, long _okl_n_out, __global int *_okl_err, ulong _okl_off_a, ulong _okl_off_partial, ulong _okl_off_out, ulong _okl_off__okl_err) {
 #line 5 "blocks.okl"
   __local double s[16];
+  a += _okl_off_a;
+  partial += _okl_off_partial;
+  out += _okl_off_out;
+  _okl_err += _okl_off__okl_err;
   {
 #line 4 "blocks.okl"
     int b = get_group_id(0);
@@ -56,7 +60,11 @@ __kernel __attribute__((reqd_work_group_size(16, 1, 1))) void _okl_blocksum_0(co
 }
 
 #line 3 "blocks.okl"
-__kernel __attribute__((reqd_work_group_size(1, 1, 1))) void _okl_blocksum_1(const int n, __global const double *a, __global double *partial, __global double *out, long _okl_n_a, long _okl_n_partial, long _okl_n_out, __global int *_okl_err) {
+__kernel __attribute__((reqd_work_group_size(1, 1, 1))) void _okl_blocksum_1(const int n, __global const double *a, __global double *partial, __global double *out, long _okl_n_a, long _okl_n_partial, long _okl_n_out, __global int *_okl_err, ulong _okl_off_a, ulong _okl_off_partial, ulong _okl_off_out, ulong _okl_off__okl_err) {
+  a += _okl_off_a;
+  partial += _okl_off_partial;
+  out += _okl_off_out;
+  _okl_err += _okl_off__okl_err;
   {
     {
 #line 19 "blocks.okl"

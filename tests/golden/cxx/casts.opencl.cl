@@ -7,7 +7,10 @@ static __global float *row(__global float *a, const int i) {
 }
 
 #line 4 "casts.okl"
-__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_castValues_0(const int n, __global const double *x, __global int *truncated, __global float *rows) {
+__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_castValues_0(const int n, __global const double *x, __global int *truncated, __global float *rows, ulong _okl_off_x, ulong _okl_off_truncated, ulong _okl_off_rows) {
+  x += _okl_off_x;
+  truncated += _okl_off_truncated;
+  rows += _okl_off_rows;
   {
 #line 5 "casts.okl"
     int b = get_group_id(0);

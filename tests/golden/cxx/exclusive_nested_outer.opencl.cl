@@ -1,6 +1,7 @@
 
 #line 3 "exclusive_nested_outer.okl"
-__kernel __attribute__((reqd_work_group_size(8, 1, 1))) void _okl_nestedExclusive_0(const int n, __global float *x) {
+__kernel __attribute__((reqd_work_group_size(8, 1, 1))) void _okl_nestedExclusive_0(const int n, __global float *x, ulong _okl_off_x) {
+  x += _okl_off_x;
   {
 #line 4 "exclusive_nested_outer.okl"
     int b = get_group_id(1);

@@ -17,7 +17,9 @@ static float norm1(__private const Point *p) {
 }
 
 #line 6 "struct_tag.okl"
-__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void _okl_pointNorms_0(const int n, __global const float *xy, __global float *out) {
+__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void _okl_pointNorms_0(const int n, __global const float *xy, __global float *out, ulong _okl_off_xy, ulong _okl_off_out) {
+  xy += _okl_off_xy;
+  out += _okl_off_out;
   {
 #line 7 "struct_tag.okl"
     int b = get_group_id(0);

@@ -5,7 +5,9 @@ typedef float *field3;
 #line 5 "dim_typedef.okl"
 typedef const float *cfield3;
 
-__kernel __attribute__((reqd_work_group_size(4, 4, 1))) void _okl_gradient_0(const int ne, __global const float *u, __global float *du) {
+__kernel __attribute__((reqd_work_group_size(4, 4, 1))) void _okl_gradient_0(const int ne, __global const float *u, __global float *du, ulong _okl_off_u, ulong _okl_off_du) {
+  u += _okl_off_u;
+  du += _okl_off_du;
   {
 #line 8 "dim_typedef.okl"
     int e = get_group_id(0);

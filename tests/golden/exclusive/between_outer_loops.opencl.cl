@@ -1,6 +1,8 @@
 
 #line 4 "between_outer_loops.okl"
-__kernel __attribute__((reqd_work_group_size(8, 1, 1))) void _okl_scaleGroups_0(const int groups, __global const float *x, __global float *y) {
+__kernel __attribute__((reqd_work_group_size(8, 1, 1))) void _okl_scaleGroups_0(const int groups, __global const float *x, __global float *y, ulong _okl_off_x, ulong _okl_off_y) {
+  x += _okl_off_x;
+  y += _okl_off_y;
   {
 #line 5 "between_outer_loops.okl"
     int _okl_tiled_g = 2 * get_group_id(1);

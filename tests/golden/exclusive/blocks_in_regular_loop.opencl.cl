@@ -1,6 +1,7 @@
 
 #line 2 "blocks_in_regular_loop.okl"
-__kernel __attribute__((reqd_work_group_size(16, 1, 1))) void _okl_iterate_0(const int nb, const int steps, __global float *x) {
+__kernel __attribute__((reqd_work_group_size(16, 1, 1))) void _okl_iterate_0(const int nb, const int steps, __global float *x, ulong _okl_off_x) {
+  x += _okl_off_x;
   {
 #line 3 "blocks_in_regular_loop.okl"
     int b = get_group_id(0);

@@ -1,7 +1,9 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
 #line 4 "exclusive_array.okl"
-__kernel __attribute__((reqd_work_group_size(6, 1, 1))) void _okl_registerArray_0(const int ne, __global const double *q, __global double *out) {
+__kernel __attribute__((reqd_work_group_size(6, 1, 1))) void _okl_registerArray_0(const int ne, __global const double *q, __global double *out, ulong _okl_off_q, ulong _okl_off_out) {
+  q += _okl_off_q;
+  out += _okl_off_out;
   {
 #line 5 "exclusive_array.okl"
     int e = get_group_id(0);

@@ -1,6 +1,8 @@
 
 #line 2 "initializers.okl"
-__kernel __attribute__((reqd_work_group_size(8, 1, 1))) void _okl_initialised_0(const int nb, __global const float *x, __global float *y) {
+__kernel __attribute__((reqd_work_group_size(8, 1, 1))) void _okl_initialised_0(const int nb, __global const float *x, __global float *y, ulong _okl_off_x, ulong _okl_off_y) {
+  x += _okl_off_x;
+  y += _okl_off_y;
   {
 #line 3 "initializers.okl"
     int b = get_group_id(0);

@@ -1,6 +1,8 @@
 
 #line 2 "multiple_declarators.okl"
-__kernel __attribute__((reqd_work_group_size(16, 1, 1))) void _okl_manyNames_0(const int nb, __global const int *ids, __global float *x) {
+__kernel __attribute__((reqd_work_group_size(16, 1, 1))) void _okl_manyNames_0(const int nb, __global const int *ids, __global float *x, ulong _okl_off_ids, ulong _okl_off_x) {
+  ids += _okl_off_ids;
+  x += _okl_off_x;
   {
 #line 3 "multiple_declarators.okl"
     int b = get_group_id(0);

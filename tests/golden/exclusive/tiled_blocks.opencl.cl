@@ -1,6 +1,8 @@
 
 #line 3 "tiled_blocks.okl"
-__kernel __attribute__((reqd_work_group_size(16, 4, 1))) void _okl_tiledExclusive_0(const int rows, __global const float *x, __global float *y) {
+__kernel __attribute__((reqd_work_group_size(16, 4, 1))) void _okl_tiledExclusive_0(const int rows, __global const float *x, __global float *y, ulong _okl_off_x, ulong _okl_off_y) {
+  x += _okl_off_x;
+  y += _okl_off_y;
   {
 #line 4 "tiled_blocks.okl"
     int _okl_tiled_g = 2 * get_group_id(0);

@@ -9,7 +9,10 @@ __constant const double gll_weights[4] = {1.0 / 6.0, 5.0 / 6.0, 5.0 / 6.0, 1.0 /
 #line 4 "const_arrays.okl"
 __constant const float diff_matrix[2][2] = {{-0.5f, 0.5f}, {-0.5f, 0.5f}};
 
-__kernel __attribute__((reqd_work_group_size(4, 1, 1))) void _okl_weights_0(const int ne, __global const double *u, __global double *wu, __global float *du) {
+__kernel __attribute__((reqd_work_group_size(4, 1, 1))) void _okl_weights_0(const int ne, __global const double *u, __global double *wu, __global float *du, ulong _okl_off_u, ulong _okl_off_wu, ulong _okl_off_du) {
+  u += _okl_off_u;
+  wu += _okl_off_wu;
+  du += _okl_off_du;
   {
 #line 7 "const_arrays.okl"
     int e = get_group_id(0);

@@ -20,7 +20,9 @@ float norm2(__global const float *v, const int n) {
   return s;
 }
 
-__kernel __attribute__((reqd_work_group_size(3, 1, 1))) void _okl_normalize_0(const int nv, __global const float *v, __global float *out) {
+__kernel __attribute__((reqd_work_group_size(3, 1, 1))) void _okl_normalize_0(const int nv, __global const float *v, __global float *out, ulong _okl_off_v, ulong _okl_off_out) {
+  v += _okl_off_v;
+  out += _okl_off_out;
   {
 #line 25 "device_functions.okl"
     int b = get_group_id(0);

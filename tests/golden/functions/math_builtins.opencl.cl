@@ -1,8 +1,14 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
 #line 3 "math_builtins.okl"
-__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_mathOps_0(const int n, __global const float *x, __global const double *y, __global float *fx, __global double *fy, __global int *k) {
+__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_mathOps_0(const int n, __global const float *x, __global const double *y, __global float *fx, __global double *fy, __global int *k, ulong _okl_off_x, ulong _okl_off_y, ulong _okl_off_fx, ulong _okl_off_fy, ulong _okl_off_k) {
+  x += _okl_off_x;
+  y += _okl_off_y;
+  fx += _okl_off_fx;
+  fy += _okl_off_fy;
+  k += _okl_off_k;
   {
+#line 5 "math_builtins.okl"
     int b = get_group_id(0);
     {
 #line 6 "math_builtins.okl"

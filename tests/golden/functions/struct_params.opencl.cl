@@ -27,7 +27,9 @@ vec3 axpy3(const float a, const vec3 x, const vec3 y) {
   return r;
 }
 
-__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_step_0(const params_t p, __global const vec3 *vel, __global vec3 *pos) {
+__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_step_0(const params_t p, __global const vec3 *vel, __global vec3 *pos, ulong _okl_off_vel, ulong _okl_off_pos) {
+  vel += _okl_off_vel;
+  pos += _okl_off_pos;
   {
 #line 21 "struct_params.okl"
     int b = get_group_id(0);

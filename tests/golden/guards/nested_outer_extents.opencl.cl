@@ -1,6 +1,8 @@
 
 #line 3 "nested_outer_extents.okl"
-__kernel __attribute__((reqd_work_group_size(16, 1, 1))) void _okl_twoGrids_0(const int nz, const int na, const int nb2, __global float *a, __global float *b) {
+__kernel __attribute__((reqd_work_group_size(16, 1, 1))) void _okl_twoGrids_0(const int nz, const int na, const int nb2, __global float *a, __global float *b, ulong _okl_off_a, ulong _okl_off_b) {
+  a += _okl_off_a;
+  b += _okl_off_b;
   {
 #line 4 "nested_outer_extents.okl"
     int z = get_group_id(1);

@@ -1,6 +1,9 @@
 
 #line 4 "sibling_runtime_extent.okl"
-__kernel void _okl_mixed_0(const int nb, const int m, __global const float *x, __global float *y, __global float *z) {
+__kernel void _okl_mixed_0(const int nb, const int m, __global const float *x, __global float *y, __global float *z, ulong _okl_off_x, ulong _okl_off_y, ulong _okl_off_z) {
+  x += _okl_off_x;
+  y += _okl_off_y;
+  z += _okl_off_z;
   {
 #line 5 "sibling_runtime_extent.okl"
     int b = get_group_id(0);

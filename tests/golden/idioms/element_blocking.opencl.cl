@@ -1,9 +1,12 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
 #line 9 "element_blocking.okl"
-__kernel __attribute__((reqd_work_group_size(16, 4, 1))) void _okl_scaleElements_0(const int Nelements, __global const int *elementIds, __global const double *wJ, __global double *q) {
+__kernel __attribute__((reqd_work_group_size(16, 4, 1))) void _okl_scaleElements_0(const int Nelements, __global const int *elementIds, __global const double *wJ, __global double *q, ulong _okl_off_elementIds, ulong _okl_off_wJ, ulong _okl_off_q) {
 #line 12 "element_blocking.okl"
   __local double s_w[4];
+  elementIds += _okl_off_elementIds;
+  wJ += _okl_off_wJ;
+  q += _okl_off_q;
   {
 #line 11 "element_blocking.okl"
     int eo = 4 * get_group_id(0);

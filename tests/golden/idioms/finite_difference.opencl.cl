@@ -1,8 +1,10 @@
 
 #line 5 "finite_difference.okl"
-__kernel __attribute__((reqd_work_group_size(16, 8, 1))) void _okl_laplacian_0(const int nx, const int ny, const float h2, __global const float *u, __global float *lu) {
+__kernel __attribute__((reqd_work_group_size(16, 8, 1))) void _okl_laplacian_0(const int nx, const int ny, const float h2, __global const float *u, __global float *lu, ulong _okl_off_u, ulong _okl_off_lu) {
 #line 8 "finite_difference.okl"
   __local float s_u[8 + 2][16 + 2];
+  u += _okl_off_u;
+  lu += _okl_off_lu;
   {
 #line 6 "finite_difference.okl"
     int gy = get_group_id(1);

@@ -1,8 +1,10 @@
 
 #line 5 "histogram.okl"
-__kernel __attribute__((reqd_work_group_size(256, 1, 1))) void _okl_histogram_0(const int n, const float lo, const float width, __global const float *x, __global unsigned int *bins) {
+__kernel __attribute__((reqd_work_group_size(256, 1, 1))) void _okl_histogram_0(const int n, const float lo, const float width, __global const float *x, __global unsigned int *bins, ulong _okl_off_x, ulong _okl_off_bins) {
 #line 8 "histogram.okl"
   __local unsigned int s_bins[16];
+  x += _okl_off_x;
+  bins += _okl_off_bins;
   {
 #line 7 "histogram.okl"
     int g = get_group_id(0);

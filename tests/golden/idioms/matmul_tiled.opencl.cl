@@ -1,9 +1,12 @@
 
 #line 5 "matmul_tiled.okl"
-__kernel __attribute__((reqd_work_group_size(16, 16, 1))) void _okl_matmul_0(const int n, __global const float *A, __global const float *B, __global float *C) {
+__kernel __attribute__((reqd_work_group_size(16, 16, 1))) void _okl_matmul_0(const int n, __global const float *A, __global const float *B, __global float *C, ulong _okl_off_A, ulong _okl_off_B, ulong _okl_off_C) {
 #line 8 "matmul_tiled.okl"
   __local float sA[16][16];
   __local float sB[16][16];
+  A += _okl_off_A;
+  B += _okl_off_B;
+  C += _okl_off_C;
   {
 #line 6 "matmul_tiled.okl"
     int by = get_group_id(1);

@@ -1,8 +1,10 @@
 
 #line 5 "reduction_tree.okl"
-__kernel __attribute__((reqd_work_group_size(256, 1, 1))) void _okl_reduceSum_0(const int N, __global const float *x, __global float *blockSums) {
+__kernel __attribute__((reqd_work_group_size(256, 1, 1))) void _okl_reduceSum_0(const int N, __global const float *x, __global float *blockSums, ulong _okl_off_x, ulong _okl_off_blockSums) {
 #line 7 "reduction_tree.okl"
   __local float s_sum[256];
+  x += _okl_off_x;
+  blockSums += _okl_off_blockSums;
   {
 #line 6 "reduction_tree.okl"
     int b = get_group_id(0);

@@ -1,10 +1,13 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
 #line 8 "slab_tensor_3d.okl"
-__kernel __attribute__((reqd_work_group_size(4, 4, 1))) void _okl_stiffness_0(const int Nelements, __global const double *D, __global const double *q, __global double *Aq) {
+__kernel __attribute__((reqd_work_group_size(4, 4, 1))) void _okl_stiffness_0(const int Nelements, __global const double *D, __global const double *q, __global double *Aq, ulong _okl_off_D, ulong _okl_off_q, ulong _okl_off_Aq) {
 #line 10 "slab_tensor_3d.okl"
   __local double s_D[4][4];
   __local double s_q[4][4][4 + 1];
+  D += _okl_off_D;
+  q += _okl_off_q;
+  Aq += _okl_off_Aq;
   {
 #line 9 "slab_tensor_3d.okl"
     int e = get_group_id(0);

@@ -1,7 +1,13 @@
 
 #line 6 "csr_lanes.okl"
-__kernel __attribute__((reqd_work_group_size(12, 2, 1))) void _okl_csrLanes_0(const int n, __global const int *rowPtr, __global const int *col, __global const float *A, __global const float *x, __global float *y) {
+__kernel __attribute__((reqd_work_group_size(12, 2, 1))) void _okl_csrLanes_0(const int n, __global const int *rowPtr, __global const int *col, __global const float *A, __global const float *x, __global float *y, ulong _okl_off_rowPtr, ulong _okl_off_col, ulong _okl_off_A, ulong _okl_off_x, ulong _okl_off_y) {
+  rowPtr += _okl_off_rowPtr;
+  col += _okl_off_col;
+  A += _okl_off_A;
+  x += _okl_off_x;
+  y += _okl_off_y;
   {
+#line 8 "csr_lanes.okl"
     int g = 2 * get_group_id(0);
     {
 #line 9 "csr_lanes.okl"
@@ -24,7 +30,10 @@ __kernel __attribute__((reqd_work_group_size(12, 2, 1))) void _okl_csrLanes_0(co
   }
 }
 
-__kernel __attribute__((reqd_work_group_size(12, 1, 1))) void _okl_odd_0(const int n, __global const int *rowPtr, __global const float *A, __global float *y) {
+__kernel __attribute__((reqd_work_group_size(12, 1, 1))) void _okl_odd_0(const int n, __global const int *rowPtr, __global const float *A, __global float *y, ulong _okl_off_rowPtr, ulong _okl_off_A, ulong _okl_off_y) {
+  rowPtr += _okl_off_rowPtr;
+  A += _okl_off_A;
+  y += _okl_off_y;
   {
 #line 27 "csr_lanes.okl"
     int i = get_group_id(0);
@@ -41,7 +50,9 @@ __kernel __attribute__((reqd_work_group_size(12, 1, 1))) void _okl_odd_0(const i
   }
 }
 
-__kernel __attribute__((reqd_work_group_size(12, 1, 1))) void _okl_rows_0(const int n, const int m, __global const float *x, __global float *y) {
+__kernel __attribute__((reqd_work_group_size(12, 1, 1))) void _okl_rows_0(const int n, const int m, __global const float *x, __global float *y, ulong _okl_off_x, ulong _okl_off_y) {
+  x += _okl_off_x;
+  y += _okl_off_y;
   {
 #line 40 "csr_lanes.okl"
     int i = get_group_id(0);

@@ -1,6 +1,7 @@
 
 #line 2 "two_kernels.okl"
-__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void _okl_fill_0(const int n, const float value, __global float *x) {
+__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void _okl_fill_0(const int n, const float value, __global float *x, ulong _okl_off_x) {
+  x += _okl_off_x;
   {
 #line 3 "two_kernels.okl"
     int b = get_group_id(0);
@@ -13,7 +14,8 @@ __kernel __attribute__((reqd_work_group_size(64, 1, 1))) void _okl_fill_0(const 
   }
 }
 
-__kernel __attribute__((reqd_work_group_size(128, 1, 1))) void _okl_scale_0(const int n, const float factor, __global float *x) {
+__kernel __attribute__((reqd_work_group_size(128, 1, 1))) void _okl_scale_0(const int n, const float factor, __global float *x, ulong _okl_off_x) {
+  x += _okl_off_x;
   {
 #line 12 "two_kernels.okl"
     int b = get_group_id(0);

@@ -1,6 +1,7 @@
 
 #line 3 "max_inner_dims.okl"
-__kernel void _okl_boundedTile_0(const int nx, const int ny, const int bx, const int by, __global float *a) {
+__kernel void _okl_boundedTile_0(const int nx, const int ny, const int bx, const int by, __global float *a, ulong _okl_off_a) {
+  a += _okl_off_a;
   {
 #line 4 "max_inner_dims.okl"
     int gy = get_group_id(1);

@@ -1,6 +1,8 @@
 
 #line 4 "max_inner_dims_product.okl"
-__kernel __attribute__((reqd_work_group_size(16, 16, 1))) void _okl_wideRows_0(const int n, __global const float *x, __global float *y) {
+__kernel __attribute__((reqd_work_group_size(16, 16, 1))) void _okl_wideRows_0(const int n, __global const float *x, __global float *y, ulong _okl_off_x, ulong _okl_off_y) {
+  x += _okl_off_x;
+  y += _okl_off_y;
   {
 #line 5 "max_inner_dims_product.okl"
     int b = get_group_id(0);

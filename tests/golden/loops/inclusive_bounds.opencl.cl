@@ -1,6 +1,7 @@
 
 #line 2 "inclusive_bounds.okl"
-__kernel __attribute__((reqd_work_group_size(8, 1, 1))) void _okl_inclusive_0(const int last, __global int *hits) {
+__kernel __attribute__((reqd_work_group_size(8, 1, 1))) void _okl_inclusive_0(const int last, __global int *hits, ulong _okl_off_hits) {
+  hits += _okl_off_hits;
   {
 #line 3 "inclusive_bounds.okl"
     int b = 1 + get_group_id(0);
@@ -13,7 +14,8 @@ __kernel __attribute__((reqd_work_group_size(8, 1, 1))) void _okl_inclusive_0(co
 }
 
 #line 2 "inclusive_bounds.okl"
-__kernel __attribute__((reqd_work_group_size(8, 1, 1))) void _okl_inclusive_1(const int last, __global int *hits) {
+__kernel __attribute__((reqd_work_group_size(8, 1, 1))) void _okl_inclusive_1(const int last, __global int *hits, ulong _okl_off_hits) {
+  hits += _okl_off_hits;
   {
 #line 8 "inclusive_bounds.okl"
     int b = get_group_id(0);

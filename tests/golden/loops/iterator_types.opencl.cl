@@ -1,7 +1,8 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
 #line 2 "iterator_types.okl"
-__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_wide_0(const long n, const unsigned int m, __global double *x) {
+__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_wide_0(const long n, const unsigned int m, __global double *x, ulong _okl_off_x) {
+  x += _okl_off_x;
   {
 #line 3 "iterator_types.okl"
     long b = (long) get_group_id(0);
@@ -14,7 +15,8 @@ __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_wide_0(const 
 }
 
 #line 2 "iterator_types.okl"
-__kernel __attribute__((reqd_work_group_size(8, 1, 1))) void _okl_wide_1(const long n, const unsigned int m, __global double *x) {
+__kernel __attribute__((reqd_work_group_size(8, 1, 1))) void _okl_wide_1(const long n, const unsigned int m, __global double *x, ulong _okl_off_x) {
+  x += _okl_off_x;
   {
 #line 8 "iterator_types.okl"
     size_t b = (unsigned long) get_group_id(0);
@@ -27,7 +29,8 @@ __kernel __attribute__((reqd_work_group_size(8, 1, 1))) void _okl_wide_1(const l
 }
 
 #line 2 "iterator_types.okl"
-__kernel __attribute__((reqd_work_group_size(16, 1, 1))) void _okl_wide_2(const long n, const unsigned int m, __global double *x) {
+__kernel __attribute__((reqd_work_group_size(16, 1, 1))) void _okl_wide_2(const long n, const unsigned int m, __global double *x, ulong _okl_off_x) {
+  x += _okl_off_x;
   {
 #line 13 "iterator_types.okl"
     unsigned long b = 2 * ((unsigned long) get_group_id(0));

@@ -1,6 +1,8 @@
 
 #line 2 "offset_start.okl"
-__kernel __attribute__((reqd_work_group_size(16, 1, 1))) void _okl_interior_0(const int n, __global const float *u, __global float *lap) {
+__kernel __attribute__((reqd_work_group_size(16, 1, 1))) void _okl_interior_0(const int n, __global const float *u, __global float *lap, ulong _okl_off_u, ulong _okl_off_lap) {
+  u += _okl_off_u;
+  lap += _okl_off_lap;
   {
 #line 3 "offset_start.okl"
     int b = 1 + get_group_id(0);

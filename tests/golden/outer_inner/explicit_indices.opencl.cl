@@ -1,6 +1,7 @@
 
 #line 2 "explicit_indices.okl"
-__kernel __attribute__((reqd_work_group_size(4, 2, 1))) void _okl_explicitAxes_0(const int nx, const int ny, __global float *grid) {
+__kernel __attribute__((reqd_work_group_size(4, 2, 1))) void _okl_explicitAxes_0(const int nx, const int ny, __global float *grid, ulong _okl_off_grid) {
+  grid += _okl_off_grid;
   {
 #line 3 "explicit_indices.okl"
     int bx = get_group_id(0);

@@ -1,6 +1,8 @@
 
 #line 2 "implicit_2d.okl"
-__kernel __attribute__((reqd_work_group_size(8, 8, 1))) void _okl_transpose_0(const int rows, const int cols, __global const float *in, __global float *out) {
+__kernel __attribute__((reqd_work_group_size(8, 8, 1))) void _okl_transpose_0(const int rows, const int cols, __global const float *in, __global float *out, ulong _okl_off_in, ulong _okl_off_out) {
+  in += _okl_off_in;
+  out += _okl_off_out;
   {
 #line 3 "implicit_2d.okl"
     int by = get_group_id(1);

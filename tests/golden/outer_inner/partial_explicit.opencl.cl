@@ -1,6 +1,7 @@
 
 #line 2 "partial_explicit.okl"
-__kernel __attribute__((reqd_work_group_size(5, 3, 1))) void _okl_partial_0(const int n, const int m, __global int *ids) {
+__kernel __attribute__((reqd_work_group_size(5, 3, 1))) void _okl_partial_0(const int n, const int m, __global int *ids, ulong _okl_off_ids) {
+  ids += _okl_off_ids;
   {
 #line 3 "partial_explicit.okl"
     int j = get_group_id(1);

@@ -1,6 +1,7 @@
 
 #line 2 "three_levels.okl"
-__kernel __attribute__((reqd_work_group_size(8, 4, 2))) void _okl_box_0(const int nx, const int ny, const int nz, __global float *v) {
+__kernel __attribute__((reqd_work_group_size(8, 4, 2))) void _okl_box_0(const int nx, const int ny, const int nz, __global float *v, ulong _okl_off_v) {
+  v += _okl_off_v;
   {
 #line 3 "three_levels.okl"
     int bz = get_group_id(2);

@@ -1,6 +1,9 @@
 
 #line 2 "two_blocks_2d.okl"
-__kernel __attribute__((reqd_work_group_size(8, 4, 1))) void _okl_twoBlocks_0(const int nb, __global const float *x, __global float *y, __global float *z) {
+__kernel __attribute__((reqd_work_group_size(8, 4, 1))) void _okl_twoBlocks_0(const int nb, __global const float *x, __global float *y, __global float *z, ulong _okl_off_x, ulong _okl_off_y, ulong _okl_off_z) {
+  x += _okl_off_x;
+  y += _okl_off_y;
+  z += _okl_off_z;
   {
 #line 3 "two_blocks_2d.okl"
     int b = get_group_id(0);

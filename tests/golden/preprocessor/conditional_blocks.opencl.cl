@@ -1,8 +1,10 @@
 
 #line 5 "conditional_blocks.okl"
-__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_variants_0(const int nb, __global const float *x, __global float *y) {
+__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_variants_0(const int nb, __global const float *x, __global float *y, ulong _okl_off_x, ulong _okl_off_y) {
 #line 7 "conditional_blocks.okl"
   __local float s[32];
+  x += _okl_off_x;
+  y += _okl_off_y;
   {
 #line 6 "conditional_blocks.okl"
     int b = get_group_id(0);

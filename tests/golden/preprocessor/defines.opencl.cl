@@ -1,9 +1,11 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
 #line 5 "defines.okl"
-__kernel __attribute__((reqd_work_group_size(8, 8, 1))) void _okl_massMatrix_0(const int Nelements, __global const double *q, __global double *Mq) {
+__kernel __attribute__((reqd_work_group_size(8, 8, 1))) void _okl_massMatrix_0(const int Nelements, __global const double *q, __global double *Mq, ulong _okl_off_q, ulong _okl_off_Mq) {
 #line 7 "defines.okl"
   __local double s_q[8 * 8];
+  q += _okl_off_q;
+  Mq += _okl_off_Mq;
   {
 #line 6 "defines.okl"
     int e = get_group_id(0);

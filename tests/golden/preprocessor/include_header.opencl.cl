@@ -7,7 +7,10 @@ real_t lerp(const real_t a, const real_t b, const real_t t) {
 }
 
 #line 6 "include_header.okl"
-__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_blend_0(const int n, const real_t t, __global const real_t *a, __global const real_t *b, __global real_t *c) {
+__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_blend_0(const int n, const real_t t, __global const real_t *a, __global const real_t *b, __global real_t *c, ulong _okl_off_a, ulong _okl_off_b, ulong _okl_off_c) {
+  a += _okl_off_a;
+  b += _okl_off_b;
+  c += _okl_off_c;
   {
 #line 7 "include_header.okl"
     int g = get_group_id(0);

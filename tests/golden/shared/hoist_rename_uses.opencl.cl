@@ -1,10 +1,11 @@
 
 #line 4 "hoist_rename_uses.okl"
-__kernel __attribute__((reqd_work_group_size(16, 1, 1))) void _okl_scopes_0(const int nb, __global float *x) {
+__kernel __attribute__((reqd_work_group_size(16, 1, 1))) void _okl_scopes_0(const int nb, __global float *x, ulong _okl_off_x) {
 #line 11 "hoist_rename_uses.okl"
   __local float buf[16];
 #line 20 "hoist_rename_uses.okl"
   __local float buf_1[16];
+  x += _okl_off_x;
   {
 #line 5 "hoist_rename_uses.okl"
     int b = get_group_id(0);
@@ -45,9 +46,10 @@ __kernel __attribute__((reqd_work_group_size(16, 1, 1))) void _okl_scopes_0(cons
   }
 }
 
-__kernel __attribute__((reqd_work_group_size(8, 1, 1))) void _okl_other_0(const int n, __global float *buf) {
+__kernel __attribute__((reqd_work_group_size(8, 1, 1))) void _okl_other_0(const int n, __global float *buf, ulong _okl_off_buf) {
 #line 33 "hoist_rename_uses.okl"
   __local float tmp[8];
+  buf += _okl_off_buf;
   {
 #line 32 "hoist_rename_uses.okl"
     int b = get_group_id(0);

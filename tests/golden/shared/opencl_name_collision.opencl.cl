@@ -1,10 +1,12 @@
 
 #line 4 "opencl_name_collision.okl"
-__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_twoScratch_0(const int nb, __global const int *x, __global float *y) {
+__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_twoScratch_0(const int nb, __global const int *x, __global float *y, ulong _okl_off_x, ulong _okl_off_y) {
 #line 7 "opencl_name_collision.okl"
   __local int s[32];
 #line 16 "opencl_name_collision.okl"
   __local float s_1[32];
+  x += _okl_off_x;
+  y += _okl_off_y;
   {
 #line 5 "opencl_name_collision.okl"
     int b = get_group_id(0);

@@ -1,10 +1,12 @@
 
 #line 4 "opencl_rename_scopes.okl"
-__kernel __attribute__((reqd_work_group_size(16, 1, 1))) void _okl_renameScopes_0(const int nb, __global const float *tile_1, __global float *out) {
+__kernel __attribute__((reqd_work_group_size(16, 1, 1))) void _okl_renameScopes_0(const int nb, __global const float *tile_1, __global float *out, ulong _okl_off_tile_1, ulong _okl_off_out) {
 #line 7 "opencl_rename_scopes.okl"
   __local float tile[16];
 #line 16 "opencl_rename_scopes.okl"
   __local float tile_2[16];
+  tile_1 += _okl_off_tile_1;
+  out += _okl_off_out;
   {
 #line 5 "opencl_rename_scopes.okl"
     int b = get_group_id(0);

@@ -1,8 +1,10 @@
 
 #line 4 "shared_2d.okl"
-__kernel __attribute__((reqd_work_group_size(16, 16, 1))) void _okl_transposeShared_0(const int n, __global const float *in, __global float *out) {
+__kernel __attribute__((reqd_work_group_size(16, 16, 1))) void _okl_transposeShared_0(const int n, __global const float *in, __global float *out, ulong _okl_off_in, ulong _okl_off_out) {
 #line 7 "shared_2d.okl"
   __local float tile[16][16 + 1];
+  in += _okl_off_in;
+  out += _okl_off_out;
   {
 #line 5 "shared_2d.okl"
     int by = get_group_id(1);

@@ -1,10 +1,12 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
 #line 4 "shared_3d.okl"
-__kernel __attribute__((reqd_work_group_size(4, 4, 1))) void _okl_cubeSums_0(const int ne, __global const double *u, __global double *sums) {
+__kernel __attribute__((reqd_work_group_size(4, 4, 1))) void _okl_cubeSums_0(const int ne, __global const double *u, __global double *sums, ulong _okl_off_u, ulong _okl_off_sums) {
 #line 6 "shared_3d.okl"
   __local double s_u[4][4][4];
   __local double s_col[4][4];
+  u += _okl_off_u;
+  sums += _okl_off_sums;
   {
 #line 5 "shared_3d.okl"
     int e = get_group_id(0);

@@ -1,6 +1,8 @@
 
 #line 3 "host_code_between.okl"
-__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void _okl_pipeline_0(const int n, const float alpha, __global const float *x, __global float *y, const float scale) {
+__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void _okl_pipeline_0(const int n, const float alpha, __global const float *x, __global float *y, const float scale, ulong _okl_off_x, ulong _okl_off_y) {
+  x += _okl_off_x;
+  y += _okl_off_y;
   {
 #line 6 "host_code_between.okl"
     int b = get_group_id(0);
@@ -14,7 +16,9 @@ __kernel __attribute__((reqd_work_group_size(64, 1, 1))) void _okl_pipeline_0(co
 }
 
 #line 3 "host_code_between.okl"
-__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void _okl_pipeline_1(const int n, const float alpha, __global const float *x, __global float *y, const long offset) {
+__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void _okl_pipeline_1(const int n, const float alpha, __global const float *x, __global float *y, const long offset, ulong _okl_off_x, ulong _okl_off_y) {
+  x += _okl_off_x;
+  y += _okl_off_y;
   {
 #line 14 "host_code_between.okl"
     int b = get_group_id(0);

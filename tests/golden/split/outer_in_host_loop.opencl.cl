@@ -1,6 +1,8 @@
 
 #line 3 "outer_in_host_loop.okl"
-__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_smooth_0(const int n, const int iterations, __global float *u, __global float *tmp, const float w) {
+__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_smooth_0(const int n, const int iterations, __global float *u, __global float *tmp, const float w, ulong _okl_off_u, ulong _okl_off_tmp) {
+  u += _okl_off_u;
+  tmp += _okl_off_tmp;
   {
 #line 6 "outer_in_host_loop.okl"
     int b = get_group_id(0);
@@ -14,7 +16,9 @@ __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_smooth_0(cons
 }
 
 #line 3 "outer_in_host_loop.okl"
-__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_smooth_1(const int n, const int iterations, __global float *u, __global float *tmp, const int it) {
+__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_smooth_1(const int n, const int iterations, __global float *u, __global float *tmp, const int it, ulong _okl_off_u, ulong _okl_off_tmp) {
+  u += _okl_off_u;
+  tmp += _okl_off_tmp;
   {
 #line 12 "outer_in_host_loop.okl"
     int b = get_group_id(0);

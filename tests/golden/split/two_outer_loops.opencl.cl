@@ -1,6 +1,9 @@
 
 #line 2 "two_outer_loops.okl"
-__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_twoPasses_0(const int n, __global const float *x, __global float *y, __global float *z) {
+__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_twoPasses_0(const int n, __global const float *x, __global float *y, __global float *z, ulong _okl_off_x, ulong _okl_off_y, ulong _okl_off_z) {
+  x += _okl_off_x;
+  y += _okl_off_y;
+  z += _okl_off_z;
   {
 #line 3 "two_outer_loops.okl"
     int b = get_group_id(0);
@@ -13,7 +16,10 @@ __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_twoPasses_0(c
 }
 
 #line 2 "two_outer_loops.okl"
-__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_twoPasses_1(const int n, __global const float *x, __global float *y, __global float *z) {
+__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_twoPasses_1(const int n, __global const float *x, __global float *y, __global float *z, ulong _okl_off_x, ulong _okl_off_y, ulong _okl_off_z) {
+  x += _okl_off_x;
+  y += _okl_off_y;
+  z += _okl_off_z;
   {
 #line 8 "two_outer_loops.okl"
     int b = get_group_id(0);

@@ -1,6 +1,7 @@
 
 #line 2 "explicit_indices.okl"
-__kernel __attribute__((reqd_work_group_size(32, 8, 1))) void _okl_scale2d_0(const int rows, const int cols, __global float *m) {
+__kernel __attribute__((reqd_work_group_size(32, 8, 1))) void _okl_scale2d_0(const int rows, const int cols, __global float *m, ulong _okl_off_m) {
+  m += _okl_off_m;
   {
 #line 3 "explicit_indices.okl"
     int _okl_tiled_r = 8 * get_group_id(1);

@@ -1,6 +1,7 @@
 
 #line 2 "inclusive.okl"
-__kernel __attribute__((reqd_work_group_size(16, 1, 1))) void _okl_upTo_0(const int last, __global float *x) {
+__kernel __attribute__((reqd_work_group_size(16, 1, 1))) void _okl_upTo_0(const int last, __global float *x, ulong _okl_off_x) {
+  x += _okl_off_x;
   {
 #line 3 "inclusive.okl"
     int _okl_tiled_i = 1 + 16 * get_group_id(0);

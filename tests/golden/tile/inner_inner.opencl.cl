@@ -1,6 +1,7 @@
 
 #line 2 "inner_inner.okl"
-__kernel __attribute__((reqd_work_group_size(8, 8, 1))) void _okl_threadTile_0(const int nb, __global float *x) {
+__kernel __attribute__((reqd_work_group_size(8, 8, 1))) void _okl_threadTile_0(const int nb, __global float *x, ulong _okl_off_x) {
+  x += _okl_off_x;
   {
 #line 3 "inner_inner.okl"
     int b = get_group_id(0);

@@ -1,6 +1,8 @@
 
 #line 2 "inner_only.okl"
-__kernel void _okl_chunks_0(const int nb, const int n, __global const float *x, __global float *partial) {
+__kernel void _okl_chunks_0(const int nb, const int n, __global const float *x, __global float *partial, ulong _okl_off_x, ulong _okl_off_partial) {
+  x += _okl_off_x;
+  partial += _okl_off_partial;
   {
 #line 3 "inner_only.okl"
     int b = get_group_id(0);

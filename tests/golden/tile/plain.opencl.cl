@@ -1,6 +1,8 @@
 
 #line 2 "plain.okl"
-__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_blockedSum_0(const int nb, const int m, __global const float *x, __global float *sums) {
+__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void _okl_blockedSum_0(const int nb, const int m, __global const float *x, __global float *sums, ulong _okl_off_x, ulong _okl_off_sums) {
+  x += _okl_off_x;
+  sums += _okl_off_sums;
   {
 #line 3 "plain.okl"
     int b = get_group_id(0);

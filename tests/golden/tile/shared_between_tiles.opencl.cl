@@ -1,8 +1,10 @@
 
 #line 3 "shared_between_tiles.okl"
-__kernel __attribute__((reqd_work_group_size(16, 4, 1))) void _okl_stage_0(const int rows, __global const float *x, __global float *y) {
+__kernel __attribute__((reqd_work_group_size(16, 4, 1))) void _okl_stage_0(const int rows, __global const float *x, __global float *y, ulong _okl_off_x, ulong _okl_off_y) {
 #line 5 "shared_between_tiles.okl"
   __local float s[64];
+  x += _okl_off_x;
+  y += _okl_off_y;
   {
 #line 4 "shared_between_tiles.okl"
     int _okl_tiled_g = 4 * get_group_id(0);

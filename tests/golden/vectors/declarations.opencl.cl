@@ -10,9 +10,18 @@ float dot4(const float4 a, __global const float4 *b) {
   return a.x * b->x + a.y * b->y + a.z * b->z + a.w * b->w;
 }
 
-__kernel __attribute__((reqd_work_group_size(16, 1, 1))) void _okl_declarations_0(const int n, __global const float4 *f, __global double2 *d, __global int4 *counts, __global uchar4 *rgba, __global const char2 *steps, __global short2 *pairs, __global const uint2 *keys, __global ulong2 *wide, __global longlong2 *ll) {
+__kernel __attribute__((reqd_work_group_size(16, 1, 1))) void _okl_declarations_0(const int n, __global const float4 *f, __global double2 *d, __global int4 *counts, __global uchar4 *rgba, __global const char2 *steps, __global short2 *pairs, __global const uint2 *keys, __global ulong2 *wide, __global longlong2 *ll, ulong _okl_off_f, ulong _okl_off_d, ulong _okl_off_counts, ulong _okl_off_rgba, ulong _okl_off_steps, ulong _okl_off_pairs, ulong _okl_off_keys, ulong _okl_off_wide, ulong _okl_off_ll) {
 #line 17 "declarations.okl"
   __local float4 tile[16];
+  f += _okl_off_f;
+  d += _okl_off_d;
+  counts += _okl_off_counts;
+  rgba += _okl_off_rgba;
+  steps += _okl_off_steps;
+  pairs += _okl_off_pairs;
+  keys += _okl_off_keys;
+  wide += _okl_off_wide;
+  ll += _okl_off_ll;
   {
 #line 16 "declarations.okl"
     int b = get_group_id(0);
