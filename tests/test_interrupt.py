@@ -58,6 +58,18 @@ KERNELS = """\
     }
   }
 }
+
+// the same work (its result in junk), then out[2 * b + t] = b: whether every iteration ran
+@kernel void slow_fill(const int n, const int work, long *out, long *junk) {
+  for (int b = 0; b < n; ++b; @outer) {
+    for (int t = 0; t < 2; ++t; @inner) {
+      long acc = b;
+      for (int k = 0; k < work; ++k) { acc = acc * 6364136223846793005L + 1442695040888963407L; }
+      junk[2 * b + t] = acc;
+      out[2 * b + t] = b;
+    }
+  }
+}
 """
 
 LAUNCH = """\
@@ -95,6 +107,24 @@ try:  # Python's own handler is back at the C level: a SIGINT now is KeyboardInt
     time.sleep(5)
 except KeyboardInterrupt:
     print("restored", flush=True)
+# Ctrl-C while another thread's kernel runs: the main thread gets it, the kernel runs whole
+slow = dev.build_kernel(sys.argv[1], "slow_fill")
+res = np.zeros(400, np.int64)
+junk = np.zeros(400, np.int64)
+finished = threading.Event()  # not Thread.join: Ctrl-C in join() can mark the thread ended
+def background():
+    slow(200, 4 * 10 ** 5, res, junk)  # most of a second
+    finished.set()
+threading.Thread(target=background, daemon=True).start()
+print("waiting", flush=True)
+try:
+    while not finished.wait(0.01):
+        pass
+    print("main not interrupted", flush=True)
+except KeyboardInterrupt:
+    print("main-interrupted", flush=True)
+finished.wait()
+print("thread-complete" if res.tolist() == [b // 2 for b in range(400)] else "thread-cut-short")
 """
 
 
@@ -168,11 +198,15 @@ def test_ctrl_c_stops_a_running_kernel(tmp_path_factory, mode: str, native: str)
     proc = subprocess.Popen([sys.executable, "-c", LAUNCH, str(kernel), mode], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        line = proc.stdout.readline()
-        assert line == "started\n", (line, proc.communicate(timeout=20))
-        time.sleep(0.3)  # inside the kernel
-        os.kill(proc.pid, signal.SIGINT)
+        said = []
+        for cue in ("started", "waiting"):  # each time a kernel runs
+            while not said or said[-1] != cue:
+                said.append(proc.stdout.readline().strip())
+                assert said[-1], (said, proc.communicate(timeout=20))
+            time.sleep(0.2)
+            os.kill(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=20)
+        out = " ".join(said[1:-1]) + " " + out
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -181,4 +215,4 @@ def test_ctrl_c_stops_a_running_kernel(tmp_path_factory, mode: str, native: str)
     words = out.split()
     assert words[0] == "interrupted", out
     assert float(words[1]) < 2.5, f"KeyboardInterrupt only after {words[1]} s"
-    assert words[2] == "restored", out
+    assert words[2:] == ["restored", "main-interrupted", "thread-complete"], out
