@@ -22,6 +22,7 @@ from modes import params, skip_unless_available
 
 INT_MAX = 2**31 - 1
 
+#: tiles of at most 1024 iterations: a GPU block holds 1024 threads.
 #: each loop writes x = {1, 2, 3, 0} from its last three iterations (the first three of a
 #: decreasing one); a tile that never ran or wrote out of place differs.  One kernel (one
 #: build per mode), ``which`` picks the loop in its host code: only that loop is launched,
@@ -30,35 +31,35 @@ SOURCE = """
 @kernel void tiles(const int which, const int n, const long nl, const unsigned int nu,
                    int *x) {
   if (which == 0) {
-    for (int i = 0; i < n; ++i; @tile(4096, @outer, @inner)) {
+    for (int i = 0; i < n; ++i; @tile(1024, @outer, @inner)) {
       if (i >= n - 3) x[n - 1 - i] = n - i;
     }
   } else if (which == 1) {
-    for (int i = n - 8192; i < n; ++i; @tile(4096, @outer, @inner, check=false)) {
+    for (int i = n - 2048; i < n; ++i; @tile(1024, @outer, @inner, check=false)) {
       if (i < n && i >= n - 3) x[n - 1 - i] = n - i;
     }
   } else if (which == 2) {
-    for (long i = nl - 8192; i < nl; ++i; @tile(4096, @outer, @inner, check=false)) {
+    for (long i = nl - 2048; i < nl; ++i; @tile(1024, @outer, @inner, check=false)) {
       if (i < nl && i >= nl - 3) x[nl - 1 - i] = nl - i;
     }
   } else if (which == 3) {
-    for (int i = n - 3 * 4096; i < n; i += 3; @tile(1024, @outer, @inner)) {
+    for (int i = n - 3 * 1024; i < n; i += 3; @tile(256, @outer, @inner)) {
       if (i >= n - 9) x[(n - 1 - i) / 3] = (n - i) / 3;
     }
   } else if (which == 4) {
-    for (int i = n; i > n - 8192; --i; @tile(4096, @outer, @inner, check=false)) {
-      if (i > n - 8192 && i > n - 3) x[n - i] = n - i + 1;
+    for (int i = n; i > n - 2048; --i; @tile(1024, @outer, @inner, check=false)) {
+      if (i > n - 2048 && i > n - 3) x[n - i] = n - i + 1;
     }
   } else if (which == 5) {
-    for (int i = 8192 - n; i > -n; --i; @tile(4096, @outer, @inner)) {
+    for (int i = 2048 - n; i > -n; --i; @tile(1024, @outer, @inner)) {
       if (i <= 3 - n) x[i + n - 1] = i + n;
     }
   } else if (which == 6) {
-    for (int i = n; i >= 0; --i; @tile(4096, @outer, @inner)) {
+    for (int i = n; i >= 0; --i; @tile(1024, @outer, @inner)) {
       if (i < 3) x[i] = i + 1;
     }
   } else if (which == 7) {
-    for (int i = n - 8192; i < n; ++i; @tile(4096, @outer, @inner)) {
+    for (int i = n - 2048; i < n; ++i; @tile(1024, @outer, @inner)) {
       if (i >= n - 3) x[n - 1 - i] = n - i;
     }
   } else {
@@ -74,16 +75,16 @@ SOURCE = """
 CASES = [
     (0, INT_MAX, "int's largest value 2147483647"),  # (all of it below: slow on opencl)
     (7, INT_MAX, "int's largest value 2147483647"),  # on CPUs the user's loop again
-    (7, INT_MAX - 4096, [1, 2, 3, 0]),
+    (7, INT_MAX - 1024, [1, 2, 3, 0]),
     (1, INT_MAX, "int's largest value 2147483647"),
-    (1, INT_MAX - 4096, [1, 2, 3, 0]),
+    (1, INT_MAX - 1024, [1, 2, 3, 0]),
     (2, INT_MAX, [1, 2, 3, 0]),  # the same loop with a long variable runs
     (2, 2**63 - 1, "long's largest value 9223372036854775807"),
     (3, INT_MAX, "int's largest value 2147483647"),
-    (3, INT_MAX - 3072, [1, 2, 3, 0]),
+    (3, INT_MAX - 768, [1, 2, 3, 0]),
     (4, INT_MAX, [1, 2, 3, 0]),  # counting down from the limit: nothing passes it
     (5, INT_MAX, "int's smallest value -2147483648"),
-    (5, INT_MAX - 4096, [1, 2, 3, 0]),
+    (5, INT_MAX - 1024, [1, 2, 3, 0]),
     (6, INT_MAX, "int's largest value 2147483647"),
     (6, 100000, [1, 2, 3, 0]),
     (8, 10, "unsigned int's smallest value 0"),  # t - 16 wraps below 0 at any size
@@ -108,7 +109,7 @@ RUNNER = textwrap.dedent("""
 """)
 
 
-@pytest.mark.parametrize("mode", params(("serial", "openmp", "opencl")))
+@pytest.mark.parametrize("mode", params(("serial", "openmp", "opencl", "cuda", "hip")))
 def test_tile_ranges_at_the_type_limit(mode: str, tmp_path) -> None:
     skip_unless_available(mode)
     path = tmp_path / "tiles.okl"
