@@ -29,7 +29,7 @@ INT_MAX = 2**31 - 1
 #: and only that one is checked, on every mode.
 SOURCE = """
 @kernel void tiles(const int which, const int n, const long nl, const unsigned int nu,
-                   int *x) {
+                   const int d, int *x) {
   if (which == 0) {
     for (int i = 0; i < n; ++i; @tile(1024, @outer, @inner)) {
       if (i >= n - 3) x[n - 1 - i] = n - i;
@@ -62,6 +62,10 @@ SOURCE = """
     for (int i = n - 2048; i < n; ++i; @tile(1024, @outer, @inner)) {
       if (i >= n - 3) x[n - 1 - i] = n - i;
     }
+  } else if (which == 8) {
+    for (int i = 0; i < n; i += d; @tile(1024, @outer, @inner)) {
+      if (i == 0) x[0] = 1;
+    }
   } else {
     for (unsigned int i = nu; i > 0; --i; @tile(16, @outer, @inner)) {
       if (i <= 3) x[i - 1] = i;
@@ -87,7 +91,8 @@ CASES = [
     (5, INT_MAX - 1024, [1, 2, 3, 0]),
     (6, INT_MAX, "int's largest value 2147483647"),
     (6, 100000, [1, 2, 3, 0]),
-    (8, 10, "unsigned int's smallest value 0"),  # t - 16 wraps below 0 at any size
+    (8, 100, "each tile spans 4294968320"),  # 1024 * d, d = 2^22 + 1: 1024 in int
+    (9, 10, "unsigned int's smallest value 0"),  # t - 16 wraps below 0 at any size
 ]
 
 RUNNER = textwrap.dedent("""
@@ -101,7 +106,7 @@ RUNNER = textwrap.dedent("""
         x = dev.malloc(4, np.int32)
         x.copy_from(np.zeros(4, np.int32))
         try:
-            kernel(which, min(n, 2**31 - 1), n, min(n, 2**32 - 1), x)
+            kernel(which, min(n, 2**31 - 1), n, min(n, 2**32 - 1), 2**22 + 1, x)
             out = x.get().tolist()
         except okl.LaunchError as e:
             out = str(e)
@@ -127,8 +132,8 @@ def test_tile_ranges_at_the_type_limit(mode: str, tmp_path) -> None:
             continue
         assert isinstance(out, str), (which, n, out)
         branch = next(k for k, text in enumerate(lines, 1) if f"which == {which})" in text) \
-            if which < 8 else next(k for k, text in enumerate(lines, 1) if "} else {" in text)
+            if which < 9 else next(k for k, text in enumerate(lines, 1) if "} else {" in text)
         assert f"{path}:{branch + 1}:" in out, out  # the @tile loop's place
         assert want in out and str(n) in out, out  # the limit and the bound
         assert "declare the loop variable 64-bit" in out or n >= 2**63 - 1, out
-        assert "one tile width" in out, out
+        assert "one tile width" in out or "smaller tile size or step" in out, out

@@ -103,14 +103,18 @@ def _tile_fits(start: int, bound: int, width: int, lo: int, hi: int, facts: tupl
         return
     shown = text if text == str(bound) else f"{text} = {bound}"
     cmp = ("<=" if inclusive else "<") if increasing else (">=" if inclusive else ">")
-    if not lo <= edge <= hi:
+    if width > hi:
+        why = f"each tile spans {width} (the tile size times the step), more than {ctype}'s " \
+              f"largest value {hi}"
+    elif not lo <= edge <= hi:
         why = (f"the tile loop okl makes of it steps {name} one tile ({width}) past the bound, "
                f"to {edge}, past {ctype}'s {'largest' if increasing else 'smallest'} value "
                f"{hi if increasing else lo}")
     else:
         why = (f"its range ({span}) plus one tile ({width}) is {reach}, more than {ctype}'s "
                f"largest value {hi}, so the tile loop's iteration count overflows")
-    inside = f"keep the bound one tile width ({width}) inside {ctype}'s range"
+    inside = "use a smaller tile size or step" if width > hi else \
+        f"keep the bound one tile width ({width}) inside {ctype}'s range"
     fix = f"declare the loop variable 64-bit (long {name}), or {inside}" \
         if hi < 2**63 - 1 else inside
     raise LaunchError(Diagnostic(

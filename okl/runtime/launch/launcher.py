@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import re
 
-from pycparser import c_generator
+from pycparser import c_ast, c_generator
 
 from ...model.uniformity import TILED_PREFIX
 from ...recursion import deep_recursion
@@ -39,6 +39,10 @@ def _grid(dk: DeviceKernel, plan: KernelPlan) -> tuple[HostWriter, list[str]]:
     those lines read."""
     writer = HostWriter(plan.types, plan.locate, depth=2)
     _declare_inputs(writer, dk, plan)
+    for e in dk.extents:  # first: a tile's own width may have wrapped in the trip count
+        check = _tile_check(e, writer)
+        if check is not None:  # no position: the helper raises its own located error
+            writer._line(check, None)
     for kind in ("outer", "inner"):
         for axis in range(dk.dims(kind)):
             extents = dk.on_axis(kind, axis)
@@ -46,10 +50,6 @@ def _grid(dk: DeviceKernel, plan: KernelPlan) -> tuple[HostWriter, list[str]]:
             node = next((e.loop.node for e in extents if e.loop is not None), None)
             value = terms[0] if len(terms) == 1 else f"max({', '.join(terms)})"
             writer._line(f"_{kind[0]}{axis} = {value}", node)
-    for e in dk.extents:
-        check = _tile_check(e, writer)
-        if check is not None:  # no position: the helper raises its own located error
-            writer._line(check, None)
     return writer, list(writer.used)
 
 
@@ -91,24 +91,35 @@ def _tile_check(e: Extent, writer: HostWriter) -> str | None:
         cmp = cv.common(t, bound.type)
         start, bound = writer.convert(start, cmp, form.start), \
             writer.convert(bound, cmp, form.bound)
-        width = writer.convert(writer.scalar(form.step), t, form.step)
+        width, widest = _width(form.step, t, writer)
     finally:
         writer.scopes.pop()
-    if form.increasing and bound.hi + width.hi <= t.hi and \
-            bound.hi - start.lo + width.hi <= t.hi or not form.increasing and \
-            bound.lo - width.hi >= t.lo and start.hi - bound.lo + width.hi <= t.hi:
+    if form.increasing and bound.hi + widest <= t.hi and \
+            bound.hi - start.lo + widest <= t.hi or not form.increasing and \
+            bound.lo - widest >= t.lo and start.hi - bound.lo + widest <= t.hi:
         return None  # a tile past the bound, and the range plus a tile, fit T
     loop = e.loop
     loc = loop.loc
     gen = c_generator.CGenerator()
     facts = (form.iterator[len(TILED_PREFIX):], form.iter_type, gen.visit(form.bound),
              form.increasing, form.inclusive, (loc.file, loc.line, loc.col, loc.text))
-    code = f"_tile_fits({start.code}, {bound.code}, {width.code}, {t.lo}, {t.hi}, {facts!r})"
+    code = f"_tile_fits({start.code}, {bound.code}, {width}, {t.lo}, {t.hi}, {facts!r})"
     used: list[str] = []
     for py, let in reversed(lets):  # a binding may read an outer one
         if re.search(rf"\b{py}\b", " ".join([code, *used])):
             used.insert(0, let)
     return f"[{', '.join(used)}, {code}]" if used else code
+
+
+def _width(step: c_ast.Node, t: cv.CScalar, writer: HostWriter) -> tuple[str, int]:
+    """The tile's width ``S * d`` as exact Python code (C's product could wrap, and the
+    check must see the width the user asked for) and its largest possible value."""
+    if isinstance(step, c_ast.BinaryOp) and step.op == "*":
+        a = writer.convert(writer.scalar(step.left), t, step.left)
+        b = writer.convert(writer.scalar(step.right), t, step.right)
+        return f"({a.code}) * ({b.code})", max(x * y for x in (a.lo, a.hi) for y in (b.lo, b.hi))
+    width = writer.convert(writer.scalar(step), t, step)
+    return width.code, width.hi
 
 
 def _bindings(e: Extent, writer: HostWriter) -> list[tuple[str, str]]:
