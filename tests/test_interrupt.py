@@ -3,7 +3,8 @@
 Each case runs okl in a child Python and sends it SIGINT once it is busy: a build stops its
 compiler's whole process group (a fake compiler that ignores SIGTERM and starts a child)
 and leaves no ``okl-build-*`` folder; a kernel stops at its next @outer iteration, on the
-native and the Python launch path, and raises KeyboardInterrupt within about a second.
+native and the Python launch path, and raises KeyboardInterrupt within about a second;
+another thread's kernel, or one launched under a SIGINT handler of the user's own, runs whole.
 """
 
 from __future__ import annotations
@@ -113,7 +114,7 @@ res = np.zeros(400, np.int64)
 junk = np.zeros(400, np.int64)
 finished = threading.Event()  # not Thread.join: Ctrl-C in join() can mark the thread ended
 def background():
-    slow(200, 4 * 10 ** 5, res, junk)  # most of a second
+    slow(200, 12 * 10 ** 5, res, junk)  # half a second or more
     finished.set()
 threading.Thread(target=background, daemon=True).start()
 print("waiting", flush=True)
@@ -125,6 +126,17 @@ except KeyboardInterrupt:
     print("main-interrupted", flush=True)
 finished.wait()
 print("thread-complete" if res.tolist() == [b // 2 for b in range(400)] else "thread-cut-short")
+# a SIGINT handler of the user's own: the kernel runs whole, the handler runs after it
+got = []
+signal.signal(signal.SIGINT, lambda sig, frame: got.append(sig))
+res[:] = 0
+print("custom", flush=True)
+slow(200, 12 * 10 ** 5, res, junk)
+deadline = time.monotonic() + 5
+while not got and time.monotonic() < deadline:
+    time.sleep(0.01)
+print("custom-complete" if res.tolist() == [b // 2 for b in range(400)] and got == [2]
+      else f"custom-wrong {got}")
 """
 
 
@@ -199,14 +211,14 @@ def test_ctrl_c_stops_a_running_kernel(tmp_path_factory, mode: str, native: str)
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         said = []
-        for cue in ("started", "waiting"):  # each time a kernel runs
+        for cue in ("started", "waiting", "custom"):  # each time a kernel runs
             while not said or said[-1] != cue:
                 said.append(proc.stdout.readline().strip())
                 assert said[-1], (said, proc.communicate(timeout=20))
-            time.sleep(0.2)
+            time.sleep(0.2 if cue == "started" else 0.1)  # inside the kernel
             os.kill(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=20)
-        out = " ".join(said[1:-1]) + " " + out
+        out = " ".join(w for w in said if w not in ("started", "waiting", "custom")) + " " + out
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -215,4 +227,5 @@ def test_ctrl_c_stops_a_running_kernel(tmp_path_factory, mode: str, native: str)
     words = out.split()
     assert words[0] == "interrupted", out
     assert float(words[1]) < 2.5, f"KeyboardInterrupt only after {words[1]} s"
-    assert words[2:] == ["restored", "main-interrupted", "thread-complete"], out
+    assert words[2:] == ["restored", "main-interrupted", "thread-complete",
+                         "custom-complete"], out

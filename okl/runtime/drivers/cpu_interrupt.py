@@ -8,13 +8,12 @@ has a flag, ``_okl_interrupted``, and a C handler, ``_okl_interrupt``, that sets
 (okl.targets.serial.INTERRUPT); the entry's ``stop`` argument points at the flag the
 kernel's top-level @outer iterations read (okl.transforms.cpu.lower.add_stop_checks).
 
-For a launch from Python's main thread -- where signals are handled -- while Python's own
-SIGINT handler is installed (not SIG_IGN, SIG_DFL or someone else's C handler):
-``_okl_interrupt`` becomes the process's SIGINT handler for the length of the call (the
-previous one, flags and mask included, saved by ``sigaction`` and put back exactly after),
-``stop`` points at the library's flag, and when the flag was set the signal is raised again
-once Python's handler is back, so Python handles it as it would have: KeyboardInterrupt from
-the default handler, or the user's own handler.  A launch from any other thread leaves
+For a launch from Python's main thread -- where signals are handled -- while SIGINT's
+handler is Python's default one (:func:`trap_wanted`): ``_okl_interrupt`` becomes the
+process's SIGINT handler for the length of the call (the previous one, flags and mask
+included, saved by ``sigaction`` and put back exactly after), ``stop`` points at the
+library's flag, and when the flag was set the call raises KeyboardInterrupt, as the default
+handler would have.  A launch from any other thread leaves
 SIGINT alone and passes a flag that is never set, so Ctrl-C on the main thread never cuts
 another thread's kernel short.  A launch made again with the same arguments after it took
 under :data:`QUICK` seconds keeps Python's handler (two system calls saved per launch):
@@ -99,7 +98,7 @@ class Trap:
         self.quick = key if time.perf_counter() - t0 < QUICK else None
 
     def _trapped(self, entry, args) -> None:
-        if not callable(signal.getsignal(signal.SIGINT)):
+        if not trap_wanted():
             entry(args, NEVER)
             return
         saved = _SAVED()
@@ -114,9 +113,17 @@ class Trap:
             entry(args, self.stop)
         finally:
             _sigaction(signal.SIGINT, saved, None)  # Python's handler, exactly as it was
-        if self.flag.value:
+        if self.flag.value:  # the kernel stopped early: never a result
             self.flag.value = 0
-            signal.raise_signal(signal.SIGINT)  # Python's handler: KeyboardInterrupt
+            raise KeyboardInterrupt
+
+
+def trap_wanted() -> bool:
+    """Whether SIGINT's Python handler is the default one, which raises KeyboardInterrupt.
+    A handler of the user's own (a flag for a clean shutdown, say) is left alone: the kernel
+    runs to its end rather than hand back a partial result that the program goes on with,
+    and the handler runs when the launch returns, as around any other C call."""
+    return signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
 def untrapped(entry, args) -> None:

@@ -68,6 +68,7 @@ typedef struct {
   volatile sig_atomic_t *flag;
   void (*handler)(int);
   unsigned long main_thread;
+  PyObject *trap_wanted; /* trap_wanted() -> True while the default SIGINT handler is set */
   int quick; /* 1: the last main-thread launch, with the scalar values in quick_raw, was quick */
   uint64_t quick_raw[OKL_MAX_PARAMS];
   PyObject *fallback; /* the Python caller: f(*args, **kwargs) */
@@ -145,11 +146,24 @@ static PyObject *okl_fall_back(okl_caller *self, PyObject *const *args, size_t n
 /* the ``stop`` flag of launches that leave SIGINT alone: never set */
 static volatile sig_atomic_t okl_never;
 
-/* Run the entry with the GIL released.  From Python's main thread, while Python's SIGINT
- * handler is installed, the kernel library's handler replaces it for the call (the old one
- * saved and restored exactly) and ``stop`` is the library's flag: Ctrl-C stops the kernel at
- * its next @outer iteration, and the signal is raised again for Python's handler
- * (KeyboardInterrupt by default).  Anywhere else SIGINT is left alone.  A launch whose
+/* 1 when SIGINT's Python handler is the default one (raises KeyboardInterrupt): a handler of
+ * the user's own must not see a kernel cut short and go on with its partial results */
+static int okl_trap_wanted(okl_caller *self) {
+  PyObject *r = PyObject_CallNoArgs(self->trap_wanted);
+  if (r == NULL) {
+    PyErr_Clear();
+    return 0;
+  }
+  int wanted = r == Py_True;
+  Py_DECREF(r);
+  return wanted;
+}
+
+/* Run the entry with the GIL released.  From Python's main thread, while SIGINT's handler is
+ * Python's default one (``trap_wanted()``), the kernel library's handler replaces it for the
+ * call (the old one saved and restored exactly) and ``stop`` is the library's flag: Ctrl-C
+ * stops the kernel at its next @outer iteration and the call raises KeyboardInterrupt, as
+ * the default handler would.  Anywhere else SIGINT is left alone.  A launch whose
  * scalar values (``raw``; ``same``: as in the last main-thread launch) last took under
  * OKL_QUICK_NS keeps Python's handler, which sees a Ctrl-C as soon as it returns: the two
  * sigaction calls cost more than a small kernel (a 1 us launch took 2). */
@@ -160,7 +174,7 @@ static PyObject *okl_launch(okl_caller *self, void **slots, const uint64_t *raw,
                              PyThread_get_thread_ident() == self->main_thread;
   struct timespec t0, t1;
   if (on_main) clock_gettime(OKL_CLOCK, &t0);
-  if (on_main && !(self->quick && same)) {
+  if (on_main && !(self->quick && same) && okl_trap_wanted(self)) {
     memset(&ours, 0, sizeof ours);
     ours.sa_handler = self->handler;
     ours.sa_flags = SA_RESTART;
@@ -189,8 +203,8 @@ static PyObject *okl_launch(okl_caller *self, void **slots, const uint64_t *raw,
     sigaction(SIGINT, &old, NULL);
     if (*self->flag) {
       *self->flag = 0;
-      raise(SIGINT); /* to Python's handler, now back */
-      if (PyErr_CheckSignals() < 0) return NULL;
+      PyErr_SetNone(PyExc_KeyboardInterrupt); /* the kernel stopped early: never a result */
+      return NULL;
     }
   }
   Py_RETURN_NONE;
@@ -274,6 +288,7 @@ static void okl_caller_dealloc(PyObject *obj) {
   PyObject_GC_UnTrack(obj);
   Py_CLEAR(self->fallback);
   Py_CLEAR(self->needs);
+  Py_CLEAR(self->trap_wanted);
   Py_CLEAR(self->ndarray);
   for (int i = 0; i < self->n; ++i) Py_CLEAR(self->param[i].descr);
   PyObject_GC_Del(obj);
@@ -283,6 +298,7 @@ static int okl_caller_traverse(PyObject *obj, visitproc visit, void *arg) {
   okl_caller *self = (okl_caller *)obj;
   Py_VISIT(self->fallback);
   Py_VISIT(self->needs);
+  Py_VISIT(self->trap_wanted);
   for (int i = 0; i < self->n; ++i) Py_VISIT(self->param[i].descr);
   return 0;
 }
@@ -305,15 +321,16 @@ static PyTypeObject okl_caller_type = {
 
 /* okl_caller_new(entry address, fallback, needs, numpy.ndarray,
  *                ((kind, writable, itemsize, dtype or None), ...),
- *                flag address or 0, handler address or 0, main thread ident) -> a caller; called
+ *                flag address or 0, handler address or 0, main thread ident,
+ *                trap_wanted) -> a caller; called
  * through ctypes.PyDLL, so with the GIL held and Python exceptions passed on */
 PyObject *okl_caller_new(PyObject *spec) {
   if (!(okl_caller_type.tp_flags & Py_TPFLAGS_READY) && PyType_Ready(&okl_caller_type) < 0)
     return NULL;
-  PyObject *address, *fallback, *needs, *ndarray, *params, *flag, *handler;
+  PyObject *address, *fallback, *needs, *ndarray, *params, *flag, *handler, *trap_wanted;
   unsigned long main_thread;
-  if (!PyArg_ParseTuple(spec, "OOOOO!OOk", &address, &fallback, &needs, &ndarray,
-                        &PyTuple_Type, &params, &flag, &handler, &main_thread))
+  if (!PyArg_ParseTuple(spec, "OOOOO!OOkO", &address, &fallback, &needs, &ndarray,
+                        &PyTuple_Type, &params, &flag, &handler, &main_thread, &trap_wanted))
     return NULL;
   void *flag_p = PyLong_AsVoidPtr(flag), *handler_p = PyLong_AsVoidPtr(handler);
   if (PyErr_Occurred()) return NULL;
@@ -335,6 +352,8 @@ PyObject *okl_caller_new(PyObject *spec) {
   self->handler = (void (*)(int))handler_p;
   self->main_thread = main_thread;
   self->quick = 0;
+  Py_INCREF(trap_wanted);
+  self->trap_wanted = trap_wanted;
   self->n = 0;
   self->memo = 0;
   Py_INCREF(fallback);

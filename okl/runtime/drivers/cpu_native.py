@@ -37,7 +37,7 @@ from ... import env
 from ...version import __version__
 from ..cache import Cache
 from ..verbose import say
-from .cpu_interrupt import Trap, main_thread_ident
+from .cpu_interrupt import Trap, main_thread_ident, trap_wanted
 from .toolrun import run_tool
 
 SOURCE = "cpu_native.c"
@@ -91,7 +91,7 @@ def native_caller(kernel, entry, fallback, bounds, limits: bool,
     try:
         return make((address, fallback, needs, np.ndarray, tuple(table),
                      0 if trap is None else trap.flag_address,
-                     0 if trap is None else trap.handler, main_thread_ident()))
+                     0 if trap is None else trap.handler, main_thread_ident(), trap_wanted))
     except Exception as e:  # never worse than the Python path
         say(f"native launch path unavailable for {kernel.name} ({type(e).__name__}: {e})")
         return None
