@@ -106,10 +106,10 @@ class Trap:
         if _sigaction(signal.SIGINT, None, saved) != 0:
             entry(args, NEVER)
             return
-        if _signal(signal.SIGINT, self.handler) == _SIG_ERR:
-            entry(args, NEVER)
-            return
-        try:
+        try:  # from here on (a Ctrl-C may raise as soon as ``_signal`` returns) restored
+            if _signal(signal.SIGINT, self.handler) == _SIG_ERR:
+                entry(args, NEVER)
+                return
             entry(args, self.stop)
         finally:
             _sigaction(signal.SIGINT, saved, None)  # Python's handler, exactly as it was

@@ -73,13 +73,15 @@ def run_tool(cmd: list[str], *, timeout: float, cwd: str | None = None,
     stopped with every process it started (:func:`_stop`) on a timeout -- then
     subprocess.TimeoutExpired -- or on any exception, KeyboardInterrupt included, which
     goes on.  OSError (no such program) goes to the caller."""
-    proc = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.DEVNULL if input is None else
-                            subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True)
-    try:
+    proc = None
+    try:  # a Ctrl-C may come as soon as Popen returns
+        proc = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.DEVNULL if input is None else
+                                subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, start_new_session=True)
         out, err = proc.communicate(input, timeout=timeout)
     except BaseException:  # a timeout, KeyboardInterrupt...: no tool outlives the call
-        _stop(proc)
+        if proc is not None:
+            _stop(proc)
         raise
     return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
 
