@@ -73,10 +73,14 @@ def _check_max_inner(name: str, inner: tuple, limit: tuple) -> None:
     for m in limit:
         allowed *= m
     if threads > allowed:
-        raise LaunchError(f"{name}: the @inner loops need {' x '.join(map(str, inner))} = "
-                          f"{threads} threads per block, more than @max_inner_dims allows "
-                          f"({' x '.join(map(str, limit))} = {allowed}); raise "
-                          "@max_inner_dims")
+        raise LaunchError(f"{name}: the @inner loops need {_product(inner, threads)} threads "
+                          f"per block, more than @max_inner_dims allows "
+                          f"({_product(limit, allowed)}); raise @max_inner_dims")
+
+
+def _product(sizes: tuple, total: int) -> str:
+    """``16 x 16 = 256`` for several sizes, ``64`` for one."""
+    return f"{' x '.join(map(str, sizes))} = {total}" if len(sizes) > 1 else str(total)
 
 
 def _tile_fits(start: int, bound: int, width: int, lo: int, hi: int, facts: tuple) -> None:
