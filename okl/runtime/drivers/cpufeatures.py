@@ -20,6 +20,8 @@ import functools
 import re
 import subprocess
 
+from .toolrun import run_tool
+
 #: macro spellings whose /proc/cpuinfo name differs
 _ALIASES = {"pclmul": "pclmulqdq", "rdrnd": "rdrand", "sse3": "pni", "bmi": "bmi1",
             "lzcnt": "abm", "neon": "asimd"}
@@ -57,8 +59,7 @@ def compiled_for(command: list[str], flags: list[str]) -> list[str]:
         return []
     arch = [f for f in flags if f.startswith("-m")]  # -march=, -mavx2, -mno-avx...
     try:
-        r = subprocess.run([*command, *arch, "-dM", "-E", "-x", "c", "-"], input="",
-                           capture_output=True, text=True, timeout=60)
+        r = run_tool([*command, *arch, "-dM", "-E", "-x", "c", "-"], input="", timeout=60)
     except (OSError, subprocess.TimeoutExpired):
         return []
     found = set()
