@@ -352,11 +352,11 @@ def _address(mem, offset: int) -> tuple:
     overlap is a question of addresses, not of which Memory object holds them."""
     handle = _root(mem).handle
     at = (mem.offset + offset) * mem.dtype.itemsize
-    data = getattr(handle, "data", None)
     if isinstance(handle, np.ndarray):
         return "host", handle.ctypes.data + at
-    if hasattr(data, "ptr"):  # CuPy: one address space per process (unified addressing)
-        return "cuda", data.ptr + at
+    ptr = getattr(getattr(handle, "data", None), "ptr", None)
+    if ptr is not None:  # CuPy: one address space per process (unified addressing)
+        return "cuda", ptr + at
     int_ptr = getattr(handle, "int_ptr", None)
     if int_ptr is not None:  # a pyopencl Buffer: its cl_mem, whichever Python object holds it
         return ("opencl", int_ptr), at
