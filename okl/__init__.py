@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers (loaded on first use 
         OKLError,
         RaceError,
         RaceWarning,
+        ShapeError,
         TranslationError,
     )
 
@@ -37,7 +38,7 @@ _LAZY = {
     **dict.fromkeys(("AllocationError", "ArgumentError", "BackendUnavailableError",
                      "BuildError", "BundleError",
                      "Diagnostic", "LaunchError", "OKLError", "RaceError", "RaceWarning",
-                     "TranslationError"), ".errors"),
+                     "ShapeError", "TranslationError"), ".errors"),
 }
 
 
@@ -65,7 +66,8 @@ def __dir__() -> list[str]:
 __all__ = [
     "__version__", "AllocationError", "ArgumentError", "BackendUnavailableError",
     "BuildError", "BundleError",
-    "Diagnostic", "LaunchError", "OKLError", "RaceError", "RaceWarning", "TranslationError",
+    "Diagnostic", "LaunchError", "OKLError", "RaceError", "RaceWarning", "ShapeError",
+    "TranslationError",
     "analyze", "analyze_file", "Device", "Kernel", "Memory", "Program", "NULL", "Stream",
     "Event", "backends",
     "Translation", "translate", "translate_file", "compare",

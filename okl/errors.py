@@ -129,6 +129,11 @@ class ArgumentError(OKLError, TypeError):
     """A kernel launch argument does not match its parameter (checked before launch)."""
 
 
+class ShapeError(OKLError, ValueError):
+    """A shape or count no buffer can have: negative, or more dimensions than okl.Memory
+    takes (a ValueError, as numpy's is)."""
+
+
 class AllocationError(OKLError, MemoryError):
     """A buffer larger than the device can give (the bytes asked for and the limit are in
     the message), or an allocation the device refused.  A MemoryError, as numpy's and

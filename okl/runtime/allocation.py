@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..errors import AllocationError
+from ..errors import AllocationError, ArgumentError, ShapeError
 
 #: dimensions a Memory may have (numpy's own limit is 64 in numpy 2, 32 before)
 MAX_DIMS = 32
@@ -34,13 +34,13 @@ def shape_of(count_or_shape) -> tuple[int, ...]:
     try:
         shape = tuple(operator.index(n) for n in dims)
     except TypeError:
-        raise TypeError(f"a count or shape of integers is needed, got {count_or_shape!r}") \
-            from None
+        raise ArgumentError(f"a count or shape of integers is needed, got "
+                            f"{count_or_shape!r}") from None
     if any(n < 0 for n in shape):
-        raise ValueError(f"negative size in {count_or_shape!r}")
+        raise ShapeError(f"negative size in {count_or_shape!r}")
     if len(shape) > MAX_DIMS:
-        raise ValueError(f"a shape of {len(shape)} dimensions: okl.Memory has at most "
-                         f"{MAX_DIMS}")
+        raise ShapeError(f"a shape of {len(shape)} dimensions: okl.Memory has at most "
+                         f"{MAX_DIMS}; reshape the data to fewer")
     return shape
 
 
