@@ -94,3 +94,13 @@ def test_opencl_refuses_shared_memory_the_device_lacks():
     with pytest.raises(okl.BuildError, match=f"kernel 'k' needs .* bytes of @shared memory.*"
                                              f"has {local}"):
         dev.build_kernel_from_string(source, "k")
+
+
+@pytest.mark.parametrize("mode", ["opencl", "cuda", "hip"])
+def test_gpu_modes_refuse_per_thread_arrays_past_their_limit(mode):
+    """A GPU thread's own arrays have a limit (CUDA's local memory; PoCL put them on a
+    worker's stack and crashed): past it, a diagnostic at the declaration."""
+    with pytest.raises(okl.TranslationError, match=r":4:23: error: 'e' needs 8388608 bytes "
+                                                   r"per GPU thread.*at most 524288"):
+        okl.translate(BIG_EXCLUSIVE, mode)
+    okl.translate(BIG_EXCLUSIVE.replace("1 << 20", "1 << 12"), mode)  # 32 KiB: fine

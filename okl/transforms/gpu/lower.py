@@ -15,6 +15,7 @@ from pycparser import c_ast
 from ...ctree import clone, parent_map, rewrite, walk
 from ...errors import Diagnostics
 from ...model.kernel import Kernel, Loop, Program
+from ...model.sizes import array_bytes
 from ...targets.target import Target
 from ..barriers import is_barrier
 from ..launch import DeviceKernel, KernelPlan
@@ -24,6 +25,7 @@ def lower_gpu_kernel(program: Program, kernel: Kernel, plan: KernelPlan, target:
                      diags: Diagnostics) -> list[c_ast.FuncDef]:
     out = []
     target.check_params(kernel, program, diags)
+    _check_thread_memory(program, kernel, diags)
     barriers = program.attrs.named("barrier")
     for dk in plan.device_kernels:
         # the parent map holds every node below the @outer loop: what is in the device
@@ -50,6 +52,28 @@ def lower_gpu_kernel(program: Program, kernel: Kernel, plan: KernelPlan, target:
         out.append(c_ast.FuncDef(decl, None, c_ast.Compound(items, coord=body.coord),
                                  coord=kernel.node.coord))
     return out
+
+
+#: the most bytes one array of one GPU thread may have (an @exclusive array or a local one):
+#: CUDA's limit on a thread's local memory; PoCL puts such arrays on a worker thread's stack
+#: and crashed the process well before it
+THREAD_BYTES = 512 * 1024
+
+
+def _check_thread_memory(program: Program, kernel: Kernel, diags: Diagnostics) -> None:
+    shared = {id(v.node) for v in kernel.shared}
+    for n in walk(kernel.node.body):
+        if type(n) is not c_ast.Decl or id(n) in shared:
+            continue
+        size = array_bytes(n)
+        if size is not None and size > THREAD_BYTES:
+            coord = n.coord
+            diags.error(f"'{n.name}' needs {size} bytes per GPU thread; GPU modes give a thread "
+                        f"at most {THREAD_BYTES} bytes of its own",
+                        program.expanded.locate(coord.line, coord.column or 1)
+                        if coord is not None else None,
+                        hint="keep large per-thread data in a global array (a kernel argument "
+                             "indexed by the thread), or make the array smaller")
 
 
 def _max_threads(dk: DeviceKernel) -> int | None:
