@@ -132,8 +132,6 @@ def _build_folders(tmp: str) -> set[str]:
      r"serial build failed \(exit 3\)"),
     ("exit 0", "writes no library", {}, "exited with 0 but wrote no kernel.so"),
     ("echo junk > kernel.so", "writes a broken library", {}, "does not load"),
-    ("exit 0", "is never reached", {"OKL_BUILD_TIMEOUT": "soon"},
-     r"OKL_BUILD_TIMEOUT='soon' is not a positive number"),
 ])
 def test_a_compiler_that_hangs_or_fails_leaves_no_build_folder(tmp_path, monkeypatch, body,
                                                                  what, env, match):
@@ -153,6 +151,18 @@ def test_a_compiler_that_hangs_or_fails_leaves_no_build_folder(tmp_path, monkeyp
     if err.value.source_path is not None:  # the generated source, kept for the error
         assert os.path.dirname(err.value.source_path) == str(tmp)
         assert "iota" in open(err.value.source_path, encoding="utf-8").read()
+
+
+@pytest.mark.parametrize("value", ["soon", "inf", "nan", "0", "-1", "1e400"])
+def test_a_bad_build_timeout_is_named_before_any_compiler_runs(tmp_path, monkeypatch, value):
+    """OKL_BUILD_TIMEOUT bounds every compiler call (okl.env.number's one reading): a value
+    that is no usable limit is an okl error naming it, never a raw ValueError or an endless
+    wait (inf)."""
+    monkeypatch.setenv("OKL_BUILD_TIMEOUT", value)
+    with pytest.raises(okl.OKLError, match=rf"OKL_BUILD_TIMEOUT='{value}' is not a usable "
+                                           r"limit.*greater than 0"):
+        okl.Device("serial", compiler=_fake_cc(tmp_path, "is never reached", "exit 0")
+                   ).build_kernel_from_string(IOTA, "iota")
 
 
 def test_an_interrupted_build_stops_the_compiler_and_leaves_no_build_folder(tmp_path,

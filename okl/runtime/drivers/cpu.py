@@ -40,7 +40,7 @@ from ..verbose import say
 from . import cpufeatures
 from .cpu_interrupt import Trap, untrapped
 from .cpu_native import native_caller
-from .toolrun import keep_source, run_compiler, run_tool
+from .toolrun import build_timeout, keep_source, run_compiler, run_tool
 
 DEFAULT_FLAGS = ("-O3", "-march=native")
 #: gcc only: loops stay loops.  gcc turns a loop that copies or clears a run of memory into a
@@ -58,7 +58,7 @@ def _version(compiler: str) -> tuple[str, str]:
     if path is None:
         return "", ""
     try:
-        out = run_tool([path, *words[1:], "--version"], timeout=30)
+        out = run_tool([path, *words[1:], "--version"], timeout=min(30.0, build_timeout()))
     except (OSError, subprocess.TimeoutExpired):
         return "", ""
     return shlex.join([os.path.realpath(path), *words[1:]]), out.stdout or out.stderr
@@ -85,13 +85,14 @@ def openmp_works(compiler: str) -> str:
         src = os.path.join(tmp, "t.c")
         with open(src, "w") as f:
             f.write("#include <omp.h>\nint main(void){return omp_get_max_threads() > 0 ? 0 : 1;}\n")
+        limit = min(60.0, build_timeout())  # OKL_BUILD_TIMEOUT bounds every compiler call
         try:
             r = run_tool([*_words(compiler), "-fopenmp", src, "-o", os.path.join(tmp, "t")],
-                         timeout=60)
+                         timeout=limit)
         except OSError as e:
             return str(e)
         except subprocess.TimeoutExpired:
-            return "it ran for more than 60 s"
+            return f"it ran for more than {limit:g} s (OKL_BUILD_TIMEOUT)"
         return "" if r.returncode == 0 else r.stderr.strip().splitlines()[-1:][0] if \
             r.stderr.strip() else f"exit {r.returncode}"
 

@@ -26,6 +26,7 @@ import subprocess
 import tempfile
 import time
 
+from ... import env
 from ...errors import BuildError
 
 #: seconds a compiler may run when OKL_BUILD_TIMEOUT is unset
@@ -35,19 +36,10 @@ GRACE = 0.5
 
 
 def build_timeout() -> float:
-    """``OKL_BUILD_TIMEOUT`` in seconds (read at every build), else the default."""
-    text = os.environ.get("OKL_BUILD_TIMEOUT", "").strip()
-    if not text:
-        return DEFAULT_TIMEOUT
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not value > 0:
-        raise BuildError(f"OKL_BUILD_TIMEOUT={text!r} is not a positive number of seconds; "
-                         f"set it to, e.g., {DEFAULT_TIMEOUT:.0f} (or unset it for the "
-                         "default)")
-    return value
+    """``OKL_BUILD_TIMEOUT`` in seconds (read at every compiler call), else the default: a
+    positive finite number of seconds, at most a week (okl.env.number's one reading)."""
+    return env.number("OKL_BUILD_TIMEOUT", DEFAULT_TIMEOUT, integer=False,
+                      maximum=7 * 24 * 3600.0, what="seconds a compiler may run")
 
 
 def run_compiler(cmd: list[str], cwd: str, what: str) -> subprocess.CompletedProcess:
