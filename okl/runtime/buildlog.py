@@ -55,6 +55,62 @@ def map_log(log: str, source: str = "", limit: int = 30) -> str:
     return shown
 
 
+_POSITION = re.compile(r"(?P<file>[^\s:][^:\n]*):(?P<line>\d+):(?P<col>\d+):")
+_NAME = re.compile(r"[A-Za-z_]\w*")
+#: a name a compiler quotes: 'x', ‘x’ (gcc in a UTF-8 locale) or "x"
+_QUOTED = re.compile(r"[\'‘\"`]([A-Za-z_]\w*)[\'’\"`]")
+
+
+def okl_columns(text: str, generated: str, sources: dict[str, str]) -> str:
+    """``text`` (a compiler's log) with its ``FILE:LINE:COL:`` positions in ``sources``
+    given columns of the OKL source, not of okl's generated code.
+
+    Why: ``#line`` carries a file and a line but no column, so a C compiler counts columns in
+    the generated line (re-indented, loop headers rewritten) -- an undeclared name at column
+    109 of the kernel was reported at column 14, beside okl's own warning at 109.  The name
+    the compiler means -- the one its message quotes, else the one at its column in each
+    generated line of that source line -- gives the column where it occurs once in the
+    source line; otherwise the column is left out rather than wrong.  Positions in other
+    files (headers okl did not read here) are left as they are."""
+    if not sources:
+        return text
+    generated_lines = generated.split("\n")
+    made: dict[tuple[str, int], list[str]] = {}
+    for index, where in enumerate(line_table(generated)):
+        if where is not None:
+            made.setdefault(where, []).append(generated_lines[index])
+    source_lines = {name: body.split("\n") for name, body in sources.items()}
+
+    def once(name: str, line: str) -> int | None:
+        found = [t.start() for t in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", line)]
+        return found[0] + 1 if len(found) == 1 else None
+
+    def fix(log_line: str) -> str:
+        m = _POSITION.search(log_line)
+        if m is None:
+            return log_line
+        name, line, col = m.group("file"), int(m.group("line")), int(m.group("col"))
+        lines = source_lines.get(name)
+        if lines is None or not 0 < line <= len(lines):
+            return log_line
+        source = lines[line - 1]
+        quoted = _QUOTED.findall(log_line[m.end():])
+        columns = {c for q in quoted if (c := once(q, source)) is not None}
+        if not columns:
+            for gen in made.get((name, line), []):
+                start = col - 1
+                while 0 < start <= len(gen) and (gen[start - 1].isalnum() or
+                                                 gen[start - 1] == "_"):
+                    start -= 1  # the compiler may point inside the name
+                token = _NAME.match(gen, start) if 0 <= start < len(gen) else None
+                if token is not None and (c := once(token.group(), source)) is not None:
+                    columns.add(c)
+        at = f"{name}:{line}:{columns.pop()}:" if len(columns) == 1 else f"{name}:{line}:"
+        return log_line[:m.start()] + at + log_line[m.end():]
+
+    return "\n".join(fix(line) for line in text.split("\n"))
+
+
 class captured_stderr:
     """Catch what the OpenCL compiler prints straight to file descriptor 2 (pocl's clang
     prints "1 error generated."): it belongs in the build log, not on the user's terminal."""

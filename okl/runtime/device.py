@@ -23,12 +23,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import modes
-from ..errors import ArgumentError, BackendUnavailableError, BundleError, OKLError
+from ..errors import ArgumentError, BackendUnavailableError, BuildError, BundleError, OKLError
 from ..modes import MODES
 from ..parser.cpp.defines import define_texts
 from ..version import __version__, translator_digest
 from . import allocation, interop
 from . import stream as streams
+from .buildlog import okl_columns
 from .cache import Cache
 from .cache import memo as process_memo
 from .kernel import Kernel
@@ -373,7 +374,11 @@ class Device:
                                f"(kernels: {', '.join(s.name for s in specs) or 'none'})")
             _check_block_size(spec, getattr(self.backend, "max_threads", None), self.name)
         translated = time.perf_counter()
-        module, build_hit = self.backend.build(self, code, specs, list(flags))
+        try:
+            module, build_hit = self.backend.build(self, code, specs, list(flags))
+        except BuildError as e:  # the compiler's columns are the generated code's
+            e.args = (okl_columns(str(e), code, {filename: source}),)
+            raise
         compiled = time.perf_counter()
         program = Program(self, specs, module, code, origin=filename, build={
             "defines": dict(defines),
