@@ -39,3 +39,13 @@ def test_columns_are_found_by_name_or_left_out():
         "k.okl:3:15: error: bad"  # the name at the column: bar in the first generated line
     assert at("k.okl:3:1: note: here", GENERATED, sources) == "k.okl:3: note: here"
     assert at("other.h:3:7: error: x", GENERATED, sources) == "other.h:3:7: error: x"
+
+
+def test_a_log_carries_no_control_characters():
+    """NVRTC's log ends with its NUL (the hostile suite saw it in cuda and hip messages); a
+    compiler's escape sequences are shown, not sent to the terminal."""
+    from okl.runtime.buildlog import map_log
+
+    shown = map_log("ptxas error : too much shared data\n \x00")
+    assert "\x00" not in shown and shown.endswith("too much shared data")
+    assert map_log("x\x1b[2Jy") == "  x\\x1b[2Jy"

@@ -36,6 +36,14 @@ def line_table(source: str) -> list[tuple[str, int] | None]:
     return table
 
 
+#: control characters a log must not carry to the terminal (tabs and newlines are text)
+_CONTROL = re.compile(r"[\x01-\x08\x0b-\x1f\x7f]")
+
+
+def _escape(m: re.Match) -> str:
+    return repr(m.group())[1:-1]
+
+
 def map_log(log: str, source: str = "", limit: int = 30) -> str:
     table = line_table(source) if source else []
 
@@ -47,6 +55,7 @@ def map_log(log: str, source: str = "", limit: int = 30) -> str:
         col = f":{m.group(2)}" if m.group(2) else ""
         return f"{where[0]}:{where[1]}{col}"
 
+    log = _CONTROL.sub(_escape, log.replace("\0", ""))  # NVRTC's log ends with its NUL
     lines = [_GENERATED.sub(okl_position, line) for line in log.rstrip().split("\n")
              if line.strip()]
     shown = "\n".join("  " + line for line in lines[:limit])
