@@ -130,6 +130,9 @@ class CPUBackend:
                     "gcc) or set CC")
         if mode == "openmp":
             why = openmp_works(compiler)
+            if why.startswith("it ran for more than"):  # hung: not a missing runtime
+                return (f"'{compiler} -fopenmp' did not finish ({why}): check the compiler "
+                        "(CC) or allow it more time with OKL_BUILD_TIMEOUT=<seconds>")
             if why:
                 return (f"'{compiler} -fopenmp' does not work ({why}): install the OpenMP "
                         "runtime (apt-get install libgomp1, or libomp-dev for clang)")
