@@ -16,7 +16,9 @@ block shapes by hand.  The tuner does that sweep once per device and remembers t
    bug in the kernel (a tail not covered, a size assumed) or a tolerance too tight;
 3. the variants that agree are timed with the device's events (okl.runtime.stream: CUDA/HIP
    events, OpenCL profiling markers, the host clock around the synchronous launch on serial
-   and openmp) after a warm-up, in interleaved rounds -- variant A, B, C, then A, B, C again
+   and openmp) on one shared set of copies (each variant's own copies would sit in memory
+   placed and cached their own way: on a CPU that moved medians by more than the variants
+   differ) after a warm-up, in interleaved rounds -- variant A, B, C, then A, B, C again
    -- so that a slow spell of a shared machine hits every variant, not one; the median of the
    launches ranks them.  The variants within 10 % of the best are then timed again, as long
    (the order of close contenders is what the choice depends on, and noise can swap it);
@@ -57,9 +59,9 @@ from .properties import openmp_threads
 from .verbose import say
 
 #: seconds of timed launches per variant when ``repeat`` is not given (split over the rounds)
-BUDGET_S = 0.3
+BUDGET_S = 1.0
 #: timed launches per variant when ``repeat`` is not given: at least, at most
-MIN_REPEAT, MAX_REPEAT = 9, 300
+MIN_REPEAT, MAX_REPEAT = 9, 2000
 #: interleaved timing rounds (each variant gets a third of its launches per round)
 ROUNDS = 3
 #: variants whose median is within this fraction of the best's are timed again (at most
@@ -339,7 +341,7 @@ def _reuse(device, key: str, build):
 class _Candidate:
     variant: Variant
     kernel: Any
-    args: list  # this variant's copies
+    args: list  # the arguments it is timed on: one set of copies for every variant
     times: list[float] = field(default_factory=list)
 
 
@@ -352,7 +354,10 @@ def _run(device, name: str, variants: list[dict], build, args: list, rtol: float
     ref_point: dict | None = None
     names: list[str] = []
     alive: list[_Candidate] = []
-    keep_copies = _fits(device, hosts, len(variants))
+    # every variant is timed on the same copies, as a careful comparison times them: each
+    # variant's own copies (checked above) would put each in memory placed and cached its
+    # own way -- on a CPU that moved a variant's median by more than the variants differ
+    bench: list | None = None
     for variant in table:
         label = _point_text(variant.point)
         try:
@@ -380,7 +385,11 @@ def _run(device, name: str, variants: list[dict], build, args: list, rtol: float
                 variant.reason = f"{differs} (reference: {_point_text(ref_point or {})})"
                 log.warning("tune %s: variant %s excluded: %s", name, label, variant.reason)
                 continue
-        candidate = _Candidate(variant, kernel, copies)
+        del copies, outputs  # checked: its own copies can go
+        if bench is None:
+            bench = [device.asarray(h.copy()) if h is not None else a
+                     for a, h in zip(args, hosts, strict=True)]
+        candidate = _Candidate(variant, kernel, bench)
         try:
             _time(device, candidate, WARMUP)  # warm-up: not kept, but it sizes the timing
             first = max(statistics.median(candidate.times), 1e-9)
@@ -389,11 +398,7 @@ def _run(device, name: str, variants: list[dict], build, args: list, rtol: float
             _fail(variant, "launch", e, name)
             continue
         variant.launches = repeat or int(min(max(BUDGET_S / first, MIN_REPEAT), MAX_REPEAT))
-        if keep_copies:
-            alive.append(candidate)
-        else:  # too big to keep every variant's copies: time this one now, in one round
-            _time(device, candidate, variant.launches)
-            _close(candidate, label)
+        alive.append(candidate)
     _rounds(device, alive)
     finalists = _finalists(alive)
     if len(finalists) > 1:  # the close contenders again, as long: their order is what counts
@@ -439,7 +444,7 @@ def _close(c: _Candidate, label: str) -> None:
     c.variant.seconds = statistics.median(c.times)
     c.variant.launches = len(c.times)
     say(f"  {label}: median {_seconds(c.variant.seconds)} over {len(c.times)} launches")
-    c.args.clear()  # the copies can go
+    c.args = []  # the shared copies go with the last candidate
 
 
 def _time(device, c: _Candidate, count: int) -> None:
@@ -467,17 +472,6 @@ def _host(a) -> np.ndarray | None:
     if isinstance(a, np.ndarray) and a.ndim > 0:
         return np.ascontiguousarray(a)
     return None
-
-
-def _fits(device, hosts: list, count: int) -> bool:
-    """Whether every variant's copies may live at once (interleaved rounds): at most a
-    quarter of the device's memory, where it says how much it has."""
-    need = sum(h.nbytes for h in hosts if h is not None) * count
-    try:
-        total = device.properties.get("memory_bytes")
-    except Exception:
-        total = None
-    return not total or need <= total // 4
 
 
 def _disagreement(ref: list[np.ndarray], got: list[np.ndarray], names: list[str],
