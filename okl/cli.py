@@ -531,7 +531,8 @@ def _argument_spec(spec: str, defines: tuple[str, ...]) -> tuple[list, dict]:
 @click.option("--atol", type=float, default=0.0, show_default=True,
               help="Absolute tolerance for that comparison.")
 @click.option("--repeat", type=click.IntRange(1), default=None,
-              help="Timed launches per variant (default: as many as fit in about 0.3 s).")
+              help="Timed launches per variant (default: as many as fit in about 1 s, at "
+                   "most 2000).")
 @click.option("-f", "--force", is_flag=True,
               help="Tune again even if the cache holds the answer.")
 @compile_options

@@ -278,7 +278,8 @@ class Device:
         A variant that fails to build or launch, or whose results differ, is skipped and
         listed in the table (an okl.OKLError only when none runs).  ``defines``,
         ``include_dirs`` and ``flags`` are build_kernel's, the same for every variant;
-        ``repeat``: timed launches per variant (default: as many as fit in about 0.3 s).
+        ``repeat``: timed launches per variant (default: as many as fit in about 1 s, at
+        most 2000).
         The winner is kept in okl's cache per device, kernel, source, fixed defines, space
         and argument shapes, so the next process asking the same gets it without timing;
         ``force=True`` tunes again.  See okl/runtime/tune.py."""
