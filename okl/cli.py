@@ -509,8 +509,9 @@ def _argument_spec(spec: str, defines: tuple[str, ...]) -> tuple[list, dict]:
     if isinstance(document, list):
         document = {"args": document}
     args = arguments_from_spec(document)
-    defs = {**{str(k): str(v) for k, v in (document.get("defines") or {}).items()},
-            **_defines(defines)}
+    from .parser.cpp.defines import define_texts
+
+    defs = {**define_texts(document.get("defines")), **_defines(defines)}
     return args, defs
 
 
@@ -584,12 +585,10 @@ def _number(text: str) -> int | float | str:
 
 
 def _read_text(path: str) -> str:
-    from .parser.source import SourceFileError
+    from .parser.source import SourceFileError, read_source
 
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise SourceFileError(path, e.strerror or str(e)) from None
+    try:  # read_source: a FIFO or device is refused by type, the size is limited
+        return read_source(path).decode("utf-8")
     except UnicodeDecodeError as e:
         raise SourceFileError(path, f"not UTF-8 ({e.reason} at byte {e.start})") from None
 

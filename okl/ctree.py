@@ -258,6 +258,12 @@ def is_id(node, name: str) -> bool:
     return isinstance(node, c_ast.ID) and node.name == name
 
 
+def is_void_param(p: c_ast.Node) -> bool:
+    """The ``void`` of a parameter list ``(void)``: no parameter at all."""
+    return isinstance(p, c_ast.Typename) and isinstance(p.type, c_ast.TypeDecl) and \
+        getattr(p.type.type, "names", None) == ["void"]
+
+
 def is_pure(expr: c_ast.Node) -> bool:
     """Plain arithmetic on variables: evaluating it again, or not at all, changes nothing."""
     return all(isinstance(n, _PURE) and not (

@@ -76,6 +76,7 @@ import numpy as np
 
 from .errors import OKLError
 from .parser.cpp.defines import DefineError, define_texts
+from .parser.source import STRING_NAME
 
 if TYPE_CHECKING:
     from .runtime.device import Device, Kernel
@@ -369,7 +370,7 @@ def _fields(dev, path, source, name, defines, include_dirs, flags, filename, sco
         where = os.path.abspath(path)
         text = None
     else:
-        where = [filename or "<string>", os.getcwd()]
+        where = [filename or STRING_NAME, os.getcwd()]
         text = source
     values = {
         "file": where, "source": text, "kernel name": name, "scope": scope,

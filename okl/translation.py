@@ -21,6 +21,7 @@ from .parser.source import STRING_NAME, read_source
 from .record import record
 from .recursion import deep_recursion
 from .targets.emitter import emit_file
+from .targets.serial import ENTRY_PREFIX
 from .targets.target import Target
 from .transforms.atomics import lower_atomics
 from .transforms.barriers import insert_barriers
@@ -237,7 +238,7 @@ def lower_program(program: Program, target: Target, *, line_directives: bool = T
             if instrumenter is not None:
                 instrumenter.register(nodes[0])
             out.extend(nodes)
-            entry = None if target.gpu else f"_okl_entry_{kernel.name}"
+            entry = None if target.gpu else f"{ENTRY_PREFIX}{kernel.name}"
             infos.append(KernelInfo(kernel.name, kernel.params, plan, entry,
                                     bounds[kernel.name], checks, races,
                                     user_params[kernel.name]))

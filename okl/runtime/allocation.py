@@ -12,6 +12,7 @@ the same way.
 
 from __future__ import annotations
 
+import math
 import operator
 import os
 from collections.abc import Callable
@@ -48,7 +49,7 @@ def checked_shape(device, count_or_shape, dtype: np.dtype) -> tuple[int, ...]:
     """``shape_of``, and the buffer's exact byte count within what ``device`` can give in
     one allocation; raises okl.AllocationError naming both otherwise."""
     shape = shape_of(count_or_shape)
-    nbytes = _prod(shape) * dtype.itemsize
+    nbytes = math.prod(shape) * dtype.itemsize
     if nbytes > MAX_BYTES:
         raise _too_large(device, shape, dtype, nbytes, MAX_BYTES, "a 64-bit size")
     limit, what = limit_of(device)
@@ -67,7 +68,7 @@ def allocate(device, shape: tuple[int, ...], dtype: np.dtype, make: Callable):
     except Exception as e:
         if not _out_of_memory(e):
             raise
-        nbytes = _prod(shape) * dtype.itemsize
+        nbytes = math.prod(shape) * dtype.itemsize
         limit, what = limit_of(device)
         raise AllocationError(
             f"{device.mode}: cannot allocate {_bytes(nbytes)} ({_what(shape, dtype)}): "
@@ -137,7 +138,7 @@ def _too_large(device, shape, dtype, nbytes: int, limit: int, what: str) -> Allo
 
 
 def _what(shape: tuple[int, ...], dtype: np.dtype) -> str:
-    return f"shape {shape} of {dtype}: {_prod(shape)} elements of {dtype.itemsize} bytes"
+    return f"shape {shape} of {dtype}: {math.prod(shape)} elements of {dtype.itemsize} bytes"
 
 
 def _bytes(n: int) -> str:
@@ -146,10 +147,3 @@ def _bytes(n: int) -> str:
         if n >= size:
             return f"{n} bytes ({n / size:.3g} {unit})"
     return f"{n} bytes"
-
-
-def _prod(shape: tuple[int, ...]) -> int:
-    n = 1
-    for d in shape:
-        n *= d
-    return n

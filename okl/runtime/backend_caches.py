@@ -129,14 +129,14 @@ def _nvidia(entry: os.DirEntry) -> list[str] | None:
     ``<hex digit>/<hex digit>/<hex name of 8 or more digits>`` files, nothing else; proven
     only where the index is there, the index only where such a folder is."""
     folder = os.path.dirname(entry.path)
-    try:
-        names = os.listdir(folder)
-    except OSError:
-        return None
     index = os.path.join(folder, "index")
     if not os.path.isfile(index) or os.path.islink(index):
         return None
     if entry.name == "index":
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            return None
         return [entry.path] if any(_nvidia_digit(os.path.join(folder, n)) for n in names) \
             else None
     return [entry.path] if _nvidia_digit(entry.path) else None
@@ -175,6 +175,12 @@ def _xdg_cache() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
 
 
+def pocl_cache_dir() -> Path:
+    """Where PoCL keeps its compiled kernels: POCL_CACHE_DIR, else the XDG cache's
+    pocl/kcache."""
+    return Path(os.environ.get("POCL_CACHE_DIR") or _xdg_cache() / "pocl" / "kcache")
+
+
 def backend_caches() -> list[BackendCache]:
     """Where each backend cache is now (environment variables read at the call)."""
     import platformdirs  # as pyopencl finds its cache (XDG_CACHE_HOME on Linux)
@@ -188,8 +194,6 @@ def backend_caches() -> list[BackendCache]:
         BackendCache("nvidia", "CUDA_CACHE_PATH",
                      Path(os.environ.get("CUDA_CACHE_PATH") or home / ".nv" / "ComputeCache"),
                      "cuda, opencl on NVIDIA"),
-        BackendCache("pocl", "POCL_CACHE_DIR",
-                     Path(os.environ.get("POCL_CACHE_DIR") or _xdg_cache() / "pocl" / "kcache"),
-                     "opencl on PoCL"),
+        BackendCache("pocl", "POCL_CACHE_DIR", pocl_cache_dir(), "opencl on PoCL"),
         BackendCache("pyopencl", "XDG_CACHE_HOME", Path(pyopencl), "opencl"),
     ]

@@ -13,8 +13,8 @@ import re
 import sys
 import tempfile
 
-from .. import env
 from ..parser.linemarker import unescape
+from .verbose import enabled as verbose_enabled
 
 _LINE = re.compile(r'^\s*#line (\d+) "((?:\\.|[^"\\])*)"')
 _GENERATED = re.compile(r"<(?:kernel|source|input)>:(\d+)(?::(\d+))?")
@@ -146,7 +146,7 @@ class captured_stderr:
             self._file.close()
         except OSError:
             pass
-        if self._text.strip() and env.flag("OKL_VERBOSE"):
+        if self._text.strip() and verbose_enabled():
             print(self._text, end="", file=sys.stderr, flush=True)
         return False
 

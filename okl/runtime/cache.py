@@ -78,12 +78,6 @@ META = "meta.json"
 _KEY = re.compile(r"[0-9a-f]{64}")
 
 
-def _env_flag(name: str) -> bool:
-    """Read the switch at every call, so that setting it in a running program takes effect;
-    one reading of yes/no for all of okl (okl.env.flag: a value that is neither is an error)."""
-    return env.flag(name)
-
-
 #: in-process memos of what the cache gave (translations, loaded libraries): a new Device
 #: finds a kernel again without reading the disk.  Clearing the cache clears them too.
 _MEMOS: list[dict] = []
@@ -156,7 +150,7 @@ class Cache:
             if files is not None:
                 log.debug("cache hit %s/%s (overlay)", level, key)
                 return dict(files)
-        if _env_flag("OKL_NO_CACHE"):
+        if env.flag("OKL_NO_CACHE"):
             return None
         try:
             cache_files.check_path(self.root, path)  # no link, nothing another user could write
@@ -185,7 +179,7 @@ class Cache:
         """Remove a broken entry, best effort. ``meta.json`` goes first so the entry stops being
         complete at once; a concurrent writer's temp files are left alone (rmdir only succeeds
         on an empty directory), so its put can still finish."""
-        if _env_flag("OKL_CACHE_READONLY"):
+        if env.flag("OKL_CACHE_READONLY"):
             return
         try:
             fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
@@ -222,7 +216,7 @@ class Cache:
             self._recorded.append((level, key, files))
         if self._overlay_stats is not None:
             self._overlay_stats["puts"] += 1
-        if _env_flag("OKL_NO_CACHE") or _env_flag("OKL_CACHE_READONLY"):
+        if env.flag("OKL_NO_CACHE") or env.flag("OKL_CACHE_READONLY"):
             return None
         meta = {
             "schema": SCHEMA,
@@ -317,7 +311,7 @@ class Cache:
         Symbolic links are unlinked, never followed, so nothing outside the root is touched.
         Honours ``OKL_CACHE_READONLY`` (a shared cache must not be emptied by one user).
         """
-        if _env_flag("OKL_CACHE_READONLY"):
+        if env.flag("OKL_CACHE_READONLY"):
             log.warning("OKL_CACHE_READONLY is set; not clearing %s", self.base)
             return 0
         forget_memos()
@@ -344,7 +338,7 @@ class Cache:
         Writes do this by themselves, for their entry and at most hourly for the whole
         cache; ``clear`` removes them with everything else.  Never under
         ``OKL_CACHE_READONLY``."""
-        if _env_flag("OKL_CACHE_READONLY"):
+        if env.flag("OKL_CACHE_READONLY"):
             return 0
         return cache_files.sweep(self.base, LEVELS)
 

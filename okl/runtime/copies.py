@@ -30,6 +30,7 @@ without offsets (a bundle of an older okl) refuse such a view, with an ArgumentE
 
 from __future__ import annotations
 
+import math
 import operator
 import weakref
 
@@ -76,9 +77,7 @@ def view(mem, key):
             picked.append((first, 1, False))
         offset += first * strides[d]
     out_shape = tuple(count for _, count, kept in picked if kept)
-    size = 1
-    for _, count, _ in picked:
-        size *= count
+    size = math.prod(count for _, count, _ in picked)
     # contiguous: after the last axis that is not whole, every earlier axis picks one index
     partial = [d for d, (_, count, _) in enumerate(picked) if count != shape[d]]
     if size > 1 and partial and any(picked[d][1] != 1 for d in range(partial[-1])):

@@ -26,6 +26,7 @@ from .. import modes
 from ..errors import ArgumentError, BackendUnavailableError, BuildError, BundleError, OKLError
 from ..modes import MODES
 from ..parser.cpp.defines import define_texts
+from ..parser.source import STRING_NAME
 from ..version import __version__, translator_digest
 from . import allocation, interop
 from . import stream as streams
@@ -37,7 +38,7 @@ from .launch import races
 from .launch.checked import requested
 from .launch.spec import from_json, specs_of, to_json
 from .memory import Memory
-from .program import Program
+from .program import Program, missing_kernel
 from .program import check_block_size as _check_block_size
 from .properties import device_properties
 from .verbose import SLOW_SECONDS, say, slow
@@ -183,8 +184,8 @@ class Device:
         """A buffer of ``count`` elements (or of a shape) set to zero."""
         dtype = np.dtype(dtype)
         shape = allocation.checked_shape(self, count_or_shape, dtype)
-        return self.asarray(allocation.allocate(self, shape, dtype,
-                                                lambda: np.zeros(shape, dtype)))
+        return allocation.allocate(self, shape, dtype,
+                                   lambda: self.asarray(np.zeros(shape, dtype)))
 
     def asarray(self, array, dtype=None, *, copy: bool | None = None) -> Memory:
         """A Memory with ``array``'s contents: numpy arrays (structured dtypes too), any
@@ -351,7 +352,7 @@ class Device:
         """The one build path of build_kernel and build_program: the in-process memo, then
         translation (through its cache), then one backend build of the whole module.
         ``name``: the kernel the caller wants, checked before anything is compiled."""
-        filename = filename or "<string>"
+        filename = filename or STRING_NAME
         # cpp resolves #include "x.h" from the kernel's folder (the working directory for a
         # string), so that folder is part of what the text means.
         base = os.path.dirname(os.path.abspath(filename)) if filename[:1] != "<" else \
@@ -371,8 +372,7 @@ class Device:
         if name is not None:
             spec = next((s for s in specs if s.name == name), None)
             if spec is None:
-                raise OKLError(f"no @kernel named {name!r} in {filename} "
-                               f"(kernels: {', '.join(s.name for s in specs) or 'none'})")
+                raise missing_kernel(name, [s.name for s in specs], filename)
             _check_block_size(spec, getattr(self.backend, "max_threads", None), self.name)
         translated = time.perf_counter()
         try:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import weakref
 from operator import attrgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import OKLError
 from .launch.args import bind_args, make_converters
@@ -18,7 +18,6 @@ from .launch.spec import KernelSpec
 from .properties import kernel_properties
 from .stream import launch_on, takes_stream
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:  # no import at run time: tune is loaded by the first Device.tune
     from .tune import TuneResult
 

@@ -67,7 +67,7 @@ class Program(Mapping):
             return kernel
         spec = self.specs.get(name) if isinstance(name, str) else None
         if spec is None:
-            raise NoSuchKernelError(self._missing(name))
+            raise missing_kernel(name, self.specs, self.origin)
         return self._make(spec)
 
     def __iter__(self) -> Iterator[str]:
@@ -117,7 +117,7 @@ class Program(Mapping):
         from .bundle import write_program
 
         if kernel is not None and kernel not in self.specs:
-            raise NoSuchKernelError(self._missing(kernel))
+            raise missing_kernel(kernel, self.specs, self.origin)
         write_program(path, self, kernel)
 
     def only(self, name: str | None = None) -> Kernel:
@@ -145,12 +145,15 @@ class Program(Mapping):
         self._kernels[spec.name] = kernel
         return kernel
 
-    def _missing(self, name: object) -> str:
-        known = list(self.specs)
-        close = difflib.get_close_matches(str(name), known, n=1)
-        hint = f"; did you mean '{close[0]}'?" if close else ""
-        return (f"no @kernel named {name!r} in {self.origin}{hint} "
-                f"(kernels: {', '.join(known) or 'none'})")
+
+def missing_kernel(name: object, known, origin: str) -> NoSuchKernelError:
+    """The error for a kernel ``name`` that ``origin`` (a file, a bundle) does not define,
+    listing the ``known`` ones and a close match."""
+    known = list(known)
+    close = difflib.get_close_matches(str(name), known, n=1)
+    hint = f"; did you mean '{close[0]}'?" if close else ""
+    return NoSuchKernelError(f"no @kernel named {name!r} in {origin}{hint} "
+                             f"(kernels: {', '.join(known) or 'none'})")
 
 
 def check_block_size(spec: KernelSpec, max_threads: int | None, device: str) -> None:

@@ -51,6 +51,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ArgumentError, OKLError
+from ..parser.cpp.defines import define_texts
 from ..parser.source import read_source
 from ..version import __version__
 from .cache import Cache
@@ -158,8 +159,7 @@ class TuneResult:
             lines.append(f"{mark} " + "  ".join(c.ljust(w) for c, w in
                                                 zip(row, widths, strict=True))
                          + f"  {time_text:10}  {status}")
-        best = " ".join(f"{k}={_text(v)}" for k, v in self.best.items())
-        lines.append(f"best: {best} ({_seconds(self.seconds)} per launch)")
+        lines.append(f"best: {_point_text(self.best)} ({_seconds(self.seconds)} per launch)")
         return "\n".join(lines)
 
 
@@ -276,7 +276,7 @@ def tune(device, path, kernel: str, space, args, *, defines: dict | None = None,
     document = {"okl": __version__, "device": device_identity(device), "kernel": kernel,
                 "source": hashlib.sha256(text).hexdigest(),
                 "file": os.path.abspath(path),
-                "defines": {k: str(v) for k, v in sorted(fixed.items())},
+                "defines": dict(sorted(define_texts(fixed).items())),
                 "include_dirs": [os.path.abspath(d) for d in include_dirs],
                 "flags": [str(f) for f in flags], "space": variants,
                 "args": signature(args)}
@@ -358,6 +358,12 @@ def _run(device, name: str, variants: list[dict], build, args: list, rtol: float
     # variant's own copies (checked above) would put each in memory placed and cached its
     # own way -- on a CPU that moved a variant's median by more than the variants differ
     bench: list | None = None
+
+    def fresh() -> list:
+        """Copies of the array arguments (scalars as given)."""
+        return [device.asarray(h.copy()) if h is not None else a
+                for a, h in zip(args, hosts, strict=True)]
+
     for variant in table:
         label = _point_text(variant.point)
         try:
@@ -365,8 +371,7 @@ def _run(device, name: str, variants: list[dict], build, args: list, rtol: float
         except OKLError as e:  # this variant's (anything else is okl's bug: raised)
             _fail(variant, "build", e, name)
             continue
-        copies = [device.asarray(h.copy()) if h is not None else a
-                  for a, h in zip(args, hosts, strict=True)]
+        copies = fresh()
         try:
             kernel(*copies)
             device.finish()
@@ -387,8 +392,7 @@ def _run(device, name: str, variants: list[dict], build, args: list, rtol: float
                 continue
         del copies, outputs  # checked: its own copies can go
         if bench is None:
-            bench = [device.asarray(h.copy()) if h is not None else a
-                     for a, h in zip(args, hosts, strict=True)]
+            bench = fresh()
         candidate = _Candidate(variant, kernel, bench)
         try:
             _time(device, candidate, WARMUP)  # warm-up: not kept, but it sizes the timing
@@ -406,7 +410,7 @@ def _run(device, name: str, variants: list[dict], build, args: list, rtol: float
             "timed again")
         _rounds(device, finalists)
     for c in alive:
-        _close(c, _point_text(c.variant.point))
+        _close(c)
     timed = [v for v in table if v.ok and v.seconds is not None]
     if not timed:
         if len({v.reason for v in table}) == 1:  # one cause (no such kernel, bad args)
@@ -417,7 +421,7 @@ def _run(device, name: str, variants: list[dict], build, args: list, rtol: float
     best = min(timed, key=lambda v: v.seconds or 0.0)
     result = TuneResult(name, device.mode, device.name, dict(best.point), float(best.seconds
                                                                                or 0.0), table)
-    return result, build(best.point)
+    return result, next(c.kernel for c in alive if c.variant is best)
 
 
 def _rounds(device, candidates: list[_Candidate]) -> None:
@@ -440,10 +444,11 @@ def _finalists(candidates: list[_Candidate]) -> list[_Candidate]:
     return [candidates[k] for m, k in medians[:FINALISTS] if m <= limit]
 
 
-def _close(c: _Candidate, label: str) -> None:
+def _close(c: _Candidate) -> None:
     c.variant.seconds = statistics.median(c.times)
     c.variant.launches = len(c.times)
-    say(f"  {label}: median {_seconds(c.variant.seconds)} over {len(c.times)} launches")
+    say(f"  {_point_text(c.variant.point)}: median {_seconds(c.variant.seconds)} over "
+        f"{len(c.times)} launches")
     c.args = []  # the shared copies go with the last candidate
 
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast, c_parser
 
-from ..ctree import clone, rewrite, walk
+from ..ctree import clone, is_void_param, rewrite, walk
 from ..model.kernel import Kernel, Param, Program
 from ..model.types import CType
 from ..targets.target import Target
@@ -96,7 +96,7 @@ def append_params(kernel: Kernel, hidden: list[Param]) -> None:
     if decl.args is None:
         decl.args = c_ast.ParamList([])
     decl.args.params = [q for q in decl.args.params
-                        if not _is_void(q)] + [h.node for h in hidden]
+                        if not is_void_param(q)] + [h.node for h in hidden]
 
 
 def hidden_param(name: str, text: str, descr: str, kernel: Kernel) -> Param:
@@ -108,11 +108,6 @@ def hidden_param(name: str, text: str, descr: str, kernel: Kernel) -> Param:
                       None, None)
     ctype = CType(text, text.rstrip(" *"), descr, pointer, False)
     return Param(name, ctype, node, kernel.loc)
-
-
-def _is_void(p: c_ast.Node) -> bool:
-    return isinstance(p, c_ast.Typename) and isinstance(p.type, c_ast.TypeDecl) and \
-        getattr(p.type.type, "names", None) == ["void"]
 
 
 def guard_kernel(nodes: list[c_ast.Node], kernel: Kernel, program: Program, target: Target,

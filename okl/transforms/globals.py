@@ -13,6 +13,7 @@ from pycparser import c_ast
 
 from ..errors import Diagnostics
 from ..model.kernel import Program
+from ..targets.serial import ENTRY_PREFIX
 from ..targets.target import Target
 
 
@@ -83,7 +84,7 @@ def internal_linkage(nodes: list[c_ast.Node]) -> None:
     for n in nodes:
         decl = n.decl if isinstance(n, c_ast.FuncDef) else n
         if not isinstance(decl, c_ast.Decl) or not decl.name or \
-                decl.name.startswith("_okl_entry_") or {"static", "extern"} & set(decl.storage):
+                decl.name.startswith(ENTRY_PREFIX) or {"static", "extern"} & set(decl.storage):
             continue
         if isinstance(decl.type, c_ast.FuncDecl) and decl.name not in defined:
             continue  # a prototype of something defined elsewhere (libc)

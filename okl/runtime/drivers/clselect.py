@@ -116,10 +116,11 @@ def _name(platform) -> str:
 
 def _pocl_cache_problem() -> str:
     """Why PoCL could not use its kernel cache folder, or "": PoCL lists no devices at all
-    when it cannot create or write the folder (POCL_CACHE_DIR, else ~/.cache/pocl), which
-    looked like a missing installation."""
-    folder = os.environ.get("POCL_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "pocl")
+    when it cannot create or write the folder (backend_caches.pocl_cache_dir), which looked
+    like a missing installation."""
+    from ..backend_caches import pocl_cache_dir
+
+    folder = str(pocl_cache_dir())
     named = "POCL_CACHE_DIR" if os.environ.get("POCL_CACHE_DIR") else "its cache folder"
     try:  # as PoCL would: make the folder, write in it (access() says yes to root anywhere)
         os.makedirs(folder, exist_ok=True)

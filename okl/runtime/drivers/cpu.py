@@ -78,6 +78,10 @@ def is_gcc(compiler: str) -> bool:
     return "Free Software Foundation" in _version(compiler)[1]
 
 
+#: how openmp_works begins its reason when the compiler did not finish
+TIMED_OUT = "it ran for more than"
+
+
 @functools.cache
 def openmp_works(compiler: str) -> str:
     """'' when `compiler -fopenmp` links a program, else the reason."""
@@ -92,7 +96,7 @@ def openmp_works(compiler: str) -> str:
         except OSError as e:
             return str(e)
         except subprocess.TimeoutExpired:
-            return f"it ran for more than {limit:g} s (OKL_BUILD_TIMEOUT)"
+            return f"{TIMED_OUT} {limit:g} s (OKL_BUILD_TIMEOUT)"
         return "" if r.returncode == 0 else r.stderr.strip().splitlines()[-1:][0] if \
             r.stderr.strip() else f"exit {r.returncode}"
 
@@ -130,7 +134,7 @@ class CPUBackend:
                     "gcc) or set CC")
         if mode == "openmp":
             why = openmp_works(compiler)
-            if why.startswith("it ran for more than"):  # hung: not a missing runtime
+            if why.startswith(TIMED_OUT):  # hung: not a missing runtime
                 return (f"'{compiler} -fopenmp' did not finish ({why}): check the compiler "
                         "(CC) or allow it more time with OKL_BUILD_TIMEOUT=<seconds>")
             if why:

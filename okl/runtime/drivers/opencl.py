@@ -45,35 +45,29 @@ _PROGRAMS: dict[tuple, object] = process_memo({})
 _KERNELS: dict[tuple, object] = process_memo({})
 
 
-def _cl_kernel(program, name: str):
+def _cl_kernel(program, name: str, kernel: str):
     """The process's one cl.Kernel of ``name`` in ``program``: making one costs pyopencl a
     lookup of its argument-setting code in its on-disk cache (about half a millisecond), and
     every launch sets all arguments before it enqueues, so okl Kernels can share it -- under
-    its lock (clcall.launch_lock), so that threads never enqueue each other's arguments."""
+    its lock (clcall.launch_lock), so that threads never enqueue each other's arguments.
+    ``kernel``: the @kernel ``name`` is a device kernel of, for the error of a refusal."""
     key = (program.int_ptr, name)
     found = _KERNELS.get(key)
     if found is None:
         found = _cl().Kernel(program, name)
-        _check_local_memory(found, program, name)
+        _check_local_memory(found, program, kernel)
         _KERNELS[key] = found
     return found
 
 
-def _user_name(device_kernel: str) -> str:
-    """``kernel 'k'`` for the device kernel ``_okl_k_0`` (the names okl gives them)."""
-    stem, _, index = device_kernel.removeprefix("_okl_").rpartition("_")
-    return f"kernel '{stem}'" if device_kernel.startswith("_okl_") and index.isdecimal() and \
-        stem else f"kernel '{device_kernel}'"
-
-
-def _check_local_memory(cl_kernel, program, name: str) -> None:
+def _check_local_memory(cl_kernel, program, kernel: str) -> None:
     """Refuse a kernel whose @shared (local) memory the device does not have: launched, PoCL
     aborts the whole process on an assertion, where a GPU's compiler refuses it."""
     cl = _cl()
     for device in program.devices:
         used = cl_kernel.get_work_group_info(cl.kernel_work_group_info.LOCAL_MEM_SIZE, device)
         if used > device.local_mem_size:
-            raise BuildError(f"{_user_name(name)} needs {used} bytes of @shared memory per "
+            raise BuildError(f"kernel '{kernel}' needs {used} bytes of @shared memory per "
                              f"block; {device.name.strip()} has {device.local_mem_size} "
                              "(CL_DEVICE_LOCAL_MEM_SIZE): make the @shared arrays smaller, "
                              "or keep large data in global memory")
@@ -330,7 +324,7 @@ class OpenCLBackend:
             extra = printed.text().strip()
             if extra and extra not in log:
                 log = f"{log.rstrip()}\n{extra}"
-            path = _save_source(source)
+            path = keep_source(source, ".cl")  # one file per distinct source
             try:
                 code = int(e.code)  # the CL status, e.g. -11 (CL_BUILD_PROGRAM_FAILURE)
             except Exception:
@@ -438,7 +432,7 @@ class OpenCLBackend:
     def launcher(self, kernel, module):
         cl = _cl()
         spec = kernel.spec
-        cl_kernels = [_cl_kernel(module, d.name) for d in spec.device_kernels]
+        cl_kernels = [_cl_kernel(module, d.name, kernel.name) for d in spec.device_kernels]
         locks = [launch_lock(k) for k in cl_kernels]
         names = [d.name for d in spec.device_kernels]
         current = self._queue_now  # [the current stream's queue], read at each launch
@@ -481,7 +475,7 @@ class OpenCLBackend:
             return LaunchError(f"launching {names[k]} with global {glob} and local {local} "
                                f"failed: {e}")
         try:
-            return compile_cl_caller(kernel, [_cl_kernel(module, n) for n in names],
+            return compile_cl_caller(kernel, [_cl_kernel(module, n, kernel.name) for n in names],
                                      self._queue_now, cl.enqueue_nd_range_kernel,
                                      _placed if kernel.spec.pointer_offsets else _buffer,
                                      fail)
@@ -537,12 +531,6 @@ def _buffer(value):
 
 def _say(message: str) -> None:
     say(message)  # OKL_VERBOSE: to stderr through logging (okl/runtime/verbose.py)
-
-
-def _save_source(source: str) -> str:
-    """Keep the generated source of a failed build for BuildError.source_path (one file per
-    distinct source: toolrun.keep_source)."""
-    return keep_source(source, ".cl")
 
 
 def _build_log(program, device) -> str:

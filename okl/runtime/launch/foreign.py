@@ -16,29 +16,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .args import ArrayInfo
+from ..interop import HOST_TYPES, dlpack_device
+from .args import ArrayInfo, _typename
 
-#: DLPack device types whose memory the host addresses directly (CPU, CUDA and ROCm pinned)
-_HOST_DLPACK = (1, 3, 11)
 #: names of the other DLPack device types, for messages (dlpack.h)
 _DLPACK_KINDS = {2: "cuda", 4: "opencl", 7: "vulkan", 8: "metal", 10: "rocm", 13: "cuda",
                  14: "oneapi"}
-
-
-def _typename(obj) -> str:
-    kind = type(obj)
-    return f"{kind.__module__.split('.')[0]}.{kind.__qualname__}"
-
-
-def _dlpack_device(obj) -> tuple[int, int] | None:
-    fn = getattr(obj, "__dlpack_device__", None)
-    if fn is None:
-        return None
-    try:
-        kind, index = fn()
-        return int(kind), int(index)
-    except Exception:
-        return None
 
 
 def host_array(obj) -> np.ndarray | None:
@@ -51,8 +34,8 @@ def host_array(obj) -> np.ndarray | None:
             return np.asarray(obj)  # the interface's pointer: the same memory
         except Exception:
             return None
-    dl = _dlpack_device(obj)
-    if dl is not None and dl[0] in _HOST_DLPACK and hasattr(obj, "__dlpack__"):
+    dl = dlpack_device(obj)
+    if dl is not None and dl[0] in HOST_TYPES and hasattr(obj, "__dlpack__"):
         try:
             return np.from_dlpack(obj)
         except Exception:
@@ -70,8 +53,8 @@ def describe(obj) -> ArrayInfo | None:
         iface = None
     if isinstance(iface, dict):
         return ArrayInfo(None, True, False, "cuda", None, _typename(obj))
-    dl = _dlpack_device(obj)
-    if dl is not None and dl[0] not in _HOST_DLPACK:
+    dl = dlpack_device(obj)
+    if dl is not None and dl[0] not in HOST_TYPES:
         kind = _DLPACK_KINDS.get(dl[0], f"DLPack device type {dl[0]}")
         return ArrayInfo(None, True, False, kind, None, _typename(obj))
     arr = host_array(obj)

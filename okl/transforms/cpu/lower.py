@@ -17,8 +17,9 @@ from collections.abc import Set as AbstractSet
 
 from pycparser import c_ast
 
-from ...ctree import clone, guard_in_place, parent_map, walk
+from ...ctree import clone, guard_in_place, is_void_param, parent_map, walk
 from ...model.kernel import Kernel, Program
+from ...targets.serial import ENTRY_PREFIX
 from ...targets.target import Target
 from ..barriers import is_barrier
 from .divmod import split_divmod_lanes
@@ -156,11 +157,7 @@ def _stop_decl() -> c_ast.Decl:
 def _add_stop_param(kernel: Kernel) -> None:
     func = kernel.node.decl.type
     params = func.args.params if isinstance(func.args, c_ast.ParamList) else []
-    if len(params) == 1 and isinstance(params[0], c_ast.Typename) and \
-            isinstance(params[0].type, c_ast.TypeDecl) and \
-            isinstance(params[0].type.type, c_ast.IdentifierType) and \
-            params[0].type.type.names == ["void"]:
-        params = []  # ``(void)``
+    params = [p for p in params if not is_void_param(p)]
     func.args = c_ast.ParamList([*params, _stop_decl()])
 
 
@@ -270,7 +267,7 @@ def entry_point(kernel: Kernel) -> c_ast.FuncDef:
                 None, [], None, c_ast.PtrDecl([], ptype.type)), slot)))
     args.append(c_ast.ID("stop"))
     call = c_ast.FuncCall(c_ast.ID(kernel.name), c_ast.ExprList(args))
-    name = f"_okl_entry_{kernel.name}"
+    name = f"{ENTRY_PREFIX}{kernel.name}"
     void_pp = c_ast.PtrDecl([], c_ast.PtrDecl([], c_ast.TypeDecl(
         "args", [], None, c_ast.IdentifierType(["void"]))))
     stop = _stop_decl()

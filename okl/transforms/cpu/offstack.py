@@ -24,20 +24,17 @@ from ...model.sizes import array_bytes
 STACK_BYTES = 256 * 1024
 
 
-def move_off_stack(kernel: Kernel) -> list[str]:
-    """Make the largest arrays thread-local until the rest fit ``STACK_BYTES``; returns the
-    names moved (after lower_exclusive: @exclusive arrays have their slots)."""
+def move_off_stack(kernel: Kernel) -> None:
+    """Make the largest arrays thread-local until the rest fit ``STACK_BYTES`` (after
+    lower_exclusive: @exclusive arrays have their slots)."""
     sized = [(size, var) for var in [*kernel.shared, *kernel.exclusive]
              if (size := array_bytes(var.node)) is not None and not var.node.init]
     total = sum(size for size, _ in sized)
-    moved = []
     for size, var in sorted(sized, key=lambda sv: -sv[0]):
         if total <= STACK_BYTES:
             break
         _thread_local(var)
         total -= size
-        moved.append(var.name)
-    return moved
 
 
 def _thread_local(var: Variable) -> None:
