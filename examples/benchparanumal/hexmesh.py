@@ -168,22 +168,33 @@ class Reference:
 
 @dataclass
 class BoxMesh:
-    """``nx * ny * nz`` hexahedra of degree ``ref.n`` filling [-1, 1]^3."""
+    """``nx * ny * nz`` hexahedra of degree ``ref.n`` filling [-1, 1]^3 -- or, for one rank of
+    several, the slab of layers ``k0 .. k0 + nz - 1`` of an ``nx * ny * NZ`` box (``NZ``: 0
+    means ``nz``, the whole box).  A slab's elements, coordinates and factors are the whole
+    box's elements ``k0*nx*ny ..`` computed from the same global indices, so a partitioned
+    mesh holds the numbers of the one-rank mesh, not a re-rounded copy."""
 
     ref: Reference
     nx: int
     ny: int
     nz: int
+    k0: int = 0
+    NZ: int = 0
 
     @property
     def E(self) -> int:
         return self.nx * self.ny * self.nz
 
+    @property
+    def nz_total(self) -> int:
+        """Element layers of the whole box (along z)."""
+        return self.NZ or self.nz
+
     def element_positions(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Each element's position in the box: (ei, ej, ek), arrays over e."""
+        """Each element's position in the whole box: (ei, ej, ek), arrays over e."""
         e = np.arange(self.E)
         ei, ej, ek = e % self.nx, (e // self.nx) % self.ny, e // (self.nx * self.ny)
-        return ei, ej, ek
+        return ei, ej, ek + self.k0
 
     def physical_nodes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """x, y, z at every node, ``[e*Np + n]``, by the trilinear map of meshPhysicalNodes
@@ -195,7 +206,7 @@ class BoxMesh:
         t = np.repeat(z, Nq * Nq)
         ei, ej, ek = self.element_positions()
         out = []
-        for idx, count in ((ei, self.nx), (ej, self.ny), (ek, self.nz)):
+        for idx, count in ((ei, self.nx), (ej, self.ny), (ek, self.nz_total)):
             d = 2.0 / count
             lo = -1.0 + d * idx  # vertex 0's coordinate along this axis
             hi = lo + d
@@ -316,20 +327,52 @@ def _along(A: np.ndarray, f: np.ndarray, axis: int) -> np.ndarray:
 
 @dataclass
 class Numbering:
-    """The masked gather of benchParanumal's ogs on one rank: ``Ngather`` rows numbered by
-    first appearance over the local index ``e*Np*Nf + f*Np + n``, boundary nodes masked;
-    ``global_to_local`` is the row of every local entry (-1: masked); the gather's CSR lists
-    each row's members in ascending local order; ``block_starts`` splits the rows into
-    contiguous blocks of at most ``per_block`` members (any such split sums the same)."""
+    """The masked gather of benchParanumal's ogs on one rank.
 
-    Ngather: int
+    Rows are the rank's distinct unmasked nodes (times fields), in three runs:
+
+    - ``[0, Nsend)``: nodes on the slab's top plane, shared with the rank above, which this
+      rank owns (the lower rank owns a plane): their values go up before the operator, and
+      the rank above's partial sums come back and are added to them;
+    - ``[Nsend, Ngather)``: the other owned nodes, numbered by first appearance over the
+      local index ``e*Np*Nf + f*Np + n`` (with one rank, all rows: benchParanumal's order);
+    - ``[Ngather, Ngather + Nhalo)``: the bottom plane, owned by the rank below: copies of
+      its values (the halo), and this rank's partial sums that go down to it.
+
+    Both planes list their rows by global key (``row_keys``: the node's point of the global
+    lattice times ``Nf`` plus the field), so the two ranks that share a plane order it alike
+    and a message is a contiguous run of a vector, not a packed copy.  CG works on the
+    ``Ngather`` owned rows: a shared node counted once (its owner), as libParanumal's
+    ogs/halo do.
+
+    ``global_to_local``: the row of every local entry (-1: masked; halo rows included); the
+    gather's CSR (``row_starts``, ``col_ids``, ``block_starts``) covers the owned rows, the
+    halo's (``halo_*``) the halo rows ``0 .. Nhalo-1``, members in ascending local order;
+    blocks hold at most ``per_block`` members (any such split sums the same)."""
+
+    Ngather: int  # owned rows
     global_to_local: np.ndarray  # int32, E*Np*Nf
     row_starts: np.ndarray  # int32, Ngather + 1
     col_ids: np.ndarray  # int32
     block_starts: np.ndarray  # int32
+    row_keys: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    Nsend: int = 0
+    Nhalo: int = 0
+    halo_row_starts: np.ndarray = field(default_factory=lambda: np.zeros(1, np.int32))
+    halo_col_ids: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
+    halo_block_starts: np.ndarray = field(default_factory=lambda: np.zeros(1, np.int32))
+
+    @property
+    def Nall(self) -> int:
+        """Rows of a vector the operator reads: owned and halo."""
+        return self.Ngather + self.Nhalo
 
 
-def numbering(mesh: BoxMesh, nfields: int, per_block: int = 512) -> Numbering:
+def numbering(mesh: BoxMesh, nfields: int, per_block: int = 512, shared_below: bool = False,
+              shared_above: bool = False) -> Numbering:
+    """The rank's numbering (see Numbering); ``shared_below`` / ``shared_above``: the slab's
+    bottom / top plane is shared with a neighbouring rank (not the box's boundary, so not
+    masked).  Only the box's boundary is masked (Dirichlet)."""
     ref = mesh.ref
     Nq, N = ref.Nq, ref.n
     a = np.arange(Nq)
@@ -337,33 +380,53 @@ def numbering(mesh: BoxMesh, nfields: int, per_block: int = 512) -> Numbering:
     jj = np.tile(np.repeat(a, Nq), Nq)
     kk = np.repeat(a, Nq * Nq)
     ei, ej, ek = mesh.element_positions()
-    # the node's point of the (nx N + 1) x (ny N + 1) x (nz N + 1) lattice
+    # the node's point of the (nx N + 1) x (ny N + 1) x (NZ N + 1) lattice of the whole box
     li = (ei[:, None] * N + ii[None, :]).reshape(-1)
     lj = (ej[:, None] * N + jj[None, :]).reshape(-1)
     lk = (ek[:, None] * N + kk[None, :]).reshape(-1)
-    ni, nj, nk = mesh.nx * N + 1, mesh.ny * N + 1, mesh.nz * N + 1
+    ni, nj, nk = mesh.nx * N + 1, mesh.ny * N + 1, mesh.nz_total * N + 1
     boundary = (li == 0) | (li == ni - 1) | (lj == 0) | (lj == nj - 1) | (lk == 0) | \
         (lk == nk - 1)
     lattice = (lk.astype(np.int64) * nj + lj) * ni + li  # per (e, n)
     E, Np = mesh.E, ref.Np
+    per_entry = (E, nfields, Np)
+
+    def entries(per_node: np.ndarray) -> np.ndarray:
+        return np.broadcast_to(per_node.reshape(E, 1, Np), per_entry).reshape(-1)
+
     # local index e*Np*Nf + f*Np + n
     keys = (lattice.reshape(E, 1, Np) * nfields +
-            np.arange(nfields).reshape(1, nfields, 1)).reshape(-1)
-    masked = np.broadcast_to(boundary.reshape(E, 1, Np), (E, nfields, Np)).reshape(-1)
+            np.arange(nfields, dtype=np.int64).reshape(1, nfields, 1)).reshape(-1)
+    masked = entries(boundary)
+    bottom = entries(lk == mesh.k0 * N) if shared_below else np.zeros_like(masked)
+    top = entries(lk == (mesh.k0 + mesh.nz) * N) if shared_above else np.zeros_like(masked)
     live = np.flatnonzero(~masked)
     uniq, first, inverse = np.unique(keys[live], return_index=True, return_inverse=True)
+    # each distinct key's run: 0 send (top plane), 1 owned, 2 halo (bottom plane)
+    run = np.ones(len(uniq), dtype=np.int8)
+    run[inverse[top[live]]] = 0
+    run[inverse[bottom[live]]] = 2
+    # order: by run, then planes by key (uniq is sorted by key), the rest by first appearance
+    within = np.where(run == 1, first, np.arange(len(uniq)))
+    order = np.lexsort((within, run))
     rank = np.empty(len(uniq), dtype=np.int64)
-    rank[np.argsort(first, kind="stable")] = np.arange(len(uniq))
+    rank[order] = np.arange(len(uniq))
     rows = rank[inverse]
+    nsend, nhalo = int(np.sum(run == 0)), int(np.sum(run == 2))
+    nowned = len(uniq) - nhalo
     g2l = np.full(E * Np * nfields, -1, dtype=np.int32)
     g2l[live] = rows
-    order = np.argsort(rows, kind="stable")
-    col_ids = live[order].astype(np.int32)
+    by_row = np.argsort(rows, kind="stable")
+    col_ids = live[by_row].astype(np.int32)
     counts = np.bincount(rows, minlength=len(uniq))
-    row_starts = np.zeros(len(uniq) + 1, dtype=np.int32)
+    row_starts = np.zeros(len(uniq) + 1, dtype=np.int64)
     np.cumsum(counts, out=row_starts[1:])
-    return Numbering(len(uniq), g2l, row_starts, col_ids,
-                     _blocks(row_starts, per_block))
+    owned_starts = row_starts[:nowned + 1].astype(np.int32)
+    halo_starts = (row_starts[nowned:] - row_starts[nowned]).astype(np.int32)
+    return Numbering(nowned, g2l, owned_starts, col_ids[:row_starts[nowned]],
+                     _blocks(owned_starts, per_block), uniq[order], nsend, nhalo,
+                     halo_starts, col_ids[row_starts[nowned]:],
+                     _blocks(halo_starts, per_block))
 
 
 def _blocks(row_starts: np.ndarray, per_block: int) -> np.ndarray:

@@ -18,11 +18,14 @@ per direction, as benchParanumal's run scripts choose it (``--nx`` overrides).
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -30,9 +33,11 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import hexmesh  # noqa: E402
+import ranks  # noqa: E402
 from problems import Problem, parse  # noqa: E402
 
 import okl  # noqa: E402
+import okl.mpi  # noqa: E402
 
 STANDINS = HERE / "standins"
 OGS_BLOCK = 256
@@ -41,52 +46,67 @@ CG_BLOCK = 512
 
 
 class Setup:
-    """Everything a problem's kernels read, on one okl device."""
+    """Everything a problem's kernels read, on one okl device: the whole box, or (``part``)
+    one rank's slab of it (ranks.py), with ``comm`` (ranks.communicator) for the sums and
+    values of the nodes it shares with the ranks beside it."""
 
     def __init__(self, dev: okl.Device, root: Path, problem: Problem, degree: int,
-                 nx: int, ny: int, nz: int, mode: str) -> None:
+                 nx: int, ny: int, nz: int, mode: str, part: ranks.Slab | None = None,
+                 comm: Any = None, build: Callable[..., okl.Kernel] | None = None) -> None:
         self.dev, self.problem, self.degree = dev, problem, degree
+        self.part = part or ranks.slab(nz, 1, 0)
+        self.comm = comm or ranks.Single()
+        part = self.part
         self.ref = hexmesh.Reference(degree)
-        self.mesh = hexmesh.BoxMesh(self.ref, nx, ny, nz)
+        self.mesh = hexmesh.BoxMesh(self.ref, nx, ny, part.nz, part.k0, part.NZ)
         self.E = self.mesh.E
         x, y, z = self.mesh.physical_nodes()
         wJ, ggeo = self.mesh.geometric_factors(x, y, z)
-        self.num = hexmesh.numbering(self.mesh, problem.nfields)
+        self.num = hexmesh.numbering(self.mesh, problem.nfields,
+                                     shared_below=part.below is not None,
+                                     shared_above=part.above is not None)
         self.host = {"x": x, "y": y, "z": z, "wJ": wJ, "ggeo": ggeo}
         a = dev.asarray
+        self.lists = self._element_lists(nx * ny)
         self.o = {"x": a(x), "y": a(y), "z": a(z), "wJ": a(wJ), "ggeo": a(ggeo),
                   "gllw": a(self.ref.gllw), "D": a(self.ref.D.reshape(-1)),
                   "MM": a(self.ref.MM.reshape(-1)),
                   "empty": dev.zeros(1, np.float64),
-                  "elementList": a(np.arange(self.E, dtype=np.int32)),
-                  # the second half of the list, as its own buffer: the C++ code passes
-                  # an offset into the list, which OpenCL can pass to a kernel only at
-                  # the device's base address alignment
-                  "elementListSecond": a(np.arange(self.E // 2, self.E, dtype=np.int32)),
                   "GlobalToLocal": a(self.num.global_to_local),
                   "blockStarts": a(self.num.block_starts),
                   "rowStarts": a(self.num.row_starts), "colIds": a(self.num.col_ids)}
+        # each element list as its own buffer: the C++ code passes an offset into one list,
+        # which OpenCL can pass to a kernel only at the device's base address alignment
+        self.o.update({name: a(ids) for name, ids in self.lists.items() if len(ids)})
+        num = self.num
+        if num.Nhalo:
+            self.o.update(haloBlockStarts=a(num.halo_block_starts),
+                          haloRowStarts=a(num.halo_row_starts), haloColIds=a(num.halo_col_ids))
+        # the partial sums of the shared planes: this rank's of the halo rows (sent down),
+        # the rank above's of this rank's top plane (received)
+        self.down = dev.zeros(num.Nhalo, np.float64) if num.Nhalo else None
+        self.up = dev.zeros(num.Nsend, np.float64) if num.Nsend else None
         if problem.cubature:
             cubwJ, cubggeo = self.mesh.cubature_factors(x, y, z)
             self.host.update(cubwJ=cubwJ, cubggeo=cubggeo)
             self.o.update(cubwJ=a(cubwJ), cubggeo=a(cubggeo),
                           cubInterp=a(self.ref.cubInterp.reshape(-1)),
                           cubD=a(self.ref.cubD.reshape(-1)))
+        build = build or dev.build_kernel
         defines = problem.defines(degree, mode)
         path, name = problem.operator
-        self.operator_kernel = dev.build_kernel(root / path, name, defines=defines,
-                                                include_dirs=[root / "okl"])
-        self.rhs_kernel = dev.build_kernel(root / "okl" / "rhsHex3D.okl", "rhsHex3D",
-                                           defines=defines, include_dirs=[root / "okl"])
+        self.operator_kernel = build(root / path, name, defines=defines,
+                                     include_dirs=[root / "okl"])
+        self.rhs_kernel = build(root / "okl" / "rhsHex3D.okl", "rhsHex3D", defines=defines,
+                                include_dirs=[root / "okl"])
         platform = {k: v for k, v in defines.items() if not k.startswith("p_")}
         ogs = dict(platform, p_blockSize=OGS_BLOCK, p_gatherNodesPerBlock=512, T="double",
                    OGS_OP_INIT=0, **{"OGS_OP(a,b)": "a+=b"})
-        self.gather_kernel = dev.build_kernel(root / "libs/ogs/okl/ogsKernels.okl", "gather",
-                                              defines=ogs)
+        self.gather_kernel = build(root / "libs/ogs/okl/ogsKernels.okl", "gather", defines=ogs)
         if problem.solve:
             linalg = dict(platform, p_blockSize=LINALG_BLOCK)
             core = root / "libs/core/okl"
-            self.k = {name: dev.build_kernel(core / file, name, defines=linalg)
+            self.k = {name: build(core / file, name, defines=linalg)
                       for file, name in (("linAlgSet.okl", "set"), ("linAlgAXPY.okl", "axpy"),
                                          ("linAlgNorm2.okl", "norm2_1"),
                                          ("linAlgNorm2.okl", "norm2_2"),
@@ -94,12 +114,33 @@ class Setup:
                                          ("linAlgInnerProd.okl", "innerProd_2"))}
             cg = dict(platform, p_blockSize=CG_BLOCK)
             for name in ("updateCG_1", "updateCG_2"):
-                self.k[name] = dev.build_kernel(core / "linearSolverUpdateCG.okl", name,
-                                                defines=cg)
+                self.k[name] = build(core / "linearSolverUpdateCG.okl", name, defines=cg)
+
+    def _element_lists(self, layer: int) -> dict[str, np.ndarray]:
+        """benchParanumal's element lists: ``global``, the elements with a node shared with
+        another rank (the slab's bottom and top layers where a rank is beside it), and the
+        others (``local``) in two halves; ``elementList`` is every element."""
+        E, part = self.E, self.part
+        touching = np.zeros(E, dtype=bool)
+        if part.below is not None:
+            touching[:layer] = True
+        if part.above is not None:
+            touching[E - layer:] = True
+        local = np.flatnonzero(~touching).astype(np.int32)
+        half = len(local) // 2
+        return {"elementList": np.arange(E, dtype=np.int32), "localFirst": local[:half],
+                "localSecond": local[half:],
+                "globalList": np.flatnonzero(touching).astype(np.int32)}
 
     @property
     def ndofs(self) -> int:
+        """Rows of this rank's CG vectors: the nodes it owns."""
         return self.num.Ngather
+
+    @property
+    def nall(self) -> int:
+        """Rows of a vector the operator reads: owned, then the halo."""
+        return self.num.Nall
 
     @property
     def nlocal(self) -> int:
@@ -116,21 +157,57 @@ class Setup:
                     o["empty"], o["MM"], lam]
         return [o["wJ"], o["empty"], o["ggeo"], o["gllw"], o["D"], o["empty"], o["MM"], lam]
 
-    def apply_local(self, count: int, first: int, q, Aq) -> None:
-        """The operator kernel on elements ``first .. first + count - 1`` of the list."""
-        if first == 0:
-            elements = self.o["elementList"]
-        elif first == self.E // 2 and count == self.E - first:
-            elements = self.o["elementListSecond"]
-        else:
-            raise ValueError("the operator runs on the whole list or on its two halves")
-        self.operator_kernel(count, elements, self.o["GlobalToLocal"], *self.operator_args(),
-                             q, Aq)
+    def apply(self, elements: str, q, Aq) -> None:
+        """The operator kernel on one element list (nothing if the list is empty)."""
+        count = len(self.lists[elements])
+        if count:
+            self.operator_kernel(count, self.o[elements], self.o["GlobalToLocal"],
+                                 *self.operator_args(), q, Aq)
 
     def gather(self, local, gathered) -> None:
-        """``gathered[row] = sum of local over the row's members`` (ogs Gather, Add, Trans)."""
+        """``gathered[row] = sum of local over the row's members`` for the owned rows (ogs
+        Gather, Add, Trans), this rank's part only."""
         self.gather_kernel(len(self.num.block_starts) - 1, 1, self.o["blockStarts"],
                            self.o["rowStarts"], self.o["colIds"], local, gathered)
+
+    def gather_halo(self, local) -> None:
+        """This rank's partial sums of the halo rows, into ``down``."""
+        if self.num.Nhalo:
+            self.gather_kernel(len(self.num.halo_block_starts) - 1, 1,
+                               self.o["haloBlockStarts"], self.o["haloRowStarts"],
+                               self.o["haloColIds"], local, self.down)
+
+    def sums_exchange(self, comm: Any, stream: Any = None) -> Any:
+        """Start sending the halo rows' partial sums to their owner (below) and receiving
+        the partial sums of this rank's top plane (from above)."""
+        part = self.part
+        sends = [(part.below, self.down)] if self.down is not None else []
+        recvs = [(part.above, self.up)] if self.up is not None else []
+        return comm.exchange(sends=sends, recvs=recvs, stream=stream)
+
+    def add_sums(self, gathered) -> None:
+        """The rank above's partial sums added to the top plane, rows ``0 .. Nsend-1`` (a
+        vector's start: no offset into it reaches a kernel)."""
+        if self.up is not None:
+            self.k["axpy"](self.num.Nsend, 1.0, self.up, 1.0, gathered)
+
+    def values_exchange(self, comm: Any, q, stream: Any = None) -> Any:
+        """Start sending the top plane's values of ``q`` up (this rank owns them) and
+        receiving the bottom plane's from below into ``q``'s halo rows."""
+        num, part = self.num, self.part
+        sends = [(part.above, q[0:num.Nsend])] if num.Nsend else []
+        recvs = [(part.below, q[num.Ngather:num.Nall])] if num.Nhalo else []
+        return comm.exchange(sends=sends, recvs=recvs, stream=stream)
+
+    def assemble(self, local, gathered, comm: Any = None) -> None:
+        """The whole gather: this rank's sums of its owned rows plus the sums the rank above
+        holds of the shared plane (no overlap: for the right-hand side)."""
+        comm = comm or self.comm
+        self.gather_halo(local)
+        handle = self.sums_exchange(comm)
+        self.gather(local, gathered)
+        handle.wait()
+        self.add_sums(gathered)
 
     def rhs(self, local) -> None:
         o = self.o
@@ -147,11 +224,11 @@ def run_bk(s: Setup, tests: int = 50, warmup: int = 5) -> dict:
     s.rhs(Aq)
     s.gather(Aq, q)
     for _ in range(warmup):
-        s.apply_local(s.E, 0, q, Aq)
+        s.apply("elementList", q, Aq)
     dev.finish()
     start = time.perf_counter()
     for _ in range(tests):
-        s.apply_local(s.E, 0, q, Aq)
+        s.apply("elementList", q, Aq)
     dev.finish()
     elapsed = (time.perf_counter() - start) / tests
     p, N = s.problem, s.degree
@@ -173,35 +250,78 @@ def bk_line(r: dict) -> str:
 # -- BP --------------------------------------------------------------------------------------
 
 class CG:
-    """benchParanumal's linearSolverCG: plain CG with its kernels and its order of work."""
+    """benchParanumal's linearSolverCG: plain CG with its kernels and its order of work, on
+    this rank's owned rows (``s.ndofs``); the dots summed over the ranks (``comm``: the
+    setup's, or ranks.Silent for the compute-only timing)."""
 
-    def __init__(self, s: Setup) -> None:
+    def __init__(self, s: Setup, comm: Any = None) -> None:
         self.s = s
+        self.comm = comm or s.comm
         dev = s.dev
-        n = s.ndofs
-        self.p = dev.zeros(n, np.float64)
-        self.Ap = dev.zeros(n, np.float64)
+        self.p = dev.zeros(s.nall, np.float64)
+        self.Ap = dev.zeros(s.nall, np.float64)
         self.AqL = dev.zeros(s.nlocal, np.float64)
         self.tmp = dev.zeros(CG_BLOCK, np.float64)
         self.scratch = dev.zeros(LINALG_BLOCK, np.float64)
         # the first entries, read back each iteration (made once, as the C++ code keeps its
         # pinned h_scratch)
         self.tmp0, self.scratch0 = self.tmp[0:1], self.scratch[0:1]
+        # several ranks: kernels on the device's current stream, exchanges on their own
+        self.compute = dev.current_stream
+        self.halo = dev.stream() if self.comm.size > 1 else self.compute
+        self.queued = dev.mode in ("cuda", "hip", "opencl")
 
     def operator(self, q, Aq) -> None:
-        """Half the elements, then the other half, then the gather (bp*Operator.cpp)."""
-        s, E = self.s, self.s.E
-        if E // 2:
-            s.apply_local(E // 2, 0, q, self.AqL)
-        if (E + 1) // 2:
-            s.apply_local((E + 1) // 2, E // 2, q, self.AqL)
-        s.gather(self.AqL, Aq)
+        """bp5Operator.cpp's order: start the halo of ``q``; the first half of the elements
+        that touch no other rank's node; finish the halo; the elements that do; start
+        sending their partial sums of the halo rows; the second half; the gather; add the
+        sums the rank above sent.  On one rank: half, half, gather."""
+        s, comm, AqL = self.s, self.comm, self.AqL
+        if comm.size == 1:
+            s.apply("localFirst", q, AqL)
+            s.apply("localSecond", q, AqL)
+            s.gather(AqL, Aq)
+            return
+        values = self._overlapped(lambda st: s.values_exchange(comm, q, st),
+                                  lambda: s.apply("localFirst", q, AqL))
+        self._join(values)
+        s.apply("globalList", q, AqL)
+        s.gather_halo(AqL)
+
+        def rest() -> None:
+            s.apply("localSecond", q, AqL)
+            s.gather(AqL, Aq)
+
+        self._join(self._overlapped(lambda st: s.sums_exchange(comm, st), rest))
+        s.add_sums(Aq)
+
+    def _overlapped(self, exchange: Callable[[Any], Any], work: Callable[[], None]) -> Any:
+        """``exchange`` on the halo stream, from the compute stream's present point, and
+        ``work`` on the compute stream meanwhile.  Kernels that launch asynchronously (GPUs,
+        OpenCL) are queued first, so that a transport which makes the host wait for the
+        buffers' producers (MPI modes) waits while the device computes; on CPU modes, where a
+        launch returns when the kernel is done, the messages are started first."""
+        ready = self.compute.record()
+        if self.queued:
+            work()
+        self.halo.wait(ready)
+        handle = exchange(self.halo)
+        if not self.queued:
+            work()
+        return handle
+
+    def _join(self, handle: Any) -> None:
+        """The exchange finished; the compute stream's later work sees what it received."""
+        handle.wait()
+        if handle.event is not None:
+            self.compute.wait(handle.event)
 
     def _reduce(self, first: str, second: str, *vectors) -> float:
         k, n = self.s.k, self.s.ndofs
         blocks = min(math.ceil(n / LINALG_BLOCK), LINALG_BLOCK)
         k[first](blocks, n, *vectors, self.scratch)
         k[second](blocks, self.scratch)
+        self.comm.allreduce(self.scratch0)
         return float(self.scratch0.get()[0])
 
     def solve(self, x, r, maxit: int, history: list[float] | None = None) -> int:
@@ -223,6 +343,7 @@ class CG:
             blocks = min(math.ceil(n / CG_BLOCK), CG_BLOCK)
             k["updateCG_1"](n, blocks, self.Ap, alpha, r, self.tmp)
             k["updateCG_2"](blocks, self.tmp)
+            self.comm.allreduce(self.tmp0)
             rdotr = float(self.tmp0.get()[0])
             k["axpy"](n, alpha, self.p, 1.0, x)
             if history is not None:
@@ -244,21 +365,33 @@ def _divide(a: float, b: float) -> float:
 def bp_system(s: Setup):
     """A BP's solution ``x`` and right-hand side ``r``, and ``start()``, which sets ``x`` to 0
     and ``r`` to the gathered right-hand side (before each solve)."""
-    n = s.ndofs
-    x = s.dev.zeros(n, np.float64)
-    r = s.dev.zeros(n, np.float64)
+    x = s.dev.zeros(s.nall, np.float64)
+    r = s.dev.zeros(s.nall, np.float64)
     rL = s.dev.zeros(s.nlocal, np.float64)
 
     def start() -> None:
-        s.k["set"](n, 0.0, x)
+        s.k["set"](s.nall, 0.0, x)
         s.rhs(rL)
-        s.gather(rL, r)
+        s.assemble(rL, r)
 
     return x, r, start
 
 
-def run_bp(s: Setup, iterations: int = 100, warmup_iterations: int = 1000) -> dict:
-    dev = s.dev
+def _finish(s: Setup, world: Any) -> float:
+    """benchParanumal's GlobalPlatformTime: the device finished, then every rank."""
+    s.dev.finish()
+    if world is not None:
+        world.Barrier()
+    return time.perf_counter()
+
+
+def run_bp(s: Setup, iterations: int = 100, warmup_iterations: int = 1000,
+           world: Any = None, overlap: bool = False) -> dict:
+    """The untimed solve, then the timed one (as bp5Run.cpp).  ``world``: the mpi4py
+    communicator of a multi-rank run (its barriers bound the timed part; sums over it give the
+    global counts).  ``overlap``: time the communication too -- the same solve with none
+    (ranks.Silent: the compute alone; the exposed communication is the difference) and the
+    exchanges and reductions of as many iterations alone."""
     n = s.ndofs
     cg = CG(s)
     x, r, start = bp_system(s)
@@ -266,27 +399,113 @@ def run_bp(s: Setup, iterations: int = 100, warmup_iterations: int = 1000) -> di
     if warmup_iterations:
         cg.solve(x, r, warmup_iterations)
     start()
-    dev.finish()
     history: list[float] = []
-    t0 = time.perf_counter()
+    t0 = _finish(s, world)
     done = cg.solve(x, r, iterations, history)
-    dev.finish()
-    elapsed = time.perf_counter() - t0
+    elapsed = _finish(s, world) - t0
     p, N = s.problem, s.degree
-    nbytes = p.solve_bytes(N, n, s.E, done)
-    nflops = p.solve_flops(N, n, s.E, done)
-    return {"problem": p.name, "N": N, "DOFs": n, "elapsed": elapsed, "iterations": done,
-            "residual": history[-1] if history else float("nan"),
-            "GDOF/s": n * done / elapsed / 1e9, "GB/s": nbytes / (1e9 * elapsed),
-            "GFLOP/s": nflops / (1e9 * elapsed), "x": x, "history": history}
+    total = world.allreduce(n) if world is not None else n
+    size = s.part.size
+    out = {"problem": p.name, "N": N, "DOFs": total, "ranks": size, "elapsed": elapsed,
+           "iterations": done, "residual": history[-1] if history else float("nan"),
+           "x": x, "history": history, "exchange": s.comm.mode,
+           "exchange_reason": s.comm.reason}
+    out.update(_rates(s, total, done, elapsed))
+    if overlap:
+        out.update(_communication_times(s, cg, iterations, world, elapsed))
+    return out
+
+
+def _rates(s: Setup, ndofs: int, iterations: int, elapsed: float) -> dict:
+    """benchParanumal's rates (bp*Run.cpp: global counts over the elements of every rank)."""
+    p, N = s.problem, s.degree
+    elements = s.mesh.nx * s.mesh.ny * s.part.NZ
+    nbytes = p.solve_bytes(N, ndofs, elements, iterations)
+    nflops = p.solve_flops(N, ndofs, elements, iterations)
+    return {"GDOF/s": ndofs * iterations / elapsed / 1e9, "GB/s": nbytes / (1e9 * elapsed),
+            "GFLOP/s": nflops / (1e9 * elapsed)}
+
+
+def _communication_times(s: Setup, cg: CG, iterations: int, world: Any,
+                         elapsed: float) -> dict:
+    """Seconds per CG iteration: the compute alone (the solve with ranks.Silent), the
+    communication alone (per iteration: the operator's two exchanges and CG's two sums),
+    and the exposed part (the real solve's time less the compute's, at least 0)."""
+    quiet = CG(s, ranks.Silent(s.comm))
+    x, r, start = bp_system(s)  # its own vectors: the real solve's answer stays
+    start()
+    t0 = _finish(s, world)
+    quiet.solve(x, r, iterations)
+    compute = _finish(s, world) - t0
+    comm = s.comm
+    t0 = _finish(s, world)
+    for _ in range(iterations):
+        s.values_exchange(comm, cg.p).wait()
+        s.sums_exchange(comm).wait()
+        comm.allreduce(cg.scratch0)
+        comm.allreduce(cg.tmp0)
+    alone = _finish(s, world) - t0
+    per = max(iterations, 1)
+    return {"compute_seconds_per_iteration": compute / per,
+            "exchange_seconds_per_iteration": alone / per,
+            "exposed_seconds_per_iteration": max(0.0, elapsed - compute) / per}
 
 
 def bp_line(r: dict) -> str:
     e, n, it = r["elapsed"], r["DOFs"], r["iterations"]
+    size = r.get("ranks", 1)
     return (f"{r['problem']}: N={r['N']:2d}, DOFs={n}, elapsed={e:4.4f}, iterations={it}, "
             f"time per DOF={e / n:1.2e}, avg BW (GB/s)={r['GB/s']:6.1f}, "
-            f"avg GFLOPs={r['GFLOP/s']:6.1f}, DOFs*iterations/ranks*time={n * it / e:1.2e}, "
+            f"avg GFLOPs={r['GFLOP/s']:6.1f}, "
+            f"DOFs*iterations/ranks*time={n * it / (size * e):1.2e}, "
             f"Element=Hex  (final residual {r['residual']:.12e})")
+
+
+def scaling_record(r: dict, s: Setup) -> dict:
+    """The run's JSON line: what a scaling study compares (benchmarks.benchparanumal_scaling
+    reads it)."""
+    size, it, e = r["ranks"], r["iterations"], r["elapsed"]
+    per = max(it, 1)
+    return {"problem": r["problem"], "N": r["N"], "ranks": size, "DOFs": r["DOFs"],
+            "DOFs_per_rank": r["DOFs"] / size, "iterations": it, "seconds": e,
+            "DOFs*iterations/(ranks*time)": r["DOFs"] * it / (size * e),
+            "exchange": r["exchange"], "exchange_reason": r["exchange_reason"],
+            "seconds_per_iteration": e / per,
+            "compute_seconds_per_iteration": r.get("compute_seconds_per_iteration", e / per),
+            "exchange_seconds_per_iteration": r.get("exchange_seconds_per_iteration", 0.0),
+            "exposed_seconds_per_iteration": r.get("exposed_seconds_per_iteration", 0.0),
+            "partition": f"slabs along z: {s.mesh.nx}x{s.mesh.ny}x{s.part.NZ} elements, "
+                         f"{s.part.NZ // size}-{-(-s.part.NZ // size)} layers per rank",
+            "residual": r["residual"]}
+
+
+def check_against_one_rank(s: Setup, r: dict, world: Any, root: Path, mode: str,
+                           rtol: float) -> dict | None:
+    """On rank 0: the same global mesh solved by one rank (this device, the same kernels, no
+    untimed solve), compared with the ranks' answer node by node (by global key).  Every
+    rank sends its owned rows; only rank 0 returns the verdict."""
+    n = s.ndofs
+    mine = (s.num.row_keys[:n], r["x"][0:n].get())
+    parts = world.gather(mine, root=0) if world is not None else [mine]
+    if s.part.rank != 0:
+        return None
+    keys = np.concatenate([k for k, _ in parts])
+    values = np.concatenate([v for _, v in parts])
+    one = Setup(s.dev, root, s.problem, s.degree, s.mesh.nx, s.mesh.ny, s.part.NZ, mode)
+    cg = CG(one)
+    x, rhs, start = bp_system(one)
+    start()
+    history: list[float] = []
+    done = cg.solve(x, rhs, r["iterations"], history)
+    want_keys = one.num.row_keys[:one.ndofs]
+    if len(keys) != len(want_keys) or not np.array_equal(np.sort(keys), np.sort(want_keys)):
+        return {"check": False, "check_why": "the ranks' nodes are not the one-rank mesh's"}
+    got = values[np.argsort(keys)]
+    want = x[0:one.ndofs].get()[np.argsort(want_keys)]
+    rel = float(np.linalg.norm(got - want) / max(np.linalg.norm(want), np.finfo(float).tiny))
+    ok = done == r["iterations"] and rel <= rtol
+    return {"check": bool(ok), "check_relative_difference": rel,
+            "check_one_rank_iterations": done, "check_rtol": rtol}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -296,31 +515,104 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--problem", default="BK5")
     ap.add_argument("--element", default="Hex", choices=["Hex"])
     ap.add_argument("--degree", type=int, default=4)
-    ap.add_argument("--ndofs", type=float, default=4e6)
-    ap.add_argument("--nx", type=int, help="elements per direction (default: from --ndofs)")
+    ap.add_argument("--ndofs", type=float, default=4e6,
+                    help="DOFs of the whole box (split over the ranks: strong scaling)")
+    ap.add_argument("--ndofs-per-rank", type=float,
+                    help="weak scaling: each rank a box of this many DOFs, the boxes stacked "
+                         "along z (the whole box nx x nx x ranks*nx elements)")
+    ap.add_argument("--nx", type=int, help="elements per direction (default: from --ndofs, or "
+                                           "--ndofs-per-rank: then per rank)")
     ap.add_argument("--mode", default="serial")
     ap.add_argument("--iterations", type=int, default=100, help="BP: timed CG iterations")
     ap.add_argument("--warmup-iterations", type=int, default=1000,
                     help="BP: iterations of the untimed solve before it")
+    ap.add_argument("--exchange", default="auto",
+                    help="several ranks: okl.mpi.Communicator's mode (auto, host, ...)")
+    ap.add_argument("--check", action="store_true",
+                    help="BP: compare with one rank's solve of the same box (on rank 0); "
+                         "exit 1 if iterations or answer differ")
+    ap.add_argument("--check-rtol", type=float, default=1e-10,
+                    help="--check: largest relative 2-norm difference of the answers")
     ap.add_argument("--json", type=Path, help="write the result here too")
     args = ap.parse_args(argv)
     problem = parse(args.problem)
     if not 1 <= args.degree <= 8:
         ap.error("--degree must be 1..8")
-    nx = args.nx or hexmesh.box_size(args.ndofs, args.degree, problem.nfields)
-    dev = okl.Device(args.mode)
-    setup = Setup(dev, args.kernels, problem, args.degree, nx, nx, nx, args.mode)
+    if args.nx is not None and args.nx < 1:
+        ap.error("--nx must be at least 1")
+    try:
+        world = ranks.world()
+    except (SystemExit, okl.OKLError) as e:
+        print(f"run.py: error: {e}", file=sys.stderr)
+        return 1
+    size = world.Get_size() if world is not None else 1
+    rank = world.Get_rank() if world is not None else 0
+    if size > 1 and not problem.solve:
+        ap.error(f"{problem.name} times one operator on one rank; several ranks run the BPs")
+    if args.ndofs_per_rank is not None:
+        nx = args.nx or hexmesh.box_size(args.ndofs_per_rank, args.degree, problem.nfields)
+        NZ = nx * size
+    else:
+        nx = args.nx or hexmesh.box_size(args.ndofs, args.degree, problem.nfields)
+        NZ = nx
+    try:
+        part = ranks.slab(NZ, size, rank)
+    except ValueError as e:
+        ap.error(str(e))
+    try:
+        return _run(args, problem, world, part, nx, NZ)
+    except Exception as e:
+        if world is None or size == 1:
+            raise
+        # one rank's failure would leave the others waiting in a collective for ever
+        print(f"run.py: rank {rank}: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
+        world.Abort(1)
+        return 1
+
+
+def _run(args: argparse.Namespace, problem: Problem, world: Any, part: ranks.Slab, nx: int,
+         NZ: int) -> int:
+    dev = ranks.device(args.mode, world)
+    try:
+        comm = ranks.communicator(world, dev, args.exchange)
+    except okl.OKLError as e:  # collective: every rank has the same error
+        if part.rank == 0:
+            print(f"run.py: error: --exchange {args.exchange}: {e}", file=sys.stderr)
+        return 1
+    build = functools.partial(okl.mpi.build_kernel, world, dev) if world is not None else None
+    setup = Setup(dev, args.kernels, problem, args.degree, nx, nx, NZ, args.mode, part=part,
+                  comm=comm, build=build)
+    failed = False
+    record: dict = {}
     if problem.solve:
-        result = run_bp(setup, args.iterations, args.warmup_iterations)
-        print(bp_line(result))
+        result = run_bp(setup, args.iterations, args.warmup_iterations, world=world,
+                        overlap=part.size > 1)
+        line = scaling_record(result, setup)
+        if args.check:
+            verdict = check_against_one_rank(setup, result, world, args.kernels, args.mode,
+                                             args.check_rtol)
+            if verdict is not None:
+                line.update(verdict)
+                failed = not verdict["check"]
+        if part.rank == 0:
+            print(bp_line(result))
+            line.update(mode=args.mode, device=dev.name)
+            print(json.dumps(line), flush=True)
+            if args.check:
+                print(f"check: {'passed' if not failed else 'FAILED'}: iterations "
+                      f"{result['iterations']} against one rank's "
+                      f"{line.get('check_one_rank_iterations')}, relative difference "
+                      f"{line.get('check_relative_difference', float('nan')):.2e} "
+                      f"(at most {args.check_rtol:g})")
+        record.update(line)
     else:
         result = run_bk(setup)
         print(bk_line(result))
-    if args.json:
-        record = {k: v for k, v in result.items() if isinstance(v, (int, float, str))}
-        record.update(mode=args.mode, device=dev.name, nx=nx, kernels=str(args.kernels))
+    if args.json and part.rank == 0:
+        record.update({k: v for k, v in result.items() if isinstance(v, (int, float, str))})
+        record.update(mode=args.mode, device=dev.name, nx=nx, NZ=NZ, kernels=str(args.kernels))
         args.json.write_text(json.dumps(record, indent=1) + "\n")
-    return 0
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
