@@ -26,7 +26,6 @@ memory traffic over the whole iteration.
 from __future__ import annotations
 
 import argparse
-import ctypes
 import json
 import math
 import os
@@ -43,8 +42,8 @@ import okl
 import okl.mpi
 
 KERNELS = pathlib.Path(__file__).with_name("poisson.okl")
-NAMES = ("manufacture", "dot", "applyA", "update", "direction", "packColumns",
-         "unpackColumns")
+NAMES = ("manufacture", "dot", "applyInterior", "applyBoundary", "sumPartials", "update",
+         "direction", "packColumns", "unpackColumns")
 
 #: --check passes when the relative 2-norm difference between the distributed answer and the
 #: one-rank answer is at most CHECK_FACTOR * eps * kappa(A) (``check_tolerance``).
@@ -55,8 +54,6 @@ CHECK_FACTOR = 100.0
 #: writes p.  The stencil's neighbours come from cache, the per-row partial sums are noise.
 BYTES_PER_POINT = 8 * (2 + 6 + 3)
 
-# message tags: the direction the data travels
-NORTHWARD, SOUTHWARD, EASTWARD, WESTWARD = range(4)
 
 
 # -- where this rank runs --------------------------------------------------------------------
@@ -169,77 +166,22 @@ def decompose(comm: MPI.Comm, n: int, dims: tuple[int, int] | None = None) -> Bl
 
 
 # -- halo exchange ----------------------------------------------------------------------------
-def mpi_gpu_support(gpu: str) -> tuple[bool, str]:
-    """Whether the MPI library says it takes device pointers of ``gpu`` ("cuda" or "hip"),
-    and how it said so.  Asked of the library itself (MPICH's MPIX_GPU_query_support, Open MPI's
-    MPIX_Query_cuda_support / MPIX_Query_rocm_support), since a library that is not
-    GPU-aware does not raise on a device pointer: it reads it as host memory and crashes
-    (seen: the PyPI mpich wheel, --exchange device, on an H100)."""
-    libs = []
-    if os.path.exists("/proc/self/maps"):  # the MPI library mpi4py loaded
-        with open("/proc/self/maps") as maps:
-            for line in maps:
-                path = line.split()[-1]
-                name = os.path.basename(path)
-                if name.startswith("libmpi") and ".so" in name and path not in libs:
-                    libs.append(path)
-    for path in libs:
-        lib = ctypes.CDLL(path)
-        query = getattr(lib, "MPIX_GPU_query_support", None)
-        if query is not None:
-            flag = ctypes.c_int(0)
-            code = {"cuda": 0, "hip": 2}[gpu]  # MPIX_GPU_SUPPORT_CUDA, MPIX_GPU_SUPPORT_HIP
-            if query(code, ctypes.byref(flag)) == 0:
-                return bool(flag.value), f"MPIX_GPU_query_support({gpu}) = {flag.value}"
-        name = {"cuda": "MPIX_Query_cuda_support", "hip": "MPIX_Query_rocm_support"}[gpu]
-        query = getattr(lib, name, None)
-        if query is not None:
-            value = int(query())
-            return bool(value), f"{name}() = {value}"
-    if not libs:
-        return False, "no libmpi among the loaded libraries (taken as not GPU-aware)"
-    return False, "the MPI library has no GPU-support query (taken as not GPU-aware)"
-
-
-def probe_device_exchange(dev: okl.Device, ask_library: bool) -> tuple[bool, str]:
-    """Can okl.Memory go to mpi4py as it is?  Sends a device buffer to this rank itself
-    (COMM_SELF) and checks what arrives.  mpi4py takes it through DLPack (serial, openmp:
-    host memory) or ``__cuda_array_interface__`` (cuda, hip); opencl memory has neither and
-    fails here.  On GPU modes the library is asked first (``ask_library``; --exchange device
-    skips that): passing it a device pointer it cannot handle would crash, not raise."""
-    if ask_library and dev.mode in ("cuda", "hip"):
-        import cupy
-        # okl's hip mode runs on NVIDIA GPUs too: what MPI sees then is a CUDA pointer
-        aware, how = mpi_gpu_support("hip" if cupy.cuda.runtime.is_hip else "cuda")
-        if not aware:
-            return False, f"MPI library is not GPU-aware ({how})"
-    expected = np.arange(1.0, 9.0)
-    src = dev.asarray(expected, copy=True)
-    dst = dev.zeros(expected.size, np.float64)
-    try:
-        dev.finish()
-        MPI.COMM_SELF.Sendrecv(src[2:6], dest=0, sendtag=7, recvbuf=dst[1:5], source=0,
-                               recvtag=7)
-        got = dst.get()
-    except Exception as e:  # mpi4py's refusal of the object (TypeError, BufferError, ...)
-        return False, f"mpi4py cannot take okl.Memory here: {type(e).__name__}: {e}"
-    want = np.zeros_like(expected)
-    want[1:5] = expected[2:6]
-    if not np.array_equal(got, want):
-        return False, f"a device-buffer Sendrecv delivered {got}, not {want}"
-    return True, "device buffers go to MPI directly (probe passed)"
-
-
-class HaloExchange:
+class Halo:
     """Fills the halo of one vector with the neighbours' edge values (4 neighbours, one layer;
-    the 5-point stencil needs no corners).  ``device``: MPI reads and writes the vector's
-    rows (views) and the packed column buffers in place; ``host``: every message goes
-    through host arrays (``dev.pinned``: page-locked on GPUs) with copies either side.
-    Non-blocking receives and sends, all posted at once, then one Waitall."""
+    the 5-point stencil needs no corners) through an okl.mpi.Communicator, on its own stream.
 
-    def __init__(self, dev: okl.Device, block: Block, kernels: dict[str, okl.Kernel],
-                 strategy: str, p: okl.Memory):
-        self.dev, self.block, self.k, self.strategy, self.p = dev, block, kernels, strategy, p
+    Rows are contiguous and go as views of the vector (``p[a:b]``); columns are packed into
+    contiguous buffers by a kernel first and unpacked after.  ``start()`` orders the halo
+    stream after the vector's last update (an event, no host wait), packs and starts the
+    exchange; ``finish()`` completes it, unpacks, and returns an event after which the
+    halo is filled, for the compute stream to wait on.  With NCCL nothing here blocks the
+    host; with MPI the exchange's posting waits for the pack and ``finish()`` for the
+    messages (while the compute stream's interior kernel runs on a GPU)."""
+
+    def __init__(self, dev: okl.Device, comm: okl.mpi.Communicator, block: Block,
+                 kernels: dict[str, okl.Kernel], p: okl.Memory, stream: okl.Stream):
+        self.dev, self.comm, self.block, self.k, self.p = dev, comm, block, kernels, p
+        self.stream = stream
         b = block
         self.columns = b.west != MPI.PROC_NULL or b.east != MPI.PROC_NULL
         # packed columns on the device; the receive buffers stay zero on a side without a
@@ -250,143 +192,211 @@ class HaloExchange:
         def row(j: int) -> okl.Memory:
             return p[b.row(j):b.row(j) + b.nx]
 
-        # (neighbour, tag, device buffer): rows are views of p, columns the packed buffers
-        self.sends = [(b.north, NORTHWARD, row(b.ny - 1)), (b.south, SOUTHWARD, row(0)),
-                      (b.east, EASTWARD, self.send_e), (b.west, WESTWARD, self.send_w)]
-        self.recvs = [(b.south, NORTHWARD, row(-1)), (b.north, SOUTHWARD, row(b.ny)),
-                      (b.west, EASTWARD, self.recv_w), (b.east, WESTWARD, self.recv_e)]
-        self.sends = [s for s in self.sends if s[0] != MPI.PROC_NULL]
-        self.recvs = [r for r in self.recvs if r[0] != MPI.PROC_NULL]
-        # host staging: one host array per message
-        self.h_sends = [dev.pinned(m[2].size, np.float64) for m in self.sends] \
-            if strategy == "host" else []
-        self.h_recvs = [dev.pinned(m[2].size, np.float64) for m in self.recvs] \
-            if strategy == "host" else []
-        self.seconds = 0.0  # time spent in exchange(), summed
-        self.bytes_sent = 8 * sum(m[2].size for m in self.sends)  # per exchange
+        # (neighbour, buffer): rows are views of p, columns the packed buffers; one message
+        # per neighbour, so the i-th-send-matches-i-th-receive rule pairs them by direction
+        sends = [(b.north, row(b.ny - 1)), (b.south, row(0)), (b.east, self.send_e),
+                 (b.west, self.send_w)]
+        recvs = [(b.south, row(-1)), (b.north, row(b.ny)), (b.west, self.recv_w),
+                 (b.east, self.recv_e)]
+        self.sends = [(peer, buf) for peer, buf in sends if peer != MPI.PROC_NULL]
+        self.recvs = [(peer, buf) for peer, buf in recvs if peer != MPI.PROC_NULL]
+        self.bytes_sent = sum(buf.nbytes for _, buf in self.sends)  # per exchange
+        self.active = bool(self.sends or self.recvs)
+        self._filled = stream.record()
+        self._pending: okl.mpi.Exchange | None = None
 
-    def exchange(self) -> None:
-        """Fill p's halo; returns once it is filled (kernels after it see the values).
-
-        Timed from a finished device (the kernels queued before belong to the iteration, not
-        to the exchange) to a finished unpack."""
-        b, dev, cart = self.block, self.dev, self.block.cart
-        dev.finish()
-        start = time.perf_counter()
+    def start(self, ready: okl.Event) -> None:
+        """Pack and start the exchange once ``ready`` (the vector's last update) is reached."""
+        b, h = self.block, self.stream
+        h.wait(ready)
         if self.columns:
-            self.k["packColumns"](b.nx, b.ny, self.p, self.send_w, self.send_e)
-            dev.finish()  # packed before MPI reads the buffers
-        if self.strategy == "device":
-            requests = [cart.Irecv(buf, peer, tag) for peer, tag, buf in self.recvs]
-            requests += [cart.Isend(buf, peer, tag) for peer, tag, buf in self.sends]
-            MPI.Request.Waitall(requests)
-        else:
-            requests = [cart.Irecv(host, peer, tag)
-                        for (peer, tag, _), host in zip(self.recvs, self.h_recvs, strict=True)]
-            # every copy queued, then one wait (pinned memory: truly asynchronous on GPUs)
-            for (_, _, buf), host in zip(self.sends, self.h_sends, strict=True):
-                buf.copy_to(host, blocking=False)
-            dev.finish()
-            requests += [cart.Isend(host, peer, tag)
-                         for (peer, tag, _), host in zip(self.sends, self.h_sends, strict=True)]
-            MPI.Request.Waitall(requests)
-            for (_, _, buf), host in zip(self.recvs, self.h_recvs, strict=True):
-                buf.copy_from(host, blocking=False)
+            self.k["packColumns"](b.nx, b.ny, self.p, self.send_w, self.send_e, stream=h)
+        self._pending = self.comm.exchange(self.sends, self.recvs, stream=h)
+
+    def finish(self) -> okl.Event:
+        """Complete the exchange and unpack; the event after which the halo is filled."""
+        b, h = self.block, self.stream
+        assert self._pending is not None, "Halo.finish() without start()"
+        self._pending.wait()
+        self._pending = None
         if self.columns:
-            self.k["unpackColumns"](b.nx, b.ny, self.recv_w, self.recv_e, self.p)
-        dev.finish()
-        self.seconds += time.perf_counter() - start
-
-
-def choose_exchange(dev: okl.Device, comm: MPI.Comm, wanted: str) -> tuple[str, str]:
-    """(strategy, why), the same on every rank.  ``auto``: device where every rank's probe
-    passed, else host; ``device``: device or exit with the probe's reason; ``host``: host."""
-    if wanted == "host":
-        return "host", "--exchange host"
-    ok, why = probe_device_exchange(dev, ask_library=(wanted == "auto"))
-    everywhere = comm.allreduce(ok, op=MPI.LAND)
-    if everywhere:
-        return "device", why
-    if wanted == "device":
-        raise SystemExit(f"--exchange device: rank {comm.rank}: {why}" if not ok else
-                         "--exchange device: another rank's probe failed")
-    if ok:
-        why = "another rank cannot hand device buffers to MPI"
-    return "host", f"host staging: {why}"
+            self.k["unpackColumns"](b.nx, b.ny, self.recv_w, self.recv_e, self.p, stream=h)
+        return h.record(self._filled)
 
 
 # -- the solver -------------------------------------------------------------------------------
+#: slots of CG's device scalars: r . r of this and the next iteration (alternating), p . Ap
+RR_SLOTS, PAP = (0, 1), 2
+
+
 @dataclass
 class Result:
     iterations: int
     residual: float  # ||r|| / ||f|| at the end (the recurrence's residual)
     seconds: float  # the iterations' wall time on this rank
-    exchange_seconds: float
     halo_bytes: int  # sent by this rank per exchange
+
+
+@dataclass
+class Breakdown:
+    """Seconds per iteration of the parts of an iteration, each timed alone on this rank
+    (``CG.breakdown``); ``exposed``: what the exchange adds to an iteration, the iteration
+    with it minus the iteration without it (0 when it hides completely behind the interior
+    work; never below 0)."""
+
+    compute: float  # the iteration with the halo exchange skipped
+    exchange: float  # the halo exchange alone: pack, messages, unpack
+    allreduce: float  # the iteration's two all-reduces of one double, alone
+    exposed: float
 
 
 class CG:
     """Conjugate gradients for A x = f on one rank's block, starting from x = 0.
 
-    Two global reductions per iteration (p.Ap, r.r), each a kernel's per-row partial sums,
-    added on the host and then across ranks with one Allreduce of a double: the order of
-    those additions is the only arithmetic that depends on the rank count."""
+    Every step runs on the device and is queued on streams; the host only reads the
+    residual every ``residual_every`` iterations (never, with a fixed iteration count, until
+    the end).  One iteration:
 
-    def __init__(self, dev: okl.Device, comm: MPI.Comm, block: Block,
-                 kernels: dict[str, okl.Kernel], strategy: str):
+    - halo stream: wait for the last update of p, pack its columns, exchange with the
+      neighbours (okl.mpi.Communicator), unpack;
+    - compute stream, meanwhile: A p on the interior points (applyInterior), which needs no
+      halo; then, after the halo's event, on the boundary points (applyBoundary);
+    - compute stream: the dot products p . Ap and r . r each summed on the device into one
+      scalar (sumPartials), all-reduced over the ranks in place (Communicator.allreduce,
+      enqueued on the stream with NCCL), and read by the update and direction kernels from
+      device memory (alpha and beta never go through the host).
+
+    The sums' order (rows split between ranks, then the reduction over ranks) is the only
+    arithmetic that depends on the rank count."""
+
+    def __init__(self, dev: okl.Device, comm: okl.mpi.Communicator, block: Block,
+                 kernels: dict[str, okl.Kernel], lanes: int, residual_every: int = 10):
         self.dev, self.comm, self.b, self.k = dev, comm, block, kernels
+        self.residual_every = residual_every
         b = block
         size = (b.ny + 2) * (b.nx + 2)
         h = 1.0 / (b.n + 1)
         self.ih2 = 1.0 / (h * h)
-        self.u, self.f = dev.zeros(size, np.float64), dev.zeros(size, np.float64)
-        kernels["manufacture"](b.nx, b.ny, b.gx0, b.gy0, b.n, h, self.u, self.f)
-        # p's halo is the only one read; zero everywhere else keeps the boundary value 0
-        self.x, self.r, self.p, self.ap = (dev.zeros(size, np.float64) for _ in range(4))
-        self.partial = dev.zeros(b.ny, np.float64)
-        self.h_partial = dev.pinned(b.ny, np.float64)
-        self.halo = HaloExchange(dev, b, kernels, strategy, self.p)
-        self._sum = np.zeros(1)
+        # two streams of our own: work on the legacy default stream of a GPU would order
+        # itself against both and undo the overlap
+        self.compute, self.halo_stream = dev.stream(), dev.stream()
+        with self.compute:
+            self.u, self.f = dev.zeros(size, np.float64), dev.zeros(size, np.float64)
+            kernels["manufacture"](b.nx, b.ny, b.gx0, b.gy0, b.n, h, self.u, self.f)
+            # p's halo is the only one read; zero everywhere else keeps the boundary value 0
+            self.x, self.r, self.p, self.ap = (dev.zeros(size, np.float64) for _ in range(4))
+            rows = 2 if b.ny > 1 else 1
+            cols = 2 if b.nx > 1 else 1
+            count = rows * b.nx + cols * max(b.ny - 2, 0)
+            self.nb = -(-count // lanes)  # applyBoundary's @outer iterations
+            # applyInterior's rows, then applyBoundary's blocks; rows 0 and ny - 1 stay 0
+            self.partial_ap = dev.zeros(b.ny + self.nb, np.float64)
+            self.partial_rr = dev.zeros(b.ny, np.float64)
+            self.scal = dev.zeros(4, np.float64)
+        self.halo = Halo(dev, comm, b, kernels, self.p, self.halo_stream)
+        self._p_ready = self.compute.record()
 
-    def allsum(self) -> float:
-        """The global sum of the per-row partial sums the last kernel wrote."""
-        self.partial.copy_to(self.h_partial)  # waits for the kernel
-        self._sum[0] = float(np.sum(self.h_partial))
-        self.comm.Allreduce(MPI.IN_PLACE, self._sum, op=MPI.SUM)
-        return float(self._sum[0])
+    # -- one iteration, and its parts ----------------------------------------------------------
+    def step(self, old: int, exchange: bool = True) -> None:
+        """One CG iteration with r . r of the last one in ``scal[old]``; the new one goes to
+        the other slot.  ``exchange=False`` skips the halo (timing only: the answer is then
+        wrong)."""
+        b, k, c, comm = self.b, self.k, self.compute, self.comm
+        new = RR_SLOTS[1 - RR_SLOTS.index(old)]
+        halo = exchange and self.halo.active
+        # on a CPU the kernels run as they are called: post the messages before the interior
+        # work so that they travel meanwhile; on a GPU queue the interior work first, since
+        # an MPI exchange waits on the host for the pack
+        post_first = self.dev.backend.kind == "host"
+        if halo and post_first:
+            self.halo.start(self._p_ready)
+        k["applyInterior"](b.nx, b.ny, self.ih2, self.p, self.ap, self.partial_ap, stream=c)
+        if halo:
+            if not post_first:
+                self.halo.start(self._p_ready)
+            c.wait(self.halo.finish())
+        k["applyBoundary"](b.nx, b.ny, self.nb, self.ih2, self.p, self.ap, self.partial_ap,
+                           stream=c)
+        k["sumPartials"](b.ny + self.nb, self.partial_ap, self.scal, PAP, stream=c)
+        comm.allreduce(self.scal[PAP:PAP + 1], stream=c)
+        k["update"](b.nx, b.ny, self.scal, old, PAP, self.p, self.ap, self.x, self.r,
+                    self.partial_rr, stream=c)
+        k["sumPartials"](b.ny, self.partial_rr, self.scal, new, stream=c)
+        comm.allreduce(self.scal[new:new + 1], stream=c)
+        k["direction"](b.nx, b.ny, self.scal, new, old, self.r, self.p, stream=c)
+        c.record(self._p_ready)
 
-    def solve(self, rtol: float, maxiter: int) -> Result:
+    def read(self, slot: int) -> float:
+        """A device scalar on the host (waits for the compute stream)."""
+        with self.compute:
+            return float(self.scal[slot:slot + 1].get()[0])
+
+    def reset(self) -> float:
+        """x = 0, r = p = f; r . r into scal[RR_SLOTS[0]] (all-reduced); returns it."""
+        b, k, c = self.b, self.k, self.compute
+        self.dev.finish()
+        with c:
+            for vec in (self.x, self.ap):
+                vec.copy_from(np.zeros(vec.size))
+            self.r.copy_from(self.f)
+            self.p.copy_from(self.f)
+        k["dot"](b.nx, b.ny, self.r, self.r, self.partial_rr, stream=c)
+        k["sumPartials"](b.ny, self.partial_rr, self.scal, RR_SLOTS[0], stream=c)
+        self.comm.allreduce(self.scal[RR_SLOTS[0]:RR_SLOTS[0] + 1], stream=c)
+        c.record(self._p_ready)
+        return self.read(RR_SLOTS[0])
+
+    def solve(self, rtol: float, maxiter: int, exchange: bool = True) -> Result:
         """Iterate from x = 0 until ||r|| <= rtol ||f|| or ``maxiter`` iterations (rtol = 0:
-        exactly maxiter, for timing and for the one-rank reference of --check)."""
-        b, k = self.b, self.k
-        for vec in (self.x, self.p, self.ap):
-            vec.copy_from(np.zeros(vec.size))
-        self.r.copy_from(self.f)
-        self.p.copy_from(self.f)
-        k["dot"](b.nx, b.ny, self.r, self.r, self.partial)
-        rr = ff = self.allsum()
-        self.halo.seconds = 0.0
-        self.comm.Barrier()
+        exactly maxiter, for timing and for the one-rank reference of --check).  The
+        residual is read every ``residual_every`` iterations, so CG may run up to that many
+        iterations past the tolerance (the answer only gets better)."""
+        rr = ff = self.reset()
+        self.comm.comm.Barrier()
         start = time.perf_counter()
-        it = 0
-        while it < maxiter and rr > (rtol * rtol) * ff:
-            self.halo.exchange()
-            k["applyA"](b.nx, b.ny, self.ih2, self.p, self.ap, self.partial)
-            alpha = rr / self.allsum()
-            k["update"](b.nx, b.ny, alpha, self.p, self.ap, self.x, self.r, self.partial)
-            rr_new = self.allsum()
-            k["direction"](b.nx, b.ny, rr_new / rr, self.r, self.p)
-            rr = rr_new
+        it, old = 0, RR_SLOTS[0]
+        while it < maxiter and (rtol == 0 or rr > (rtol * rtol) * ff):
+            self.step(old, exchange)
+            old = RR_SLOTS[1 - RR_SLOTS.index(old)]
             it += 1
+            if rtol > 0 and (it % self.residual_every == 0 or it == maxiter):
+                rr = self.read(old)
+        rr = self.read(old)  # waits for the last iteration
         self.dev.finish()
         seconds = time.perf_counter() - start
-        return Result(it, math.sqrt(rr / ff) if ff > 0 else 0.0, seconds, self.halo.seconds,
+        return Result(it, math.sqrt(rr / ff) if ff > 0 else 0.0, seconds,
                       self.halo.bytes_sent)
+
+    def breakdown(self, iterations: int, full: float) -> Breakdown:
+        """Time the parts of an iteration alone, ``iterations`` times each (after the solve:
+        they overwrite x, r and p), given ``full``, the seconds per whole iteration."""
+        n = max(iterations, 1)
+        compute = self.solve(0.0, n, exchange=False).seconds / n
+        self.reset()
+        self.comm.comm.Barrier()
+        start = time.perf_counter()
+        for _ in range(n if self.halo.active else 0):
+            self.compute.record(self._p_ready)
+            self.halo.start(self._p_ready)
+            self.halo.finish()
+        self.dev.finish()
+        exchange = (time.perf_counter() - start) / n if self.halo.active else 0.0
+        self.comm.comm.Barrier()
+        start = time.perf_counter()
+        with self.compute:
+            for _ in range(n):
+                for slot in (PAP, RR_SLOTS[0]):
+                    # max: the same messages as a sum, and the values stay put
+                    self.comm.allreduce(self.scal[slot:slot + 1], "max", stream=self.compute)
+        self.dev.finish()
+        allreduce = (time.perf_counter() - start) / n
+        return Breakdown(compute, exchange, allreduce, max(0.0, full - compute))
 
     def interior(self, vec: okl.Memory) -> np.ndarray:
         """The block's interior of a vector, as a (ny, nx) numpy array."""
         b = self.b
-        return vec.get().reshape(b.ny + 2, b.nx + 2)[1:-1, 1:-1]
+        with self.compute:
+            return vec.get().reshape(b.ny + 2, b.nx + 2)[1:-1, 1:-1]
 
 
 def gather(comm: MPI.Comm, block: Block, local: np.ndarray) -> np.ndarray | None:
@@ -451,8 +461,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--maxiter", type=int, default=100_000)
     p.add_argument("--dims", default=None,
                    help="blocks in y and x, e.g. 2x2 or 1x4 (default: MPI.Compute_dims)")
-    p.add_argument("--exchange", choices=("auto", "device", "host"), default="auto",
-                   help="halo buffers to MPI directly, through host arrays, or probe (auto)")
+    p.add_argument("--exchange", choices=okl.mpi.communicator.MODES, default="auto",
+                   help="okl.mpi.Communicator mode: nccl, mpi-device (CUDA-aware MPI), host, "
+                        "or auto (the fastest that works; the report says which and why)")
+    p.add_argument("--residual-every", type=int, default=10, metavar="K",
+                   help="read the residual on the host every K iterations (default 10; "
+                        "with --iters only at the end)")
+    p.add_argument("--no-breakdown", dest="breakdown", action="store_false",
+                   help="skip timing the parts of an iteration alone after the solve")
     p.add_argument("--check", action="store_true",
                    help="also solve on one rank and exit 1 unless the answers agree")
     p.add_argument("--device-id", type=int, default=None,
@@ -471,6 +487,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         args.dims = (y, x)
     if args.block < 1 or args.block & (args.block - 1):
         p.error("--block must be a power of 2")
+    if args.residual_every < 1:
+        p.error("--residual-every must be at least 1")
     return args
 
 
@@ -482,8 +500,13 @@ def main(argv: list[str] | None = None) -> int:
     dev, on_gpu = make_device(args.mode, comm, args.device_id)
     kernels = build_kernels(comm, dev, args.block)
     block = decompose(comm, args.n, args.dims)
-    strategy, why = choose_exchange(dev, comm, args.exchange)
-    solver = CG(dev, block.cart, block, kernels, strategy)
+    try:
+        communicator = okl.mpi.Communicator(block.cart, dev, mode=args.exchange)
+    except okl.mpi.CommunicatorError as e:  # the same on every rank
+        if comm.rank == 0:
+            print(f"poisson: --exchange {args.exchange}: {e}", file=sys.stderr, flush=True)
+        return 2
+    solver = CG(dev, communicator, block, kernels, args.block, args.residual_every)
 
     fixed = args.iters is not None
     rtol, maxiter = (0.0, args.iters) if fixed else (args.rtol, args.maxiter)
@@ -492,6 +515,8 @@ def main(argv: list[str] | None = None) -> int:
     result = solver.solve(rtol, maxiter)
     x = solver.interior(solver.x)
     u = solver.interior(solver.u)
+    per_iteration = result.seconds / max(result.iterations, 1)
+    parts = solver.breakdown(result.iterations, per_iteration) if args.breakdown else None
     local = np.array([np.sum((x - u) ** 2), np.sum(u * u)])
     comm.Allreduce(MPI.IN_PLACE, local, op=MPI.SUM)
     error = math.sqrt(local[0] / local[1])  # against the manufactured (exact discrete) u
@@ -503,10 +528,11 @@ def main(argv: list[str] | None = None) -> int:
         if comm.rank == 0:
             # the same kernels on one rank and the whole grid, for the same iteration count
             one = decompose(MPI.COMM_SELF, args.n, (1, 1))
-            ref_solver = CG(dev, one.cart, one, kernels, "device")
-            ref = ref_solver.solve(0.0, result.iterations)
-            ok, rel = compare(answer, ref_solver.interior(ref_solver.x), tolerance)
-            ref_solver = None
+            with okl.mpi.Communicator(one.cart, dev, mode="host") as alone:
+                ref_solver = CG(dev, alone, one, kernels, args.block)
+                ref = ref_solver.solve(0.0, result.iterations)
+                ok, rel = compare(answer, ref_solver.interior(ref_solver.x), tolerance)
+                ref_solver = None
             check = "pass" if ok else "fail"
             print(f"check: {check}: one-rank answer after {ref.iterations} iterations, "
                   f"relative difference {rel:.3e} (tolerance {tolerance:.2g})", flush=True)
@@ -516,43 +542,70 @@ def main(argv: list[str] | None = None) -> int:
         "rank": comm.rank, "host": socket.gethostname(), "device": dev.name,
         "device_id": getattr(dev.backend, "device_id", None),
         "nx": block.nx, "ny": block.ny,
-        "seconds_per_iteration": result.seconds / max(result.iterations, 1),
-        "exchange_seconds_per_iteration": result.exchange_seconds / max(result.iterations, 1),
+        "seconds_per_iteration": per_iteration,
+        "compute_seconds_per_iteration": parts and parts.compute,
+        "exchange_seconds_per_iteration": parts and parts.exchange,
+        "exposed_exchange_seconds_per_iteration": parts and parts.exposed,
+        "allreduce_seconds_per_iteration": parts and parts.allreduce,
         "halo_bytes": result.halo_bytes,
         "gbps": BYTES_PER_POINT * block.nx * block.ny * result.iterations
         / max(result.seconds, 1e-30) / 1e9,
     }, root=0)
     if comm.rank == 0:
-        report = make_report(args, comm, block, dev, on_gpu, strategy, why, result, error,
+        report = make_report(args, comm, block, dev, on_gpu, communicator, result, error,
                              check, rel, tolerance, per_rank)
         print_report(report)
         if args.json:
             pathlib.Path(args.json).write_text(json.dumps(report, indent=1) + "\n")
+    communicator.close()
     return 1 if check == "fail" else 0
 
 
-def make_report(args, comm, block, dev, on_gpu, strategy, why, result, error, check, rel,
+#: how the report's times are measured (also in its JSON, for the benchmark's rows)
+TIMING = ("seconds_per_iteration: the timed solve's wall time over its iterations (overlapped "
+          "halo exchange); compute: the same iterations with the halo exchange skipped; "
+          "exchange: the halo exchange alone (pack, messages, unpack; nothing else running); "
+          "exposed: seconds_per_iteration - compute (what the exchange adds to an "
+          "iteration, 0 when fully hidden); allreduce: the iteration's two one-double "
+          "all-reduces alone.  Each is this rank's own; the report's top level takes the "
+          "slowest rank's (a bulk-synchronous solver runs at its pace) and exposed from those")
+
+
+def make_report(args, comm, block, dev, on_gpu, communicator, result, error, check, rel,
                 tolerance, per_rank) -> dict:
     """One run as one JSON object (the row benchmarks/mpi_scaling.py collects); ``gpus``:
     distinct GPUs the ranks used (0 on CPU devices)."""
     gpus = len({(r["host"], r["device"], r["device_id"]) for r in per_rank}) if on_gpu else 0
+
+    def slowest(key: str) -> float | None:
+        values = [r[key] for r in per_rank if r[key] is not None]
+        return max(values) if values else None
+
+    full, compute = slowest("seconds_per_iteration"), slowest("compute_seconds_per_iteration")
     return {
         "ranks": comm.size, "gpus": gpus, "mode": dev.mode, "device": dev.name,
         "n": args.n, "points": args.n * args.n, "dims": list(block.dims),
         "points_per_rank": max(r["nx"] * r["ny"] for r in per_rank),
         "omp_num_threads": (int(os.environ["OMP_NUM_THREADS"]) if dev.mode == "openmp"
                             else None),
-        "exchange": strategy, "exchange_reason": why,
+        "exchange": communicator.mode, "exchange_reason": communicator.reason,
         "iterations": result.iterations, "fixed_iterations": args.iters is not None,
         "residual": result.residual, "error_vs_exact": error,
-        # the slowest rank sets the pace of a bulk-synchronous solver
-        "seconds_per_iteration": max(r["seconds_per_iteration"] for r in per_rank),
-        "exchange_seconds_per_iteration": max(r["exchange_seconds_per_iteration"]
-                                              for r in per_rank),
+        "seconds_per_iteration": full,
+        "compute_seconds_per_iteration": compute,
+        "exchange_seconds_per_iteration": slowest("exchange_seconds_per_iteration"),
+        "exposed_exchange_seconds_per_iteration": (None if compute is None
+                                                   else max(0.0, full - compute)),
+        "allreduce_seconds_per_iteration": slowest("allreduce_seconds_per_iteration"),
+        "timing": TIMING,
         "bytes_per_point": BYTES_PER_POINT,
         "check": check, "check_relative_difference": rel, "check_tolerance": tolerance,
         "per_rank": per_rank,
     }
+
+
+def _ms(seconds: float | None) -> str:
+    return "-" if seconds is None else f"{seconds * 1e3:.3f}"
 
 
 def print_report(r: dict) -> None:
@@ -562,14 +615,20 @@ def print_report(r: dict) -> None:
           f"{r['iterations']} CG iterations ({stop})")
     print(f"exchange: {r['exchange']} ({r['exchange_reason']})")
     print(f"error vs the exact discrete solution: {r['error_vs_exact']:.3e} (relative 2-norm)")
-    print(f"time per iteration {r['seconds_per_iteration'] * 1e3:.3f} ms, halo exchange "
-          f"{r['exchange_seconds_per_iteration'] * 1e3:.3f} ms (slowest rank)")
-    print(" rank  block        ms/iter  exchange ms  halo KiB   GB/s")
+    print(f"ms per iteration {_ms(r['seconds_per_iteration'])}: compute "
+          f"{_ms(r['compute_seconds_per_iteration'])}, halo exchange "
+          f"{_ms(r['exchange_seconds_per_iteration'])} alone, exposed "
+          f"{_ms(r['exposed_exchange_seconds_per_iteration'])}, all-reduces "
+          f"{_ms(r['allreduce_seconds_per_iteration'])} alone (slowest rank)")
+    print(" rank  block        ms/iter  compute  exchange  exposed  allreduce  halo KiB   GB/s")
     for p in r["per_rank"]:
-        ms = p["seconds_per_iteration"] * 1e3
-        exchange_ms = p["exchange_seconds_per_iteration"] * 1e3
-        print(f" {p['rank']:4d}  {p['ny']:5d}x{p['nx']:<5d}  {ms:8.3f}  {exchange_ms:11.3f}"
-              f"  {p['halo_bytes'] / 1024:8.1f}  {p['gbps']:6.2f}")
+        print(f" {p['rank']:4d}  {p['ny']:5d}x{p['nx']:<5d}  "
+              f"{_ms(p['seconds_per_iteration']):>7}  "
+              f"{_ms(p['compute_seconds_per_iteration']):>7}  "
+              f"{_ms(p['exchange_seconds_per_iteration']):>8}  "
+              f"{_ms(p['exposed_exchange_seconds_per_iteration']):>7}  "
+              f"{_ms(p['allreduce_seconds_per_iteration']):>9}  "
+              f"{p['halo_bytes'] / 1024:8.1f}  {p['gbps']:6.2f}")
     sys.stdout.flush()
 
 
