@@ -85,3 +85,40 @@ def test_same_answers_as_the_python_path(monkeypatch):
         fast(*args, x, a)
         slow(*args, x, b)
         np.testing.assert_array_equal(a, b)
+
+
+RANGES = r"""
+@kernel void part(const int start, const int end, const float *x, double *y) {
+  for (int i = start; i < end; ++i; @tile(16, @outer, @inner)) {
+    y[i] = 2 * x[i];
+  }
+}
+"""
+
+
+@pytest.mark.skipif(not HEADERS, reason="no Python.h: no native path")
+def test_ranges_launched_in_turn_stay_native(monkeypatch):
+    """A host loop launching one kernel over a few ranges in turn (airfoil's colours) takes
+    the Python path only for the first launch of each range: the bounds each set of scalar
+    values needs are remembered per set, not for the last set only."""
+    from okl.runtime.drivers.cpu_interrupt import Trap
+
+    python_launches = []
+    call = Trap.call
+
+    def counted(self, entry, args):
+        python_launches.append(bytes(args))
+        call(self, entry, args)
+    monkeypatch.setattr(Trap, "call", counted)
+    k = okl.Device("serial").build_kernel_from_string(RANGES, "part")
+    assert _native(k)
+    x = np.arange(64, dtype=np.float32)
+    y = np.zeros(64)
+    ranges = [(0, 10), (10, 40), (40, 41), (41, 64)]
+    for _ in range(5):
+        for s, e in ranges:
+            k(s, e, x, y)
+    np.testing.assert_array_equal(y, 2.0 * x)
+    assert len(python_launches) == len(ranges)
+    with pytest.raises(ArgumentError, match=r"y\[63\]"):
+        k(41, 64, x, np.zeros(50))  # a remembered range, a shorter array: checked again

@@ -9,7 +9,12 @@
  * (``fallback``), which accepts or refuses it with okl's messages.  Scalar checks that depend
  * on the sizes passed (launch limits, the static bounds check) are the fallback's: after it
  * launched, ``needs(args)`` gives the bytes each pointer argument needs for those scalar
- * values, and later calls with the same scalar values only compare array sizes.
+ * values, and later calls with the same scalar values only compare array sizes.  What is
+ * known about a set of scalar values (its needs; whether its last launch was quick) is kept
+ * for the last OKL_MEMO sets, not just the last one: a host loop that launches one kernel
+ * over a few ranges in turn (airfoil's colours, ``k(start, end, ...)``) repeats each set
+ * every round, and with one remembered set every launch of it went through Python and
+ * sigaction (26 us where the native launch takes 0.5).
  *
  * Built once per Python and compiler into okl's cache; nothing in it is per kernel. */
 #define PY_SSIZE_T_CLEAN
@@ -43,6 +48,10 @@ typedef struct {
  * scalar values skips the SIGINT handler's two sigaction calls (cpu_interrupt.py); timed by
  * the coarse clock (a few ms per tick, read in 15 ns where CLOCK_MONOTONIC takes 60) */
 #define OKL_QUICK_NS 10000000
+/* sets of scalar values remembered per kernel (a host loop's ranges, in turn) */
+#define OKL_MEMO 32
+#define OKL_MEMO_NEEDS 1 /* the set's needs are in memo_need */
+#define OKL_MEMO_QUICK 2 /* the set's last main-thread launch took under OKL_QUICK_NS */
 #ifdef CLOCK_MONOTONIC_COARSE
 #define OKL_CLOCK CLOCK_MONOTONIC_COARSE
 #else
@@ -54,7 +63,6 @@ typedef struct {
   int writable;         /* pointer: the kernel may write through it */
   Py_ssize_t itemsize;  /* pointer: bytes per element */
   PyObject *descr;      /* pointer: the dtype object a fast argument must have */
-  Py_ssize_t need;      /* pointer: bytes needed for the memo's scalar values (0: none) */
 } okl_param;
 
 typedef void (*okl_entry)(void **args, volatile sig_atomic_t *stop);
@@ -69,14 +77,17 @@ typedef struct {
   void (*handler)(int);
   unsigned long main_thread;
   PyObject *trap_wanted; /* trap_wanted() -> True while the default SIGINT handler is set */
-  int quick; /* 1: the last main-thread launch, with the scalar values in quick_raw, was quick */
-  uint64_t quick_raw[OKL_MAX_PARAMS];
   PyObject *fallback; /* the Python caller: f(*args, **kwargs) */
   PyObject *needs;    /* None, or needs(args) -> tuple of bytes per parameter, or None */
   PyTypeObject *ndarray;
   int n;
-  int memo; /* 1: ``last`` holds the scalar values the needs were computed for */
-  uint64_t last[OKL_MAX_PARAMS];
+  /* the remembered sets of scalar values: set k's values (0 for pointers) at memo_raw[k * n],
+   * its bytes needed per parameter at memo_need[k * n], OKL_MEMO_* flags in memo_flags[k]
+   * (0: slot unused); a new set takes slot memo_next, round robin */
+  uint64_t *memo_raw;
+  Py_ssize_t *memo_need;
+  unsigned char memo_flags[OKL_MEMO];
+  int memo_next;
   okl_param param[OKL_MAX_PARAMS];
 } okl_caller;
 
@@ -101,6 +112,26 @@ static int okl_raw(int kind, PyObject *a, uint64_t *raw) {
   return 1;
 }
 
+/* The slot remembering these scalar values (``raw``: n values, 0 for pointers), or -1. */
+static int okl_memo_find(const okl_caller *self, const uint64_t *raw) {
+  const size_t bytes = sizeof(uint64_t) * (size_t)self->n;
+  for (int k = 0; k < OKL_MEMO; ++k)
+    if (self->memo_flags[k] && memcmp(self->memo_raw + (size_t)k * self->n, raw, bytes) == 0)
+      return k;
+  return -1;
+}
+
+/* The slot for these scalar values: theirs, else a fresh one (the oldest taken, flags 0). */
+static int okl_memo_slot(okl_caller *self, const uint64_t *raw) {
+  int k = okl_memo_find(self, raw);
+  if (k >= 0) return k;
+  k = self->memo_next;
+  self->memo_next = (k + 1) % OKL_MEMO;
+  memcpy(self->memo_raw + (size_t)k * self->n, raw, sizeof(uint64_t) * (size_t)self->n);
+  self->memo_flags[k] = 0;
+  return k;
+}
+
 static PyObject *okl_fall_back(okl_caller *self, PyObject *const *args, size_t nargsf,
                                PyObject *kwnames) {
   PyObject *result = PyObject_Vectorcall(self->fallback, args, nargsf, kwnames);
@@ -110,16 +141,19 @@ static PyObject *okl_fall_back(okl_caller *self, PyObject *const *args, size_t n
   /* the fallback launched: where every scalar came in the fast path's form (a Python int or
    * float), remember what these values need of the arrays */
   uint64_t last[OKL_MAX_PARAMS];
-  for (int i = 0; i < self->n; ++i)
+  for (int i = 0; i < self->n; ++i) {
+    last[i] = 0;
     if (self->param[i].kind != K_PTR && !okl_raw(self->param[i].kind, args[i], &last[i]))
       return result;
+  }
   PyObject *needs = PyObject_Vectorcall(self->needs, args, nargsf, NULL);
   if (needs == NULL) {
     Py_DECREF(result);
     return NULL;
   }
   /* no Python code runs from here on, so no other thread sees the memo half-written */
-  self->memo = 0;
+  const int old = okl_memo_find(self, last);
+  if (old >= 0) self->memo_flags[old] &= (unsigned char)~OKL_MEMO_NEEDS;
   if (PyTuple_CheckExact(needs) && PyTuple_GET_SIZE(needs) == self->n) {
     Py_ssize_t need[OKL_MAX_PARAMS];
     int ok = 1;
@@ -132,11 +166,9 @@ static PyObject *okl_fall_back(okl_caller *self, PyObject *const *args, size_t n
       }
     }
     if (ok) {
-      for (int i = 0; i < self->n; ++i) {
-        self->param[i].need = need[i];
-        self->last[i] = last[i];
-      }
-      self->memo = 1;
+      const int k = okl_memo_slot(self, last);
+      memcpy(self->memo_need + (size_t)k * self->n, need, sizeof(Py_ssize_t) * (size_t)self->n);
+      self->memo_flags[k] |= OKL_MEMO_NEEDS;
     }
   }
   Py_DECREF(needs);
@@ -164,17 +196,18 @@ static int okl_trap_wanted(okl_caller *self) {
  * call (the old one saved and restored exactly) and ``stop`` is the library's flag: Ctrl-C
  * stops the kernel at its next @outer iteration and the call raises KeyboardInterrupt, as
  * the default handler would.  Anywhere else SIGINT is left alone.  A launch whose
- * scalar values (``raw``; ``same``: as in the last main-thread launch) last took under
+ * scalar values (``raw``; ``memo``: their slot, or -1) last took under
  * OKL_QUICK_NS keeps Python's handler, which sees a Ctrl-C as soon as it returns: the two
  * sigaction calls cost more than a small kernel (a 1 us launch took 2). */
-static PyObject *okl_launch(okl_caller *self, void **slots, const uint64_t *raw, int same) {
+static PyObject *okl_launch(okl_caller *self, void **slots, const uint64_t *raw, int memo) {
   okl_entry entry = self->entry;
   struct sigaction ours, old;
   int trapped = 0, on_main = self->flag != NULL &&
                              PyThread_get_thread_ident() == self->main_thread;
   struct timespec t0, t1;
   if (on_main) clock_gettime(OKL_CLOCK, &t0);
-  if (on_main && !(self->quick && same) && okl_trap_wanted(self)) {
+  const int quick = memo >= 0 && (self->memo_flags[memo] & OKL_MEMO_QUICK);
+  if (on_main && !quick && okl_trap_wanted(self)) {
     memset(&ours, 0, sizeof ours);
     ours.sa_handler = self->handler;
     ours.sa_flags = SA_RESTART;
@@ -196,8 +229,12 @@ static PyObject *okl_launch(okl_caller *self, void **slots, const uint64_t *raw,
   if (on_main) {
     clock_gettime(OKL_CLOCK, &t1);
     long long ns = (long long)(t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec);
-    self->quick = ns < OKL_QUICK_NS;
-    memcpy(self->quick_raw, raw, sizeof(uint64_t) * (size_t)self->n);
+    /* the slot looked up again: another thread may have taken it while the GIL was free */
+    const int k = okl_memo_slot(self, raw);
+    if (ns < OKL_QUICK_NS)
+      self->memo_flags[k] |= OKL_MEMO_QUICK;
+    else
+      self->memo_flags[k] &= (unsigned char)~OKL_MEMO_QUICK;
   }
   if (trapped) {
     sigaction(SIGINT, &old, NULL);
@@ -219,8 +256,6 @@ static PyObject *okl_call(PyObject *obj, PyObject *const *args, size_t nargsf,
   void *slots[OKL_MAX_PARAMS];
   union { int8_t i8; int16_t i16; int32_t i32; int64_t i64; uint8_t u8; uint16_t u16;
           uint32_t u32; uint64_t u64; float f32; double f64; } value[OKL_MAX_PARAMS];
-  int same = self->memo;
-  int quick_same = 1;           /* every scalar as in the last quick launch */
   uint64_t raws[OKL_MAX_PARAMS]; /* the scalars' bits (0 for pointers) */
   for (Py_ssize_t i = 0; i < n; ++i) {
     raws[i] = 0;
@@ -237,9 +272,7 @@ static PyObject *okl_call(PyObject *obj, PyObject *const *args, size_t nargsf,
     slots[i] = &value[i];
     uint64_t raw;
     if (!okl_raw(p->kind, a, &raw)) goto slow;
-    if (same) same = raw == self->last[i];
     raws[i] = raw;
-    if (quick_same) quick_same = raw == self->quick_raw[i];
     if (p->kind == K_F32 || p->kind == K_F64) {
       double d;
       memcpy(&d, &raw, 8);
@@ -266,19 +299,21 @@ static PyObject *okl_call(PyObject *obj, PyObject *const *args, size_t nargsf,
       default: goto slow;
     }
   }
+  const int memo = okl_memo_find(self, raws);
   if (self->needs != Py_None) {
     /* sizes checked for other scalar values (or never): the fallback checks these */
-    if (!same) goto slow;
+    if (memo < 0 || !(self->memo_flags[memo] & OKL_MEMO_NEEDS)) goto slow;
+    const Py_ssize_t *need = self->memo_need + (size_t)memo * n;
     for (Py_ssize_t i = 0; i < n; ++i) {
       okl_param *p = &self->param[i];
-      if (p->kind != K_PTR || p->need == 0) continue;
+      if (p->kind != K_PTR || need[i] == 0) continue;
       okl_ndarray *arr = (okl_ndarray *)args[i];
       Py_ssize_t count = 1;
       for (int d = 0; d < arr->nd; ++d) count *= arr->dimensions[d];
-      if (count * p->itemsize < p->need) goto slow;
+      if (count * p->itemsize < need[i]) goto slow;
     }
   }
-  return okl_launch(self, slots, raws, quick_same);
+  return okl_launch(self, slots, raws, memo);
 slow:
   return okl_fall_back(self, args, nargsf, kwnames);
 }
@@ -291,6 +326,8 @@ static void okl_caller_dealloc(PyObject *obj) {
   Py_CLEAR(self->trap_wanted);
   Py_CLEAR(self->ndarray);
   for (int i = 0; i < self->n; ++i) Py_CLEAR(self->param[i].descr);
+  PyMem_Free(self->memo_raw);
+  PyMem_Free(self->memo_need);
   PyObject_GC_Del(obj);
 }
 
@@ -351,11 +388,13 @@ PyObject *okl_caller_new(PyObject *spec) {
   self->flag = flag_p != NULL && handler_p != NULL ? (volatile sig_atomic_t *)flag_p : NULL;
   self->handler = (void (*)(int))handler_p;
   self->main_thread = main_thread;
-  self->quick = 0;
   Py_INCREF(trap_wanted);
   self->trap_wanted = trap_wanted;
   self->n = 0;
-  self->memo = 0;
+  self->memo_raw = NULL;
+  self->memo_need = NULL;
+  memset(self->memo_flags, 0, sizeof self->memo_flags);
+  self->memo_next = 0;
   Py_INCREF(fallback);
   self->fallback = fallback;
   Py_INCREF(needs);
@@ -375,10 +414,16 @@ PyObject *okl_caller_new(PyObject *spec) {
     p->kind = kind;
     p->writable = writable;
     p->itemsize = itemsize;
-    p->need = 0;
     Py_INCREF(descr);
     p->descr = descr;
     self->n = (int)i + 1;
+  }
+  const size_t slots = (size_t)OKL_MEMO * (size_t)(n > 0 ? n : 1);
+  self->memo_raw = PyMem_Calloc(slots, sizeof(uint64_t));
+  self->memo_need = PyMem_Calloc(slots, sizeof(Py_ssize_t));
+  if (self->memo_raw == NULL || self->memo_need == NULL) {
+    Py_DECREF(self);
+    return PyErr_NoMemory();
   }
   PyObject_GC_Track((PyObject *)self);
   return (PyObject *)self;
