@@ -49,6 +49,9 @@ def main(args: list[str] | None = None, prog_name: str | None = None) -> NoRetur
     if os.name != "nt" and "_OKLC_COMPLETE" not in os.environ:  # else click's work
         if argv == ["--version"]:
             _version()
+        from .parser.pycparser_load import defer_inspect
+
+        defer_inspect()  # before okl.modes imports dataclasses
         params = parse_translate(argv)
         if params is not None:
             import gc

@@ -176,3 +176,96 @@ print("ok")
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          cwd=ROOT, timeout=120)
     assert run.returncode == 0 and run.stdout.strip() == "ok", run.stderr
+
+
+def test_dataclass_signature_is_inspects():
+    """okl.parser.pycparser_load's stand-in ``inspect`` writes the ``__doc__`` of a dataclass
+    without one as ``inspect.signature`` does, or leaves it to ``inspect``; for pycparser's
+    own dataclasses (what ``oklc`` makes with it) it writes it itself."""
+    import dataclasses
+    import inspect
+    import typing
+
+    from pycparser import c_ast
+
+    from okl.parser.pycparser_load import dataclass_signature
+
+    mine = [cls for module in (c_lexer, c_parser, c_ast) for cls in vars(module).values()
+            if isinstance(cls, type) and dataclasses.is_dataclass(cls)
+            and cls.__module__ == module.__name__]
+    assert mine and all(dataclass_signature(c) is not None for c in mine)
+
+    class Meta(type):
+        pass
+
+    @dataclasses.dataclass
+    class Plain:
+        a: int
+        b: str | None = None
+        c: list = dataclasses.field(default_factory=list)
+        d: Plain | None = None
+        e: float = dataclasses.field(default=1.5, kw_only=True)
+        f: int = dataclasses.field(default=0, init=False)
+
+    # this file's annotations are strings: these classes get the objects themselves
+    real = dataclasses.make_dataclass(
+        "Real", [("a", int), ("b", str | None), ("c", Meta, dataclasses.field(default=Meta)),
+                 ("d", float, dataclasses.field(default=0.5, kw_only=True))])
+    generic = dataclasses.make_dataclass(
+        "Generic", [("a", list[int]), ("b", typing.Optional[int], None)],  # noqa: UP045
+        frozen=True, slots=True)
+
+    @dataclasses.dataclass
+    class WithNew:
+        a: int
+
+        def __new__(cls, *args, **kwargs):
+            return super().__new__(cls)
+
+    @dataclasses.dataclass
+    class WithMeta(metaclass=Meta):
+        a: int
+
+    @dataclasses.dataclass
+    class Bare:
+        pass
+
+    for cls in [*mine, Plain, real, generic, WithNew, WithMeta, Bare]:
+        text = dataclass_signature(cls)
+        assert text is None or text == str(inspect.signature(cls)), cls
+    assert None not in (dataclass_signature(Plain), dataclass_signature(real))
+    assert dataclass_signature(Bare) == "() -> None"
+    assert None is dataclass_signature(generic) is dataclass_signature(WithNew) is \
+        dataclass_signature(WithMeta)
+
+
+def test_defer_inspect_keeps_inspect_unloaded_and_docs_unchanged():
+    """``oklc``'s start (okl.parser.pycparser_load.defer_inspect, then load): dataclasses and
+    pycparser are imported without ``inspect``, pycparser's classes get the ``__doc__`` they
+    get anyway, and ``import inspect`` afterwards is the real module."""
+    import subprocess
+    import sys
+
+    script = """
+import sys
+from okl.parser.pycparser_load import defer_inspect, load
+defer_inspect()
+load()
+import dataclasses
+from pycparser import c_lexer
+from okl.translation import translate
+translate("@kernel void k(int *x) { for (int i = 0; i < 4; ++i; @tile(2, @outer, @inner)) "
+          "{ x[i] = i; } }", "cuda")
+print("inspect" in sys.modules, "ast" in sys.modules)
+print(c_lexer.Token.__doc__, c_lexer._RegexRule.__doc__)
+import inspect
+print(inspect.signature is not dataclasses.inspect.signature, hasattr(inspect, "getsource"))
+"""
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         cwd=ROOT, timeout=120)
+    assert run.returncode == 0, run.stderr
+    expected = subprocess.run(
+        [sys.executable, "-c", "from pycparser import c_lexer\n"
+         "print(c_lexer.Token.__doc__, c_lexer._RegexRule.__doc__)"],
+        capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert run.stdout.splitlines() == ["False False", expected.stdout.strip(), "True True"]

@@ -239,11 +239,12 @@ def test_version_loads_only_the_version(kernels: Path):
 def test_translate_loads_no_click_and_defers_what_it_does_not_use(kernels: Path):
     """No click, no runtime, no numpy; pycparser without subprocess (okl's preprocessor
     reads this kernel: no cpp runs) and with its lexer's regex still uncompiled (okl's lexer
-    reads every token of it); no cpp-subprocess modules and no shutil."""
+    reads every token of it); no cpp-subprocess modules and no shutil; dataclasses without
+    inspect (okl.parser.pycparser_load.defer_inspect)."""
     for mode in ("serial", "cuda"):
         modules, kind = _modules_after(["translate", "-m", mode, "k.okl"], kernels)
         assert not {m for m in modules if m.split(".")[0] in ("click", "numpy")}
         assert not {m for m in modules if m.startswith(("okl.runtime", "okl.cli"))}
         assert not modules & {"subprocess", "shutil", "json", "okl.parser.cpp.run",
-                              "okl.parser.cpp.repairs"}
+                              "okl.parser.cpp.repairs", "inspect"}
         assert kind == "DeferredPattern"

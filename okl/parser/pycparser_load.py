@@ -15,10 +15,21 @@
   imported ``subprocess`` yet, pycparser gets a stand-in module whose ``check_output``, or
   any other name, imports the real one at its first use.
 
+* ``dataclasses`` imports ``inspect`` (and with it ``ast``, ``dis``, ``tokenize``,
+  ``linecache``: 35 million instructions, a tenth of ``oklc translate``) for one call: the
+  ``__doc__`` it writes for a class without one, ``Name(field: type, ...)`` from
+  ``inspect.signature``.  pycparser's lexer has three such classes.  :func:`defer_inspect`
+  imports ``dataclasses`` with a stand-in ``inspect`` whose ``signature`` writes that text
+  itself for a plain dataclass (the generated ``__init__``'s parameters, annotations and
+  defaults, spelt as ``inspect`` spells them) and asks the real module for anything else,
+  as it does for any other name.  tests/test_clexer.py compares both on every dataclass of
+  pycparser and on harder cases.
+
 Nothing changes but when the work is done.  Only the ``oklc`` program calls :func:`load`
-(okl.console), before anything imports pycparser: a program may arrange its own start so,
-but a library that others import should not touch ``re`` or ``sys.modules``, so
-``okl.translate`` from Python imports pycparser as it is.
+and :func:`defer_inspect` (okl.entry, okl.console), before anything imports pycparser or
+dataclasses: a program may arrange its own start so, but a library that others import should
+not touch ``re`` or ``sys.modules``, so ``okl.translate`` from Python imports them as they
+are.
 """
 
 from __future__ import annotations
@@ -100,3 +111,98 @@ def _subprocess_stand_in() -> types.ModuleType:
     stand_in.__getattr__ = __getattr__  # type: ignore[method-assign]
     sys.modules["subprocess"] = stand_in
     return stand_in
+
+
+def defer_inspect() -> None:
+    """Import ``dataclasses`` with the stand-in ``inspect`` of :func:`_inspect_stand_in` (see
+    the module); nothing where either module is imported already."""
+    if "dataclasses" in sys.modules or "inspect" in sys.modules:
+        return
+    stand_in = sys.modules["inspect"] = _inspect_stand_in()
+    try:
+        import dataclasses  # noqa: F401  # binds the stand-in as its ``inspect``
+    finally:
+        if sys.modules.get("inspect") is stand_in:
+            del sys.modules["inspect"]
+
+
+def _inspect_stand_in() -> types.ModuleType:
+    """A module in the place of ``inspect`` for ``dataclasses``: its ``signature`` gives the
+    text of :func:`dataclass_signature` where that knows it, and every name (``signature``
+    elsewhere too) is the real module's, imported at its first use."""
+    stand_in = types.ModuleType("inspect", "stands for inspect until it is used")
+
+    def real() -> types.ModuleType:
+        import importlib
+
+        return importlib.import_module("inspect")
+
+    def signature(obj: Any, *args: Any, **kwargs: Any) -> Any:
+        text = None if args or kwargs else dataclass_signature(obj)
+        return real().signature(obj, *args, **kwargs) if text is None else text
+
+    def __getattr__(name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(real(), name)
+
+    stand_in.signature = signature  # type: ignore[attr-defined]
+    stand_in.__getattr__ = __getattr__  # type: ignore[method-assign]
+    return stand_in
+
+
+def dataclass_signature(cls: Any) -> str | None:
+    """``str(inspect.signature(cls))`` for a class whose signature is its own plain
+    ``__init__`` (what ``dataclasses`` asks for, of the class it is making), or None where
+    anything else could decide it: a metaclass, a ``__new__``, a ``__signature__``, an
+    ``__init__`` that is no plain function or takes ``*args``/``**kwargs``, an annotation
+    that ``inspect`` spells with more care (typing's, ``list[int]``)."""
+    if type(cls) is not type or "__signature__" in vars(cls) or any(
+            "__new__" in vars(base) for base in cls.__mro__[:-1]):
+        return None
+    init = vars(cls).get("__init__")
+    if type(init) is not types.FunctionType or "__wrapped__" in vars(init) or \
+            "__signature__" in vars(init):
+        return None
+    code = init.__code__
+    if code.co_flags & 0x0C or code.co_posonlyargcount:  # *args, **kwargs, positional-only
+        return None
+    positional = code.co_argcount
+    names = code.co_varnames[:positional + code.co_kwonlyargcount]
+    given = init.__defaults__ or ()
+    defaults = dict(zip(names[positional - len(given):positional], given, strict=True))
+    defaults.update(init.__kwdefaults__ or {})
+    notes = init.__annotations__
+    parts = []
+    for k, name in enumerate(names[1:], start=1):  # not self
+        if k == positional:
+            parts.append("*")  # before the first keyword-only parameter
+        text = name
+        if name in notes:
+            spelt = _annotation(notes[name])
+            if spelt is None:
+                return None
+            text = f"{name}: {spelt}"
+        if name in defaults:
+            text += f" = {defaults[name]!r}" if name in notes else f"={defaults[name]!r}"
+        parts.append(text)
+    out = f"({', '.join(parts)})"
+    if "return" in notes:
+        spelt = _annotation(notes["return"])
+        if spelt is None:
+            return None
+        out += f" -> {spelt}"
+    return out
+
+
+def _annotation(note: Any) -> str | None:
+    """``inspect.formatannotation(note)`` for a class or anything shown by its ``repr`` (a
+    string, None, ``int | None``); None for typing's and ``types.GenericAlias``'s, which
+    ``inspect`` rewrites."""
+    if getattr(note, "__module__", None) == "typing" or isinstance(note, types.GenericAlias):
+        return None
+    if isinstance(note, type):
+        if note.__module__ == "builtins":
+            return note.__qualname__
+        return f"{note.__module__}.{note.__qualname__}"
+    return repr(note)
