@@ -68,10 +68,10 @@ def test_slab_numberings_are_the_whole_box_shared_once(nfields: int) -> None:
     parts = [_part(ref, nx, NZ, size, r, nfields) for r in range(size)]
     owned = np.concatenate([num.row_keys[:num.Ngather] for _, _, num in parts])
     assert np.array_equal(np.sort(owned), np.sort(whole.row_keys))
-    for (p, _, lower), (_, _, upper) in zip(parts, parts[1:], strict=False):
+    for (_, _, lower), (_, _, upper) in zip(parts, parts[1:], strict=False):
         assert lower.Nsend == upper.Nhalo == nfields * (nx * ref.n - 1) ** 2
         assert np.array_equal(lower.row_keys[:lower.Nsend], upper.row_keys[upper.Ngather:])
-    for p, mesh, num in parts:
+    for _, mesh, num in parts:
         # the halo CSR lists exactly the members of the halo rows, in ascending local order
         rows = num.global_to_local[num.halo_col_ids]
         assert np.all(rows >= num.Ngather) and len(num.halo_col_ids) == \

@@ -11,8 +11,17 @@ operators, geometric factors, the masked numbering and gather), and runs what
 benchParanumal's BK/BP ``Run`` does: the right-hand side, then the operator 5 + 50 times
 (BK), or an untimed CG solve and a timed one of 100 iterations (BP) with benchParanumal's
 own linear-algebra, gather and CG-update kernels.  It prints benchParanumal's line.
-Hexahedra, one process; the box has ``nx = round((ndofs / (Nfields p^3))^(1/3))`` elements
-per direction, as benchParanumal's run scripts choose it (``--nx`` overrides).
+Hexahedra; the box has ``nx = round((ndofs / (Nfields p^3))^(1/3))`` elements per direction,
+as benchParanumal's run scripts choose it (``--nx`` overrides).
+
+Under ``mpiexec -n R`` (the BPs): the box in slabs along z, one per rank and GPU
+(``ranks.py``); ``--ndofs-per-rank D`` gives each rank D DOFs (weak scaling), ``--check``
+compares with one rank's solve of the same box, and rank 0 prints a JSON line with the
+exchange mode and the compute, exchange and exposed seconds per iteration
+(docs/benchparanumal.rst, "On several ranks")::
+
+    mpiexec -n 4 python examples/benchparanumal/run.py --problem BP5 --degree 3 \\
+        --ndofs 2e4 --mode serial --check
 """
 
 from __future__ import annotations
@@ -25,7 +34,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -527,7 +536,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--warmup-iterations", type=int, default=1000,
                     help="BP: iterations of the untimed solve before it")
     ap.add_argument("--exchange", default="auto",
-                    help="several ranks: okl.mpi.Communicator's mode (auto, host, ...)")
+                    help="several ranks: okl.mpi.Communicator's mode (auto, nccl, mpi-device, "
+                         "host)")
     ap.add_argument("--check", action="store_true",
                     help="BP: compare with one rank's solve of the same box (on rank 0); "
                          "exit 1 if iterations or answer differ")
@@ -540,6 +550,10 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--degree must be 1..8")
     if args.nx is not None and args.nx < 1:
         ap.error("--nx must be at least 1")
+    for name in ("ndofs", "ndofs_per_rank"):
+        value = getattr(args, name)
+        if value is not None and not value > 0:
+            ap.error(f"--{name.replace('_', '-')} must be a positive number of DOFs")
     try:
         world = ranks.world()
     except (SystemExit, okl.OKLError) as e:
@@ -547,8 +561,15 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     size = world.Get_size() if world is not None else 1
     rank = world.Get_rank() if world is not None else 0
+
+    def refuse(message: str) -> NoReturn:
+        """An error every rank finds alike: said once, by rank 0."""
+        if rank == 0:
+            ap.error(message)
+        sys.exit(2)
+
     if size > 1 and not problem.solve:
-        ap.error(f"{problem.name} times one operator on one rank; several ranks run the BPs")
+        refuse(f"{problem.name} times one operator on one rank; several ranks run the BPs")
     if args.ndofs_per_rank is not None:
         nx = args.nx or hexmesh.box_size(args.ndofs_per_rank, args.degree, problem.nfields)
         NZ = nx * size
@@ -558,7 +579,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         part = ranks.slab(NZ, size, rank)
     except ValueError as e:
-        ap.error(str(e))
+        refuse(str(e))
     try:
         return _run(args, problem, world, part, nx, NZ)
     except Exception as e:
