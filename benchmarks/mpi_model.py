@@ -387,14 +387,20 @@ def predict(args: argparse.Namespace) -> int:
                                              else one / (g * p.measured))
                 preds.append(p)
     bp5_base = None
+    bp5_rows: list[dict] = []
     if args.bp5:
-        doc = json.loads(Path(args.bp5).read_text())
-        rows = doc.get("rows", doc if isinstance(doc, list) else [])
-        one = next((r for r in rows if r.get("ranks") == 1), None)
-        if one is not None:
-            bp5_base = float(one.get("seconds_per_iteration") or
-                             one["seconds"] / max(one["iterations"], 1))
-            notes.append(f"BP5 compute: the 1-GPU run, {bp5_base * 1e3:.3f} ms per iteration")
+        try:
+            doc = json.loads(Path(args.bp5).read_text())
+            rows = doc if isinstance(doc, list) else doc.get("rows", [])
+            bp5_rows = [r for r in rows if isinstance(r, dict)]
+            one = next((r for r in rows if r.get("ranks") == 1), None)
+            if one is not None:
+                bp5_base = float(one.get("seconds_per_iteration") or
+                                 one["seconds"] / max(one["iterations"], 1))
+                notes.append(f"BP5 compute: the 1-GPU run, {bp5_base * 1e3:.3f} ms per "
+                             "iteration")
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+            notes.append(f"BP5 file {args.bp5} not understood ({type(e).__name__}: {e})")
     if bp5_base is None:
         bp5_base = args.bp5_seconds
         notes.append(f"BP5 compute: ASSUMED {bp5_base * 1e3:.3f} ms per iteration at "
@@ -406,7 +412,16 @@ def predict(args: argparse.Namespace) -> int:
                  f"{args.bp5_operator_share:.0%} of the compute; degree {args.bp5_degree}")
     base = predict_bp5(machine, w, 1, args.bp5_dofs, args.bp5_degree, 1.0).iteration
     for g in sorted({1, 2, 4, *args.gpus}):
-        preds.append(predict_bp5(machine, w, g, args.bp5_dofs, args.bp5_degree, base))
+        p = predict_bp5(machine, w, g, args.bp5_dofs, args.bp5_degree, base)
+        ran = next((r for r in bp5_rows if r.get("ranks") == g), None)
+        if ran is not None and bp5_base:
+            try:
+                p.measured = float(ran.get("seconds_per_iteration") or
+                                   ran["seconds"] / max(ran["iterations"], 1))
+                p.measured_efficiency = bp5_base / p.measured
+            except (KeyError, TypeError, ValueError):
+                pass
+        preds.append(p)
     print("\n".join(f"- {n}" for n in notes))
     print()
     print(table(preds))

@@ -240,7 +240,7 @@ import numpy as np
 from mpi4py import MPI
 import okl, okl.mpi
 
-out, modes = sys.argv[1], sys.argv[2].split(",")
+out, modes, how = sys.argv[1], sys.argv[2].split(","), sys.argv[3]
 world = MPI.COMM_WORLD
 rank, size = world.rank, world.size
 
@@ -253,10 +253,14 @@ def refused(kind, call):
 
 for mode in modes:
     seen = {}
-    dev = okl.Device(mode)
-    other = okl.Device(mode)
+    if mode in ("cuda", "hip"):  # one GPU per rank, round-robin
+        import cupy
+        gpu = okl.mpi.local_rank(world) % cupy.cuda.runtime.getDeviceCount()
+        dev, other = okl.Device(mode, device_id=gpu), okl.Device(mode, device_id=gpu)
+    else:
+        dev, other = okl.Device(mode), okl.Device(mode)
     stream = dev.stream()
-    with okl.mpi.Communicator(world, dev) as c:
+    with okl.mpi.Communicator(world, dev, mode=how) as c:
         seen["mode"], seen["reason"] = c.mode, c.reason
         seen["rank"], seen["size"] = c.rank, c.size
         # all-reduces: in place, on allocations and views, each op, integer dtypes
@@ -319,8 +323,8 @@ for mode in modes:
     seen["bad_mode"] = refused(okl.ArgumentError,
                                lambda: okl.mpi.Communicator(world, dev, mode="gpu"))
     # collective refusals: the same error on every rank, nobody left waiting
-    seen["nccl_here"] = refused(okl.mpi.CommunicatorError,
-                                lambda: okl.mpi.Communicator(world, dev, mode="nccl"))
+    seen["nccl_here"] = None if mode in ("cuda", "hip") else refused(
+        okl.mpi.CommunicatorError, lambda: okl.mpi.Communicator(world, dev, mode="nccl"))
     seen["disagree"] = refused(okl.mpi.CommunicatorError, lambda: okl.mpi.Communicator(
         world, dev, mode="host" if rank == 0 else "auto"))
     with okl.mpi.Communicator(world, dev, mode="host") as h:
@@ -330,20 +334,41 @@ for mode in modes:
 """
 
 
+COMMUNICATOR_CASES = [  # (device modes, Communicator mode asked for, mode expected)
+    (("serial", "opencl"), "auto", "host"),
+    pytest.param(("cuda",), "nccl", "nccl", marks=pytest.mark.gpu),
+    pytest.param(("cuda",), "host", "host", marks=pytest.mark.gpu),
+    pytest.param(("cuda",), "auto", None, marks=pytest.mark.gpu),  # whatever works, said why
+]
+
+
 @pytest.mark.parametrize("ranks", [2, 4])
-def test_communicator_host_mode(tmp_path, ranks):
-    modes = [m for m in ("serial", "opencl")
-             if {b.name: b for b in okl.backends()}[m].available]
+@pytest.mark.parametrize("modes, asked, expected", COMMUNICATOR_CASES,
+                         ids=["cpu-auto", "cuda-nccl", "cuda-host", "cuda-auto"])
+def test_communicator(tmp_path, ranks, modes, asked, expected):
+    """okl.mpi.Communicator on every path this machine has: host mode on serial (memory to
+    MPI directly) and opencl (staged); on a GPU machine (OKL_TEST_MODES=cuda) nccl, host
+    staging through pinned buffers, and auto."""
+    available = {b.name: b for b in okl.backends()}
+    if any(m in ("cuda", "hip") for m in modes):
+        for m in modes:
+            skip_unless_available(m)
+    modes = tuple(m for m in modes if available[m].available)
     script = tmp_path / "communicator.py"
     script.write_text(COMMUNICATOR)
-    rc, out, _ = _run(tmp_path, ranks, [str(tmp_path), ",".join(modes)],
+    rc, out, _ = _run(tmp_path, ranks, [str(tmp_path), ",".join(modes), asked],
                       script=[str(script)])
     assert rc == 0, out
     for mode in modes:
         for rank in range(ranks):
             seen = json.loads((tmp_path / f"{mode}-{rank}.json").read_text())
-            assert seen["mode"] == "host" and (seen["rank"], seen["size"]) == (rank, ranks)
-            assert ("staged" if mode == "opencl" else "no copy") in seen["reason"]
+            assert (seen["rank"], seen["size"]) == (rank, ranks)
+            if expected is not None:
+                assert seen["mode"] == expected, seen["reason"]
+            assert seen["reason"]
+            if seen["mode"] == "host":
+                assert ("no copy" if mode in ("serial", "openmp") else "staged") \
+                    in seen["reason"]
             total = sum(2.0 ** r for r in range(ranks))
             n = ranks
             sums = [n * (n + 1) / 2, -n * (n - 1) / 2, total, 7.0 * n]
@@ -370,6 +395,7 @@ def test_communicator_host_mode(tmp_path, ranks):
             assert "stream" in errors["stream"]
             assert "closed" in seen["closed"]
             assert "'gpu'" in seen["bad_mode"]
-            assert "needs a cuda or hip device" in seen["nccl_here"]
+            if mode not in ("cuda", "hip"):
+                assert "needs a cuda or hip device" in seen["nccl_here"]
             assert "rank 1 asked for mode 'auto'" in seen["disagree"]
             assert seen["host_mode"] == "host"
