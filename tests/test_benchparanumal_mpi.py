@@ -202,8 +202,11 @@ def test_ranks_solve_what_one_rank_solves(tmp_path: Path, mode: str, nranks: int
         assert report["NZ"] == nranks * report["nx"]
 
 
-# Rank 0 drops, once, the partial sums of its top plane that the rank above sent: the
-# exchange still runs (the ranks stay in step), the solution then differs from one rank's.
+# Faults the check must see.  DROP_ONCE: rank 0 drops, once, the partial sums of its top
+# plane that the rank above sent (the exchange still runs, so the ranks stay in step).
+# DOT_OFF: rank 0's all-reduced dots are 1e-6 off (as if a shared node were weighted wrongly):
+# CG still converges to the same answer, by another path, so only the residual history shows
+# it.  Both drive run.main through a wrapper.
 DROP_ONCE = """
 import sys
 sys.path.insert(0, {folder!r})
@@ -222,15 +225,45 @@ run.Setup.add_sums = add_sums
 sys.exit(run.main(sys.argv[1:]))
 """
 
+DOT_OFF = """
+import sys
+sys.path.insert(0, {folder!r})
+import run
+real_init = run.CG.__init__
 
-def test_check_fails_when_a_partial_sum_is_lost(tmp_path: Path) -> None:
-    driver = tmp_path / "drop.py"
-    driver.write_text(DROP_ONCE.format(folder=str(FOLDER)))
+class Off:
+    def __init__(self, inner):
+        self.inner, self.rank, self.size = inner, inner.rank, inner.size
+
+    def allreduce(self, mem, op="sum", *, stream=None):
+        self.inner.allreduce(mem, op, stream=stream)
+        if self.rank == 0:
+            mem.copy_from(mem.get() * (1 + 1e-6))
+
+    def exchange(self, sends=(), recvs=(), *, stream=None):
+        return self.inner.exchange(sends=sends, recvs=recvs, stream=stream)
+
+def init(self, s, comm=None):
+    real_init(self, s, comm)
+    if comm is None and self.comm.size > 1:
+        self.comm = Off(self.comm)
+
+run.CG.__init__ = init
+sys.exit(run.main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize("fault, what", [(DROP_ONCE, "check_relative_difference"),
+                                         (DOT_OFF, "check_history_relative_difference")],
+                         ids=["lost-partial-sum", "dot-off"])
+def test_check_fails_on_a_fault(tmp_path: Path, fault: str, what: str) -> None:
+    driver = tmp_path / "fault.py"
+    driver.write_text(fault.format(folder=str(FOLDER)))
     rc, out, report = _run(tmp_path, 2, ["--mode", "serial", "--ndofs", "6e3", "--iterations",
                                          "20", "--check"], script=driver)
     assert rc == 1, out
     assert "check: FAILED" in out
-    assert report["check"] is False and report["check_relative_difference"] > 1e-6
+    assert report["check"] is False and report[what] > 1e-7, out
 
 
 def test_a_foreign_launcher_is_refused_not_run_as_one_rank(tmp_path: Path) -> None:
@@ -246,3 +279,26 @@ def test_a_foreign_launcher_is_refused_not_run_as_one_rank(tmp_path: Path) -> No
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "OMPI_COMM_WORLD_SIZE=4" in proc.stderr and "MPI4PY_LIBMPI" in proc.stderr
     assert "Traceback" not in proc.stderr and "BP5:" not in proc.stdout
+
+
+def test_the_scaling_command_writes_weak_efficiency(tmp_path: Path) -> None:
+    """benchmarks.benchparanumal_scaling runs mpiexec per rank count and writes one JSON file:
+    a row per rank count, the efficiency against one rank, iterations equal to one rank's."""
+    _mpiexec()
+    out = tmp_path / "weak.json"
+    cmd = [sys.executable, "-m", "benchmarks.benchparanumal_scaling", "--ranks", "2,1",
+           "--problem", "BP5", "--degree", "2", "--ndofs-per-rank", "1e3", "--mode",
+           "serial", "--iterations", "8", "--warmup-iterations", "0", "--check", "--out",
+           str(out)]
+    proc = subprocess.run(cmd, env=_env(), cwd=ROOT, capture_output=True, text=True,
+                          timeout=2 * TIMEOUT)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    doc = json.loads(out.read_text())
+    rows = doc["rows"]
+    assert [r["ranks"] for r in rows] == [1, 2] and doc["iterations_equal_to_one_rank"]
+    assert rows[0]["weak_efficiency"] == 1.0 and doc["weak_efficiency"]["1"] == 1.0
+    assert doc["weak_efficiency"]["2"] == pytest.approx(
+        rows[1]["DOFs*iterations/(ranks*time)"] / rows[0]["DOFs*iterations/(ranks*time)"])
+    assert all(r["check"] is True and r["iterations"] == 8 for r in rows)
+    assert rows[1]["NZ"] == 2 * rows[1]["nx"] and rows[1]["exchange"] == "host"
+    assert "| 2 |" in proc.stdout and str(out) in proc.stdout
