@@ -27,6 +27,7 @@ from .exclusive import lower_exclusive
 from .guards import guards_to_bounds, uncounted
 from .interchange import interchange_lanes
 from .offstack import move_off_stack
+from .registers import keep_running_values
 from .simd import mark as simd_mark
 from .simd import scatters
 from .transpose import transpose_shared
@@ -60,6 +61,8 @@ def lower_cpu_kernel(program: Program, kernel: Kernel, target: Target,
     # lanes of run-time-length loops go inside them (their new lane loops marked for SIMD)
     swapped = interchange_lanes(
         kernel, lambda loop: id(loop.node) in independent and uncounted(loop, counted))
+    # running @exclusive values of full rows in registers across the plain loop around lanes
+    keep_running_values(kernel, independent, counted, swapped)
     # one parent map for what follows: _guard and _prefix keep it up to date
     parents = parent_map(kernel.node)
     _drop_barriers(barriers, parents)

@@ -20,6 +20,7 @@ static void iterate(const int nb, const int steps, float *x, volatile sig_atomic
       r[t] = x[b * 16 + t];
     }
     for (int s = 0; s < steps; ++s) {
+      #pragma GCC unroll 4
       #pragma GCC ivdep
 #line 9 "blocks_in_regular_loop.okl"
       for (int t = 0; t < 16; ++t) {
