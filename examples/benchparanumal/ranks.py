@@ -117,6 +117,9 @@ class Single:
             raise ValueError("one rank has no peers to exchange with")
         return _Done()
 
+    def close(self) -> None:
+        return None
+
 
 def communicator(comm: Any, dev: okl.Device, mode: str = "auto") -> Any:
     """:class:`Single` for one rank, else okl.mpi.Communicator (collective), which chooses the

@@ -624,6 +624,15 @@ def _run(args: argparse.Namespace, problem: Problem, world: Any, part: ranks.Sla
         if part.rank == 0:
             print(f"run.py: error: --exchange {args.exchange}: {e}", file=sys.stderr)
         return 1
+    status = _solve(args, problem, world, part, nx, NZ, dev, comm)
+    # NCCL's communicator and the MPI duplicate, before MPI finalizes (not after an error:
+    # closing is collective, and main aborts the job instead)
+    comm.close()
+    return status
+
+
+def _solve(args: argparse.Namespace, problem: Problem, world: Any, part: ranks.Slab, nx: int,
+           NZ: int, dev: okl.Device, comm: Any) -> int:
     build = functools.partial(okl.mpi.build_kernel, world, dev) if world is not None else None
     setup = Setup(dev, args.kernels, problem, args.degree, nx, nx, NZ, args.mode, part=part,
                   comm=comm, build=build)
