@@ -49,6 +49,7 @@ NOT_RUN = {
     "bench-run": "runs every benchmark, for minutes",
     "mpi-build": "needs mpi4py, an MPI launcher and GPUs (okl.mpi has its own tests)",
     "mpi-poisson": "needs mpi4py and an MPI launcher (the example has its own tests)",
+    "mpi-model": "needs GPUs and an MPI launcher (benchmarks/mpi_model.py)",
     "benchparanumal-run": "needs a benchParanumal checkout and a GPU (the driver's parts have "
                           "their own tests: tests/test_benchparanumal.py)",
 }

@@ -49,6 +49,7 @@ beside okl.mpi's builds and imports only the launcher check and the runtime's Me
 from __future__ import annotations
 
 import ctypes
+import importlib
 import numbers
 import os
 from typing import Any
@@ -88,8 +89,8 @@ def mpi_gpu_support(gpu: str, MPI: Any = None) -> tuple[bool, str]:
     query = getattr(MPI, {"cuda": "Query_cuda_support", "hip": "Query_hip_support"}[gpu], None)
     if query is not None:
         try:
-            value = bool(query())
-            return value, f"MPI.{query.__name__}() = {value}"
+            said = bool(query())
+            return said, f"MPI.{query.__name__}() = {said}"
         except (NotImplementedError, RuntimeError):
             pass
     libs = []
@@ -225,10 +226,11 @@ class Communicator:
         limitation; the usual failures -- no NCCL in CuPy, a device error -- come earlier).
         The communicator is then checked with an all-reduce of ones (the sum must be the
         number of ranks) before it is used."""
-        nccl = uid = None
+        nccl: Any = None
+        uid: Any = None
         why = ""
         try:
-            from cupy.cuda import nccl
+            nccl = importlib.import_module("cupy.cuda.nccl")
             if not getattr(nccl, "available", True):
                 raise ImportError("CuPy found no NCCL library")
         except Exception as e:
@@ -457,7 +459,9 @@ class Communicator:
             tags[(side, peer)] = t + 1
             return t
 
-        requests, uploads, taken = [], [], []
+        requests: list = []
+        uploads: list[tuple[Memory, np.ndarray]] = []
+        taken: list[np.ndarray] = []
         if not staged:
             s.finish()  # MPI reads the buffers: their producers must be done
             for peer, mem in recvs:
