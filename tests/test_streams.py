@@ -371,3 +371,24 @@ def test_readme_example_runs():
     assert 'okl.Device("serial")' in code
     skip_unless_available("serial")
     exec(compile(code, "README.md (Streams and events)", "exec"), {})  # noqa: S102
+
+
+def test_stream_priority_is_a_hint_on_cpu_and_a_named_error_when_misspelt():
+    """dev.stream(priority="high") is a high-priority CUDA stream on GPUs (checked in
+    test_high_priority_stream_on_gpus); elsewhere an ordinary stream that works as one;
+    a priority that does not exist is an ArgumentError naming the choices."""
+    dev = okl.Device("serial")
+    s = dev.stream(priority="high")
+    with s:
+        a = dev.asarray(np.arange(3.0))
+    assert a.get().tolist() == [0.0, 1.0, 2.0]
+    with pytest.raises(okl.ArgumentError, match="'normal', 'high'"):
+        dev.stream(priority="urgent")
+
+
+@pytest.mark.gpu
+def test_high_priority_stream_on_gpus():
+    skip_unless_available("cuda")
+    dev = okl.Device("cuda")
+    high, normal = dev.stream(priority="high"), dev.stream()
+    assert high.handle.priority < normal.handle.priority  # CUDA: lower is higher

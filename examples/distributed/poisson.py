@@ -42,8 +42,8 @@ import okl
 import okl.mpi
 
 KERNELS = pathlib.Path(__file__).with_name("poisson.okl")
-NAMES = ("manufacture", "dot", "applyInterior", "applyBoundary", "sumPartials", "update",
-         "direction", "packColumns", "unpackColumns")
+NAMES = ("manufacture", "zero", "dot", "applyInterior", "applyBoundary", "sumPartials",
+         "update", "direction", "packColumns", "unpackColumns")
 
 #: --check passes when the relative 2-norm difference between the distributed answer and the
 #: one-rank answer is at most CHECK_FACTOR * eps * kappa(A) (``check_tolerance``).
@@ -278,8 +278,10 @@ class CG:
         h = 1.0 / (b.n + 1)
         self.ih2 = 1.0 / (h * h)
         # two streams of our own: work on the legacy default stream of a GPU would order
-        # itself against both and undo the overlap
-        self.compute, self.halo_stream = dev.stream(), dev.stream()
+        # itself against both and undo the overlap.  The halo's is of high priority: its
+        # pack, NCCL and unpack kernels then start as soon as they may instead of waiting
+        # until every block of the interior kernel has been scheduled
+        self.compute, self.halo_stream = dev.stream(), dev.stream(priority="high")
         with self.compute:
             self.u, self.f = dev.zeros(size, np.float64), dev.zeros(size, np.float64)
             kernels["manufacture"](b.nx, b.ny, b.gx0, b.gy0, b.n, h, self.u, self.f)
@@ -304,10 +306,11 @@ class CG:
         b, k, c, comm = self.b, self.k, self.compute, self.comm
         new = RR_SLOTS[1 - RR_SLOTS.index(old)]
         halo = exchange and self.halo.active
-        # on a CPU the kernels run as they are called: post the messages before the interior
-        # work so that they travel meanwhile; on a GPU queue the interior work first, since
-        # an MPI exchange waits on the host for the pack
-        post_first = self.dev.backend.kind == "host"
+        # start the exchange before the interior work where starting it does not block the
+        # host until the pack is done: on a CPU (kernels run as they are called: the
+        # messages travel meanwhile) and with NCCL (everything is queued); with MPI on a GPU
+        # queue the interior work first, since posting the messages waits for the pack
+        post_first = self.dev.backend.kind == "host" or comm.mode == "nccl"
         if halo and post_first:
             self.halo.start(self._p_ready)
         k["applyInterior"](b.nx, b.ny, self.ih2, self.p, self.ap, self.partial_ap, stream=c)
@@ -337,7 +340,7 @@ class CG:
         self.dev.finish()
         with c:
             for vec in (self.x, self.ap):
-                vec.copy_from(np.zeros(vec.size))
+                k["zero"](vec.size, vec)
             self.r.copy_from(self.f)
             self.p.copy_from(self.f)
         k["dot"](b.nx, b.ny, self.r, self.r, self.partial_rr, stream=c)

@@ -218,9 +218,12 @@ class Device:
             streams.finish_all(self)
 
     # -- streams and events (okl/runtime/stream.py) --------------------------------------------
-    def stream(self):
-        """A new okl.Stream of this device; ``with s:`` makes it current for the block."""
-        return streams.new_stream(self)
+    def stream(self, *, priority: str = "normal"):
+        """A new okl.Stream of this device; ``with s:`` makes it current for the block.
+        ``priority="high"``: on cuda/hip the GPU starts its work before pending work of
+        normal streams (a halo exchange that must not wait behind a large kernel); a hint
+        that CPU modes and opencl accept and ignore."""
+        return streams.new_stream(self, priority)
 
     @property
     def current_stream(self):

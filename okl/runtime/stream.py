@@ -11,7 +11,8 @@ This module is backend-neutral; each driver provides the hooks it calls (declare
 rest of a driver's interface in okl.runtime.drivers.driver.Driver):
 
 ``stream_default()``  the handle of the stream a Device starts with;
-``stream_new()``      a new handle;
+``stream_new()``      a new handle (``stream_new_high()``, where a driver has it: one of
+                      high priority, for ``dev.stream(priority="high")``);
 ``stream_current()``  the handle launches use now (what ``with`` restores);
 ``stream_use(h)``     make launches use handle h;
 ``stream_finish(h)``  wait for everything queued on h;
@@ -175,8 +176,20 @@ def streams_of(device) -> list[Stream]:
     return streams
 
 
-def new_stream(device) -> Stream:
-    stream = Stream(device, device.backend.stream_new())
+#: Device.stream's priorities
+PRIORITIES = ("normal", "high")
+
+
+def new_stream(device, priority: str = "normal") -> Stream:
+    """A new stream; ``priority="high"`` from a driver that has ``stream_new_high`` (cuda:
+    the device's greatest stream priority), else a normal one (CPU modes run work as it
+    comes; OpenCL has no portable queue priority)."""
+    if priority not in PRIORITIES:
+        raise ArgumentError(f"Device.stream: priority={priority!r} is not one of "
+                            f"{', '.join(map(repr, PRIORITIES))}")
+    backend = device.backend
+    high = getattr(backend, "stream_new_high", None) if priority == "high" else None
+    stream = Stream(device, high() if high is not None else backend.stream_new())
     streams_of(device).append(stream)
     return stream
 

@@ -260,6 +260,13 @@ class CudaBackend:
         with self.cp_device:
             return _cupy().cuda.Stream()
 
+    def stream_new_high(self):
+        """A stream of the device's greatest priority (cudaStreamCreateWithPriority clamps
+        any number below the range to it): its blocks are scheduled before pending blocks
+        of normal streams, so a halo exchange does not queue behind a large kernel."""
+        with self.cp_device:
+            return _cupy().cuda.Stream(priority=-(1 << 20))
+
     def stream_use(self, stream) -> None:
         with self.cp_device:  # CuPy requires the stream's device to be current
             stream.use()
