@@ -319,7 +319,8 @@ def translate(file: str, mode: str, defines: dict[str, str], includes: tuple[str
 
     source, name = read_input(file)
     result = run_translate(source, mode, defines=defines, include_dirs=includes,
-                           filename=name, line_directives=not no_line)
+                           filename=name, line_directives=not no_line,
+                           bounds_plans=False)  # the runtime's: nothing here prints them
     REPORT.diagnostics(result.diagnostics)
     if launcher_only:
         text = result.launcher()

@@ -17,8 +17,8 @@ limit is ever lowered, so no valid kernel in another thread can fail.
 
 from __future__ import annotations
 
+import _thread
 import sys
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -26,7 +26,7 @@ from contextlib import contextmanager
 #: needs about 2,300; the rest is for long operator chains, which the generator recurses on).
 ROOM = 20000
 
-_lock = threading.Lock()
+_lock = _thread.allocate_lock()  # threading.Lock, without importing threading
 _users = 0
 _found: int | None = None  # the limit before the first user raised it
 _raised: int | None = None  # the limit the first user set (None: it was already high enough)

@@ -21,7 +21,6 @@ from .parser.source import STRING_NAME, read_source
 from .record import record
 from .recursion import deep_recursion
 from .targets.emitter import emit_file
-from .targets.serial import ENTRY_PREFIX
 from .targets.target import Target
 from .transforms.atomics import lower_atomics
 from .transforms.barriers import insert_barriers
@@ -96,6 +95,7 @@ def normalize_mode(mode: str) -> str:
 def translate(source: str | bytes, mode: str, *, defines: dict | None = None, include_dirs=(),
               filename: str | None = None, line_directives: bool = True,
               check_bounds: bool = False, check_races: bool = False,
+              bounds_plans: bool = True,
               timings: dict[str, float] | None = None) -> Translation:
     """Translate OKL ``source`` for ``mode``; raise TranslationError with diagnostics.
 
@@ -105,6 +105,10 @@ def translate(source: str | bytes, mode: str, *, defines: dict | None = None, in
     ``check_races``: report every access to the race checker's shadow state (serial and
     openmp; okl.transforms.races).  Either way the kernels take hidden arguments that the
     runtime fills.
+    ``bounds_plans=False`` leaves out what only the runtime reads before a launch, the
+    largest index of each kernel's pointer accesses (``KernelInfo.bounds`` is None, as for a
+    kernel with no provably bounded access): ``oklc translate`` prints the same text and
+    diagnostics without deriving them, 3 % of its time.
     ``timings``, when given, receives the seconds spent per stage: the front end's
     (:func:`okl.frontend.analyze`) and :data:`LOWER_STAGES` (benchmarks/translate_time.py)."""
     mode = normalize_mode(mode)
@@ -119,7 +123,7 @@ def translate(source: str | bytes, mode: str, *, defines: dict | None = None, in
             return lower_program(program, modes.get(mode).target_class()(),
                                  line_directives=line_directives,
                                  check_bounds=check_bounds, check_races=check_races,
-                                 timings=timings)
+                                 bounds_plans=bounds_plans, timings=timings)
 
 
 @contextmanager
@@ -166,8 +170,10 @@ LOWER_STAGES = ("analyses", "lower", "emit")
 
 def lower_program(program: Program, target: Target, *, line_directives: bool = True,
                   check_bounds: bool = False, check_races: bool = False,
+                  bounds_plans: bool = True,
                   timings: dict[str, float] | None = None) -> Translation:
-    """The validated ``program`` as ``target``'s source text plus what the runtime needs."""
+    """The validated ``program`` as ``target``'s source text plus what the runtime needs
+    (without the bounds plans where ``bounds_plans`` is False: see :func:`translate`)."""
     if check_races and target.gpu:
         raise ValueError(f"the race checker runs on serial and openmp, not {target.mode}")
     clock = Clock(timings)
@@ -187,13 +193,14 @@ def lower_program(program: Program, target: Target, *, line_directives: bool = T
         from .transforms.gpu.lower import lower_gpu_kernel
         from .transforms.gpu.tile_checks import distribute_tile_checks
     else:
+        from .targets.serial import ENTRY_PREFIX
         from .transforms.cpu.barriers import split_inner_barriers
         from .transforms.cpu.lower import lower_cpu_kernel
         from .transforms.cpu.simd import independent_inner_loops
     checks = CheckTable() if check_bounds else None
     # checked mode: the kernel checks every access itself, so no static check before launch
-    bounds = {k.name: None if checks else derive_bounds(k, program.expanded.origin)
-              for k in program.kernels}
+    bounds = {k.name: None if checks or not bounds_plans else
+              derive_bounds(k, program.expanded.origin) for k in program.kernels}
     user_params = {k.name: len(k.params) for k in program.kernels}
     if checks is not None:
         for k in program.kernels:

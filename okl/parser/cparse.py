@@ -11,9 +11,9 @@ tenth of the parse of a small kernel; its nodes were skipped by every pass.)
 
 from __future__ import annotations
 
+import _thread
 import functools
 import re
-import threading
 
 from pycparser import c_ast, c_parser
 
@@ -24,8 +24,11 @@ from ..recursion import deep_recursion
 from .attributes import Token, tokenize
 from .clexer import FAST_PATH, FastLexer
 from .cpp.preprocess import Expanded
-from .parens import StrayGroup, stray_semicolons, unclosed_paren
 from .vectors import VECTOR_TYPES
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # okl.parser.parens reads broken code: loaded where a parse fails
+    from .parens import StrayGroup
 
 PRELUDE_TYPES = {
     "size_t": "unsigned long", "ptrdiff_t": "long", "intptr_t": "long",
@@ -37,7 +40,7 @@ PRELUDE_TYPES = {
 #: What a kernel may use undeclared: the fixed-width types and the vector types.
 TYPEDEF_NAMES = frozenset(PRELUDE_TYPES) | frozenset(VECTOR_TYPES)
 
-_local = threading.local()
+_local = _thread._local()  # threading.local, without importing threading
 MAX_RECOVERIES = 20  # missing ';' repaired per file before giving up on further errors
 
 
@@ -285,6 +288,8 @@ def _stray_backslash(text: str, e: SyntaxProblem) -> int | None:
 
 
 def _stray_semicolons(tokens: list[Token], e: SyntaxProblem) -> StrayGroup | None:
+    from .parens import stray_semicolons
+
     k = next((k for k, t in enumerate(tokens) if (t.line, t.col) == (e.line, e.col)), None)
     return stray_semicolons(tokens, k) if k is not None else None
 
@@ -379,6 +384,8 @@ def _report(e: SyntaxProblem, tokens: list[Token], expanded: Expanded,
 
 
 def _unclosed(tokens: list[Token], e: SyntaxProblem) -> Token | None:
+    from .parens import unclosed_paren
+
     k = next((k for k, t in enumerate(tokens) if (t.line, t.col) == (e.line, e.col)), None)
     return unclosed_paren(tokens, k) if k is not None else None
 

@@ -13,7 +13,6 @@ from pycparser import c_ast
 
 from ..errors import Diagnostics
 from ..model.kernel import Program
-from ..targets.serial import ENTRY_PREFIX
 from ..targets.target import Target
 
 
@@ -80,6 +79,8 @@ def internal_linkage(nodes: list[c_ast.Node]) -> None:
     with external linkage is interposed by a same-named symbol loaded earlier (glibc exports
     `step`, and a kernel called `step` then runs glibc's).  Everything the file defines is
     made static; only the `_okl_entry_*` wrappers stay visible."""
+    from ..targets.serial import ENTRY_PREFIX  # a CPU target's: GPU translations skip it
+
     defined = {n.decl.name for n in nodes if isinstance(n, c_ast.FuncDef)}
     for n in nodes:
         decl = n.decl if isinstance(n, c_ast.FuncDef) else n

@@ -10,7 +10,6 @@ of type 'int' is not iterable", ``{"A": [1]}`` translated but could not be built
 from __future__ import annotations
 
 import re
-from numbers import Integral, Real
 
 from ...errors import OKLError
 
@@ -41,8 +40,8 @@ def define_text(name, value) -> str:
         return "1" if value else "0"
     if isinstance(value, str):
         text = value
-    elif isinstance(value, (Integral, Real)):  # numpy numbers too
-        text = repr(int(value)) if isinstance(value, Integral) else repr(float(value))
+    elif _is_number(value):
+        text = repr(int(value)) if _is_integral(value) else repr(float(value))
         if text in ("inf", "-inf", "nan"):
             raise DefineError(f"define {name!r}: {text} has no C spelling; give the text "
                               "(e.g. 'INFINITY' with <math.h>)")
@@ -60,3 +59,21 @@ def _name(name) -> str:
         raise DefineError(f"define name {name!r} is not a macro name (letters, digits and _, "
                           "not starting with a digit, e.g. 'p_N')")
     return name
+
+
+def _is_number(value) -> bool:
+    """An int or a float, or another number (numpy's): ``numbers`` is imported only for the
+    others (``oklc translate`` gives strings; the module costs 1 % of that command)."""
+    if type(value) in (int, float):
+        return True
+    from numbers import Real
+
+    return isinstance(value, Real)
+
+
+def _is_integral(value) -> bool:
+    if type(value) in (int, float):
+        return type(value) is int
+    from numbers import Integral
+
+    return isinstance(value, Integral)
