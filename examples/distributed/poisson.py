@@ -295,6 +295,8 @@ class CG:
             self.partial_ap = dev.zeros(b.ny + self.nb, np.float64)
             self.partial_rr = dev.zeros(b.ny, np.float64)
             self.scal = dev.zeros(4, np.float64)
+            # one-element views for the all-reduces (made once: a view costs microseconds)
+            self.slot = [self.scal[i:i + 1] for i in range(4)]
         self.halo = Halo(dev, comm, b, kernels, self.p, self.halo_stream)
         self._p_ready = self.compute.record()
 
@@ -321,18 +323,18 @@ class CG:
         k["applyBoundary"](b.nx, b.ny, self.nb, self.ih2, self.p, self.ap, self.partial_ap,
                            stream=c)
         k["sumPartials"](b.ny + self.nb, self.partial_ap, self.scal, PAP, stream=c)
-        comm.allreduce(self.scal[PAP:PAP + 1], stream=c)
+        comm.allreduce(self.slot[PAP], stream=c)
         k["update"](b.nx, b.ny, self.scal, old, PAP, self.p, self.ap, self.x, self.r,
                     self.partial_rr, stream=c)
         k["sumPartials"](b.ny, self.partial_rr, self.scal, new, stream=c)
-        comm.allreduce(self.scal[new:new + 1], stream=c)
+        comm.allreduce(self.slot[new], stream=c)
         k["direction"](b.nx, b.ny, self.scal, new, old, self.r, self.p, stream=c)
         c.record(self._p_ready)
 
     def read(self, slot: int) -> float:
         """A device scalar on the host (waits for the compute stream)."""
         with self.compute:
-            return float(self.scal[slot:slot + 1].get()[0])
+            return float(self.slot[slot].get()[0])
 
     def reset(self) -> float:
         """x = 0, r = p = f; r . r into scal[RR_SLOTS[0]] (all-reduced); returns it."""
@@ -345,7 +347,7 @@ class CG:
             self.p.copy_from(self.f)
         k["dot"](b.nx, b.ny, self.r, self.r, self.partial_rr, stream=c)
         k["sumPartials"](b.ny, self.partial_rr, self.scal, RR_SLOTS[0], stream=c)
-        self.comm.allreduce(self.scal[RR_SLOTS[0]:RR_SLOTS[0] + 1], stream=c)
+        self.comm.allreduce(self.slot[RR_SLOTS[0]], stream=c)
         c.record(self._p_ready)
         return self.read(RR_SLOTS[0])
 
@@ -390,7 +392,7 @@ class CG:
             for _ in range(n):
                 for slot in (PAP, RR_SLOTS[0]):
                     # max: the same messages as a sum, and the values stay put
-                    self.comm.allreduce(self.scal[slot:slot + 1], "max", stream=self.compute)
+                    self.comm.allreduce(self.slot[slot], "max", stream=self.compute)
         self.dev.finish()
         allreduce = (time.perf_counter() - start) / n
         return Breakdown(compute, exchange, allreduce, max(0.0, full - compute))
