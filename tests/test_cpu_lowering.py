@@ -323,9 +323,14 @@ def test_conjunction_guard_becomes_bound():
     term that does not depend on it a factor 0 or 1 of that bound (no iteration or all)."""
     for mode in ("serial", "openmp"):
         c = okl.translate(GRID, mode).source
-        assert "lx < (((int) (by * 4 + ly)) < ny) * ((8 < nx - bx * 8) ? (8) : " \
-               "(nx - bx * 8))" in c
+        # the grid is its row and column loops (cpu.grid): x and y copies of lx and ly
+        assert "lx < (((int) ly) < ny) * (((nx + 7) / 8 * 8 < nx) ? ((nx + 7) / 8 * 8) : " \
+               "(nx))" in c
         assert "if (x < nx" not in c
+        tiles = okl.translate(GRID.replace("w[y * nx + x]", "w[x * ny + y]"), mode).source
+        assert "lx < (((int) (by * 4 + ly)) < ny) * ((8 < nx - bx * 8) ? (8) : " \
+               "(nx - bx * 8))" in tiles
+        assert "if (x < nx" not in tiles
 
 
 @pytest.mark.parametrize("mode", ["serial", "openmp"])

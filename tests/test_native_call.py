@@ -122,3 +122,32 @@ def test_ranges_launched_in_turn_stay_native(monkeypatch):
     assert len(python_launches) == len(ranges)
     with pytest.raises(ArgumentError, match=r"y\[63\]"):
         k(41, 64, x, np.zeros(50))  # a remembered range, a shorter array: checked again
+
+
+@pytest.mark.skipif(not HEADERS, reason="no Python.h: no native path")
+def test_numpy_scalars_stay_native(monkeypatch):
+    """numpy scalars of exactly the parameter's dtype (``np.int32(n)``, ``np.float64(a)``:
+    what a launch loop over numpy-typed sizes passes) are read in C, with the same answers;
+    a scalar of another dtype still goes through the Python path's checks."""
+    from okl.runtime.drivers.cpu_interrupt import Trap
+
+    python_launches = []
+    call = Trap.call
+
+    def counted(self, entry, args):
+        python_launches.append(bytes(args))
+        call(self, entry, args)
+    monkeypatch.setattr(Trap, "call", counted)
+    k = okl.Device("serial").build_kernel_from_string(SRC, "scale")
+    x = np.arange(32, dtype=np.float32)
+    y = np.zeros(32)
+    for a in (0.5, -3.25, 2.0):
+        for _ in range(3):
+            k(np.int32(32), np.float64(a), x, y)
+            np.testing.assert_array_equal(y, a * x)
+    assert len(python_launches) == 3
+    k(np.int64(16), np.float32(1.5), x, y)  # other dtypes: the Python path's conversion
+    np.testing.assert_array_equal(y[:16], 1.5 * x[:16])
+    assert len(python_launches) == 4
+    with pytest.raises(ArgumentError, match=r"x\[31\]"):
+        k(np.int32(32), np.float64(2.0), x[:16].copy(), y)

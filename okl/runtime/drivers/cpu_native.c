@@ -3,9 +3,9 @@
  * without going through Python code or ctypes.
  *
  * It takes the arguments the Python fast path (okl.runtime.launch.gpu.compile_caller) takes
- * first -- a Python int in the parameter's range, a Python float in range, a numpy array of
- * exactly the parameter's dtype (the same dtype object), C-contiguous and, for a non-const
- * pointer, writable -- and hands every other call, unchanged, to that Python function
+ * first -- a Python int in the parameter's range, a Python float in range, a numpy scalar of
+ * exactly the parameter's dtype, a numpy array of exactly the parameter's dtype (the same
+ * dtype object), C-contiguous and, for a non-const pointer, writable -- and hands every other call, unchanged, to that Python function
  * (``fallback``), which accepts or refuses it with okl's messages.  Scalar checks that depend
  * on the sizes passed (launch limits, the static bounds check) are the fallback's: after it
  * launched, ``needs(args)`` gives the bytes each pointer argument needs for those scalar
@@ -62,7 +62,8 @@ typedef struct {
   int kind;
   int writable;         /* pointer: the kernel may write through it */
   Py_ssize_t itemsize;  /* pointer: bytes per element */
-  PyObject *descr;      /* pointer: the dtype object a fast argument must have */
+  PyObject *descr;      /* pointer: the dtype object a fast argument must have; scalar: the
+                         * numpy scalar type of the parameter's dtype (np.int32 for int) */
 } okl_param;
 
 typedef void (*okl_entry)(void **args, volatile sig_atomic_t *stop);
@@ -91,10 +92,39 @@ typedef struct {
   okl_param param[OKL_MAX_PARAMS];
 } okl_caller;
 
+/* The value of a numpy scalar of exactly the parameter's type (``p->descr``), as okl_raw
+ * gives it.  numpy's scalar objects (PyInt32ScalarObject, PyDoubleScalarObject, ...) are
+ * PyObject_HEAD followed by the value, ``obval``, unchanged from numpy 1.7 through 2.x. */
+static int okl_numpy_raw(const okl_param *p, PyObject *a, uint64_t *raw) {
+  const char *obval = (const char *)a + sizeof(PyObject);
+  union { int8_t i8; int16_t i16; int32_t i32; int64_t i64; uint8_t u8; uint16_t u16;
+          uint32_t u32; uint64_t u64; float f32; double f64; } v;
+  memcpy(&v, obval, (size_t)p->itemsize);
+  double d;
+  switch (p->kind) {
+    case K_I8: *raw = (uint64_t)(long long)v.i8; return 1;
+    case K_I16: *raw = (uint64_t)(long long)v.i16; return 1;
+    case K_I32: *raw = (uint64_t)(long long)v.i32; return 1;
+    case K_I64: *raw = (uint64_t)v.i64; return 1;
+    case K_U8: *raw = v.u8; return 1;
+    case K_U16: *raw = v.u16; return 1;
+    case K_U32: *raw = v.u32; return 1;
+    case K_U64: if (v.u64 > (uint64_t)INT64_MAX) return 0; *raw = v.u64; return 1;
+    case K_F32: d = v.f32; memcpy(raw, &d, 8); return 1;
+    case K_F64: memcpy(raw, &v.f64, 8); return 1;
+    default: return 0;
+  }
+}
+
 /* A scalar argument in the fast path's form -- a Python float for a floating parameter, a
- * Python int that fits a long long for an integer one -- as 64 bits (a double's bits, or the
- * integer's); 0 for any other form (the fallback's to judge). */
-static int okl_raw(int kind, PyObject *a, uint64_t *raw) {
+ * Python int that fits a long long for an integer one, or a numpy scalar of exactly the
+ * parameter's dtype (``np.float32(dt)`` for a float: what a benchmark's launch loop passes)
+ * -- as 64 bits (a double's bits, or the integer's); 0 for any other form (the fallback's to
+ * judge). */
+static int okl_raw(const okl_param *p, PyObject *a, uint64_t *raw) {
+  const int kind = p->kind;
+  if (p->descr != Py_None && (PyObject *)Py_TYPE(a) == p->descr)
+    return okl_numpy_raw(p, a, raw);
   if (kind == K_F32 || kind == K_F64) {
     if (!PyFloat_CheckExact(a)) return 0;
     double d = PyFloat_AS_DOUBLE(a);
@@ -143,7 +173,7 @@ static PyObject *okl_fall_back(okl_caller *self, PyObject *const *args, size_t n
   uint64_t last[OKL_MAX_PARAMS];
   for (int i = 0; i < self->n; ++i) {
     last[i] = 0;
-    if (self->param[i].kind != K_PTR && !okl_raw(self->param[i].kind, args[i], &last[i]))
+    if (self->param[i].kind != K_PTR && !okl_raw(&self->param[i], args[i], &last[i]))
       return result;
   }
   PyObject *needs = PyObject_Vectorcall(self->needs, args, nargsf, NULL);
@@ -271,7 +301,7 @@ static PyObject *okl_call(PyObject *obj, PyObject *const *args, size_t nargsf,
     }
     slots[i] = &value[i];
     uint64_t raw;
-    if (!okl_raw(p->kind, a, &raw)) goto slow;
+    if (!okl_raw(p, a, &raw)) goto slow;
     raws[i] = raw;
     if (p->kind == K_F32 || p->kind == K_F64) {
       double d;

@@ -1,17 +1,17 @@
 """The native launch path of the CPU modes: a kernel call that checks its arguments in C.
 
-A CPU launch is a call into the kernel's library.  The Python fast path
-(okl.runtime.launch.gpu.compile_caller) checks every argument, packs a ctypes buffer and calls
-the entry through ctypes: about twice what a bare ctypes call of a hand-written C function
-costs (serial launch 0.53 of the hand C call), most of it Python byte code.  Here one small C
-library (``cpu_native.c``, built once per Python and compiler into okl's cache, nothing in it
-per kernel) gives each kernel a callable that does the common case in C -- Python ints and
-floats in range, numpy arrays of exactly the parameter's dtype, contiguous and writable where
-written -- and hands any other call to the Python fast path unchanged, so that every argument
-okl accepts is still accepted and every error is still okl's message.  Checks that depend on
-the scalar values (launch limits, the static bounds check) run in that Python path; the bytes
-they require of each array are then remembered for those values, so a launch loop with the
-same sizes stays in C.
+A CPU launch is a call into the kernel's library. The Python fast path
+(okl.runtime.launch.gpu.compile_caller) checks every argument, packs a ctypes buffer and
+calls the entry through ctypes: about twice what a bare ctypes call of a hand-written C
+function costs (serial launch 0.53 of the hand C call), most of it Python byte code. Here
+one small C library (``cpu_native.c``, built once per Python and compiler into okl's cache,
+nothing in it per kernel) gives each kernel a callable that does the common case in C --
+Python ints and floats in range, numpy scalars and arrays of exactly the parameter's dtype,
+contiguous and writable where written -- and hands any other call to the Python fast path
+unchanged, so that every argument okl accepts is still accepted and every error is still
+okl's message. Checks that depend on the scalar values (launch limits, the static bounds
+check) run in that Python path; the bytes they require of each array are then remembered for
+those values, so a launch loop with the same sizes stays in C.
 
 Where the library cannot be built (no Python headers, no compiler) or a kernel has a
 parameter it does not know (structs, vector types), the Python fast path serves, as before:
@@ -82,7 +82,8 @@ def native_caller(kernel, entry, fallback, bounds, limits: bool,
                 dt.fields is None and dt.byteorder in "=|" else None
             if kind is None:
                 return None
-            table.append((kind, 0, dt.itemsize, None))
+            # numpy's scalar type of the dtype: such a scalar is read in C (np.float64(dt))
+            table.append((kind, 0, dt.itemsize, dt.type))
     make = _library(compiler, cache)
     if make is None:
         return None

@@ -270,6 +270,8 @@ def _term_bound(cond, iterator: str, inits: dict[str, c_ast.Node]) -> c_ast.Node
         return bound
     if var.name not in inits:
         return None
+    if is_id(inits[var.name], iterator):  # a copy (cpu.grid's ``const int x = 1 + lx`` or
+        return bound                      # ``x = lx`` from ``x = bx * 8 + lx``)
     offset = _offset(inits[var.name], iterator)
     if offset is None:
         return None

@@ -24,6 +24,7 @@ from ...targets.target import Target
 from ..barriers import is_barrier
 from .divmod import split_divmod_lanes
 from .exclusive import lower_exclusive
+from .grid import merge_grid_tiles
 from .guards import guards_to_bounds, uncounted
 from .interchange import interchange_lanes
 from .offstack import move_off_stack
@@ -54,6 +55,8 @@ def lower_cpu_kernel(program: Program, kernel: Kernel, target: Target,
     # tile loops with nothing but their body in each tile: the user's loop again; its
     # iterations SIMD lanes where the tile's were
     untiled = untile(kernel, {id(n) for n in barriers})
+    # 2-D grids of blocks that only tile two indices: the row and column loops they tile
+    merge_grid_tiles(kernel, {id(n) for n in barriers})
     lanes = {outer for outer, inner in untiled.items() if inner in independent}
     guards_to_bounds(kernel, counted)
     transpose_shared(kernel)
