@@ -205,7 +205,8 @@ def _collective_build(comm, dev, path, source, name, defines, include_dirs, flag
 
     # rank 0's arguments and the text of the file, read by rank 0 alone; node builders need
     # them before they build, the job's builder is rank 0 and sends them with its result
-    reference = unreadable = None
+    reference: Any = None
+    unreadable: BaseException | None = None
     if rank == 0:
         reference = {"fields": mine, "source": source, "error": None}
         if path is not None:
@@ -218,8 +219,9 @@ def _collective_build(comm, dev, path, source, name, defines, include_dirs, flag
 
     # the builder builds while its Cache records what the build read and wrote, unless its
     # own arguments differ from rank 0's (then nobody of its group builds: see below)
-    kernel = error = None
-    payload = None
+    kernel: Any = None
+    error: BaseException | None = None
+    payload: Any = None
     if builder:
         payload = {"reference": reference if scope == "job" else None, "built": False,
                    "entries": [], "error": None}
@@ -265,7 +267,8 @@ def _collective_build(comm, dev, path, source, name, defines, include_dirs, flag
             "must pass the same file or source, kernel name, defines, include_dirs, flags "
             "and scope, to a Device of the same mode")
     if failed < size:
-        shared = _bcast(MPI, comm, _pack(error) if rank == failed else None, failed)
+        shared = _bcast(MPI, comm, _pack(error) if rank == failed and error is not None
+                        else None, failed)
         if error is not None and rank == failed:
             raise error
         raise _unpack(shared) from None
@@ -384,7 +387,7 @@ def _bcast(MPI, comm, obj, root: int, with_size: bool = False):
         head[8:8 + min(len(data), room)] = data[:room]
     _wait(MPI, [comm.Ibcast([head, MPI.BYTE], root)])
     size = int.from_bytes(head[:8], "little")
-    rest = b""
+    rest: bytes | bytearray = b""
     if size > room:
         rest = bytearray(data[room:]) if mine else bytearray(size - room)
         _wait(MPI, [comm.Ibcast([rest, MPI.BYTE], root)])
@@ -396,7 +399,8 @@ def _agree(MPI, comm, low1: int, low2: int, count: int) -> tuple[int, int, int]:
     """(minimum of ``low1``, minimum of ``low2``, sum of ``count``) over ``comm``: two
     allreduces in flight at once."""
     lows, total = np.array([low1, low2], np.int64), np.array([count], np.int64)
-    out_lows, out_total = np.zeros(2, np.int64), np.zeros(1, np.int64)
+    out_lows: np.ndarray = np.zeros(2, np.int64)
+    out_total: np.ndarray = np.zeros(1, np.int64)
     _wait(MPI, [comm.Iallreduce(lows, out_lows, MPI.MIN),
                 comm.Iallreduce(total, out_total, MPI.SUM)])
     return int(out_lows[0]), int(out_lows[1]), int(out_total[0])
