@@ -16,10 +16,11 @@ The model (all times per CG iteration, one rank per GPU, ``nodes = ceil(G / gpus
   iteration at ``t_launch`` each (the floor a tiny block hits), ``c`` seconds per point from
   the measured one-GPU iteration (``c = (t_1 - k t_launch) / P_1``; with two one-GPU sizes,
   both are fitted).
-- halo: one message per neighbour, all in flight at once.  Inside a node each GPU pair has
-  its own link: ``t_h = alpha_intra + max_bytes / beta_intra``; a neighbour on another node
-  goes through the GPU's NIC, shared by its messages off the node:
-  ``t_h = alpha_inter + sum_bytes_off_node / beta_inter``; plus ``t_pack`` (pack and
+- halo: one message per neighbour, all in flight at once (BP5: two such exchanges per
+  iteration, the driver's gather-scatter sends values out and sums back).  Inside a node
+  each GPU pair has its own link: ``t_h = alpha_intra + max_bytes / beta_intra``; a
+  neighbour on another node goes through the GPU's NIC, shared by its messages off the
+  node: ``t_h = alpha_inter + sum_bytes_off_node / beta_inter``; plus ``t_pack`` (pack and
   unpack kernels).
 - overlap: the halo runs while the interior part of the operator runs (the example's
   applyInterior; BP5: elements that touch no other rank), so only
@@ -167,7 +168,7 @@ class Workload:
     allreduces: int
     operator_share: float  # of the compute time: the part the halo can hide behind
     seconds_per_point: float  # c
-    bytes_per_value: int = 8
+    exchanges: int = 1  # halo exchanges per iteration, one after the other
 
 
 @dataclass
@@ -294,7 +295,7 @@ def predict_bp5(m: Machine, w: Workload, gpus: int, dofs: float, degree: int,
 
 def _predict(m, w, scaling, gpus, label, points, msgs, interior, base) -> Prediction:
     compute = w.kernels * m.t_launch + w.seconds_per_point * points
-    halo = halo_time(m, msgs)
+    halo = w.exchanges * halo_time(m, msgs)
     hidden = interior * w.operator_share * compute
     exposed = max(0.0, halo - hidden)
     ar = w.allreduces * allreduce_time(m, gpus)
@@ -407,9 +408,11 @@ def predict(args: argparse.Namespace) -> int:
                      f"{args.bp5_dofs / 1e6:g} M DOFs (degree {args.bp5_degree}; give "
                      "--bp5 with a measured run)")
     c = max(bp5_base - args.bp5_kernels * machine.t_launch, 0.0) / args.bp5_dofs
-    w = Workload("BP5", args.bp5_kernels, 2, args.bp5_operator_share, c)
+    w = Workload("BP5", args.bp5_kernels, 2, args.bp5_operator_share, c, args.bp5_exchanges)
     notes.append(f"BP5: {args.bp5_kernels} kernels per iteration, the operator "
-                 f"{args.bp5_operator_share:.0%} of the compute; degree {args.bp5_degree}")
+                 f"{args.bp5_operator_share:.0%} of the compute, {args.bp5_exchanges} halo "
+                 f"exchange(s) per iteration (the driver's gather-scatter: values out, sums "
+                 f"back); degree {args.bp5_degree}")
     base = predict_bp5(machine, w, 1, args.bp5_dofs, args.bp5_degree, 1.0).iteration
     for g in sorted({1, 2, 4, *args.gpus}):
         p = predict_bp5(machine, w, g, args.bp5_dofs, args.bp5_degree, base)
@@ -481,6 +484,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="without --bp5: one GPU's BP5 iteration at --bp5-dofs")
     pd.add_argument("--bp5-kernels", type=int, default=6)
     pd.add_argument("--bp5-operator-share", type=float, default=0.7)
+    pd.add_argument("--bp5-exchanges", type=int, default=2)
     pd.add_argument("--json", default=None)
     args = p.parse_args(argv)
     if args.command == "probe":
