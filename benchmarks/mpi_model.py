@@ -345,11 +345,12 @@ def fit_compute(rows: list[dict], kernels: int, launch: float) -> tuple[float, f
     if len(ones) >= 2:
         (p1, t1), (p2, t2) = ones[0], ones[-1]
         c = (t2 - t1) / (p2 - p1)
-        floor = max(t1 - c * p1, 0.0) / kernels
-        return c, floor, (f"fitted to the 1-GPU runs at {p1:,} and {p2:,} points: "
-                          f"{c * 1e12:.1f} ps per point, {floor * 1e6:.1f} us per kernel")
-    if ones:
-        p1, t1 = ones[0]
+        floor = (t1 - c * p1) / kernels
+        if c > 0 and floor >= 0:
+            return c, floor, (f"fitted to the 1-GPU runs at {p1:,} and {p2:,} points: "
+                              f"{c * 1e12:.1f} ps per point, {floor * 1e6:.1f} us per kernel")
+    if ones:  # one size, or two that do not fit a line (noise): the largest, launch assumed
+        p1, t1 = ones[-1]
         c = max(t1 - kernels * launch, 0.0) / p1
         return c, launch, f"from the 1-GPU run at {p1:,} points: {c * 1e12:.1f} ps per point"
     raise SystemExit("the scaling file has no 1-rank row: nothing to take the compute from")
