@@ -108,10 +108,10 @@ class _BufferedParser(_Parser):
 
     pycparser peeks about four times per token, each time through three calls (``_peek``,
     the buffer's ``peek``, ``_classify_identifier``) and, for a new token, two more to
-    lex it: about a third of the parse.  The methods below (and pycparser's ``_peek_type``,
-    which calls ``_peek``) read the buffer in one call and
-    classify an identifier only where pycparser would: when the token is not the one it
-    classified last (``_typedef_checked_token``).  Anything out of the ordinary -- past the
+    lex it: about a third of the parse.  The methods below (``_peek_type`` too, which
+    pycparser answers through ``_peek``) read the buffer in one call and classify an
+    identifier only where pycparser would: when the token is not the one it classified last
+    (``_typedef_checked_token``).  Anything out of the ordinary -- past the
     buffer, which ends early at a lexer error, or at the end of input -- is pycparser's own
     code.  Used only where pycparser's parser has the layout this was written against
     (:func:`_buffer_fits`)."""
@@ -129,6 +129,17 @@ class _BufferedParser(_Parser):
         if tok is not self._typedef_checked_token:
             self._classify_identifier(tok)
         return tok
+
+    def _peek_type(self, k: int = 1):
+        # pycparser's calls _peek (and that the buffer's peek): ~1300 times per kernel
+        stream = self._tokens
+        buffer, at = stream._buffer, stream._index + k - 1
+        if k < 1 or at >= len(buffer):
+            return super()._peek_type(k)
+        tok = buffer[at]
+        if tok is not self._typedef_checked_token:
+            self._classify_identifier(tok)
+        return None if tok is None else tok.type
 
     def _advance(self):
         stream = self._tokens
@@ -170,8 +181,8 @@ def _buffer_fits() -> bool:
 
 
 #: pycparser's methods that :class:`_BufferedParser` overrides or calls
-_BUFFER_METHODS = ("_parse_translation_unit_or_empty", "_peek", "_advance", "_accept",
-                   "_classify_identifier")
+_BUFFER_METHODS = ("_parse_translation_unit_or_empty", "_peek", "_peek_type", "_advance",
+                   "_accept", "_classify_identifier")
 #: The parser class okl uses (see :func:`_buffer_fits`).
 PARSER = _BufferedParser if _buffer_fits() else _Parser
 
