@@ -48,10 +48,12 @@ beside okl.mpi's builds and imports only the launcher check and the runtime's Me
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import importlib
 import numbers
 import os
+import weakref
 from typing import Any
 
 import numpy as np
@@ -70,6 +72,22 @@ _NCCL_TYPES = {"int8": "NCCL_INT8", "uint8": "NCCL_UINT8", "int32": "NCCL_INT32"
                "uint32": "NCCL_UINT32", "int64": "NCCL_INT64", "uint64": "NCCL_UINT64",
                "float32": "NCCL_FLOAT32", "float64": "NCCL_FLOAT64"}
 _NCCL_OPS = {"sum": "NCCL_SUM", "max": "NCCL_MAX", "min": "NCCL_MIN"}
+
+
+#: the Communicators not closed yet, closed at exit before mpi4py finalizes MPI
+_OPEN: weakref.WeakSet = weakref.WeakSet()
+_AT_EXIT = False
+
+
+def _close_open() -> None:
+    """Close what the program left open, before MPI_Finalize (atexit runs last-registered
+    first, and this is registered after mpi4py's own): an NCCL communicator destroyed after
+    MPI has finalized, by the garbage collector at interpreter exit, can hang or crash."""
+    for c in list(_OPEN):
+        try:
+            c.close()
+        except Exception:  # exiting: nothing left to report to
+            pass
 
 
 class CommunicatorError(OKLError):
@@ -157,6 +175,11 @@ class Communicator:
         except BaseException:
             self._mine.Free()
             raise
+        global _AT_EXIT
+        if not _AT_EXIT:
+            atexit.register(_close_open)
+            _AT_EXIT = True
+        _OPEN.add(self)
 
     def __repr__(self) -> str:
         state = ", closed" if self._closed else ""
@@ -513,6 +536,7 @@ class Communicator:
         if self._closed:
             return
         self._closed = True
+        _OPEN.discard(self)
         self.dev.finish()
         if self._nccl is not None:
             self._nccl.destroy()
