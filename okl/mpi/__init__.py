@@ -1,4 +1,10 @@
-"""okl under MPI (mpi4py): one build per job, and one device per rank.
+"""okl under MPI (mpi4py): one build per job, one device per rank, and communication of
+device memory between ranks.
+
+The parts: this module (collective builds, ``local_rank``, ``threads_per_rank``),
+okl/mpi/launcher.py (``check_launcher``: a launcher that does not match mpi4py's library is
+an error), okl/mpi/communicator.py (``Communicator``: all-reduces and halo exchanges of
+okl.Memory through NCCL, a GPU-aware MPI or host memory, chosen collectively).
 
 Why: N ranks that call ``dev.build_kernel`` on an empty cache each run the translator and the
 compiler (the cache survives concurrent builders, but cannot stop them), and on a warm cache
