@@ -4,23 +4,23 @@
 
 solves -(u_xx + u_yy) = f on the unit square (u = 0 on its boundary) with the 5-point
 Laplacian on an N x N grid, split into a 2-D grid of blocks (one per rank, ``MPI.Compute_dims``
-unless ``--dims``).  Before each matrix-vector product every rank swaps one layer of halo with
-its four neighbours: rows are contiguous and go to MPI as views of the vector; columns are
+unless ``--dims``).  During each matrix-vector product every rank swaps one layer of halo
+with its four neighbours: rows are contiguous and go as views of the vector; columns are
 packed into contiguous buffers by a kernel first.  The right-hand side is manufactured from a
 known grid function u (f = A u with the solver's own A), so the answer is u up to the solver's
 tolerance; ``--check`` also solves on one rank (rank 0, the same kernels, the whole grid) and
 exits 1 unless the two answers agree to ``check_tolerance(N)`` (see there).
 
-The halo exchange hands the device's buffers to MPI directly where it can (``--exchange
-device``): on serial and openmp they are host memory; on cuda and hip only where the MPI
-library is CUDA/ROCm-aware.  Otherwise (opencl, or a library that is not GPU-aware) it stages
-through host arrays (``--exchange host``).  ``--exchange auto`` (the default) asks the library
-and tries a device buffer once, falling back to host staging; the report says which it chose
-and why.
+Halos and dot products go through ``okl.mpi.Communicator`` (``--exchange auto|nccl|
+mpi-device|host``): NCCL between GPUs, a CUDA-/ROCm-aware MPI, or host memory (serial and
+openmp: no copy; opencl and GPUs with an MPI that is not GPU-aware: staged), the fastest that
+works on every rank under ``auto``; the report says which and why.  The interior of A p runs
+on one stream while the halo is exchanged on another (``CG``), and the dot products are
+summed and all-reduced on the device.
 
 Kernels: poisson.okl next to this file.  Timings (rank 0 prints them; ``--json`` writes them):
-seconds per CG iteration, of which halo exchange, and per rank the GB/s of the kernels'
-memory traffic over the whole iteration.
+seconds per CG iteration and its parts (``TIMING`` says how each is measured), and per rank
+the GB/s of the kernels' memory traffic over the whole iteration.
 """
 
 from __future__ import annotations
