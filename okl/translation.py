@@ -26,7 +26,6 @@ from .transforms.atomics import lower_atomics
 from .transforms.barriers import insert_barriers
 from .transforms.float_abs import float_abs
 from .transforms.globals import internal_linkage, lower_global
-from .transforms.index_bounds import BoundsPlan, derive_bounds
 from .transforms.launch import KernelPlan, device_memory_reads, launcher_text, plan_kernel
 from .transforms.spelling import spell
 
@@ -34,6 +33,7 @@ from .transforms.spelling import spell
 # translation for cuda loads no CPU pass (and the command line starts that much sooner)
 if TYPE_CHECKING:
     from .transforms.checked import CheckTable
+    from .transforms.index_bounds import BoundsPlan
     from .transforms.races import RaceTable
 
 
@@ -198,10 +198,13 @@ def lower_program(program: Program, target: Target, *, line_directives: bool = T
         from .transforms.cpu.lower import lower_cpu_kernel
         from .transforms.cpu.simd import independent_inner_loops
     checks = CheckTable() if check_bounds else None
-    # checked mode: the kernel checks every access itself, so no static check before launch
-    bounds = {k.name: None if checks or not bounds_plans else
-              derive_bounds(k, program.expanded.origin) for k in program.kernels}
     user_params = {k.name: len(k.params) for k in program.kernels}
+    # checked mode: the kernel checks every access itself, so no static check before launch
+    bounds: dict[str, BoundsPlan | None] = dict.fromkeys(user_params)
+    if checks is None and bounds_plans:
+        from .transforms.index_bounds import derive_bounds
+
+        bounds = {k.name: derive_bounds(k, program.expanded.origin) for k in program.kernels}
     if checks is not None:
         for k in program.kernels:
             add_hidden_params(k, checks)

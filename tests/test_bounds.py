@@ -75,3 +75,16 @@ def test_largest_index(body, params, env, expected):
 def test_unprovable_accesses_are_not_checked(body):
     found = tops(body, "const int N, float *x, const float *y", N=4)
     assert found is None or all(k.startswith("y[") for k in found), found
+
+
+@pytest.mark.parametrize("mode", ["serial", "cuda"])
+def test_without_bounds_plans_the_translation_is_the_same(mode):
+    """``translate(bounds_plans=False)`` (what ``oklc translate`` asks for) leaves out only
+    the bounds plans: the same source, launch plan and warnings."""
+    src = ("@kernel void k(const int N, float *x, const float *y) {\n"
+           "  for (int i = 0; i < N; ++i; @tile(16, @outer, @inner)) { int u; x[i] = y[i]; }\n"
+           "}\n")
+    full, lean = translate(src, mode), translate(src, mode, bounds_plans=False)
+    assert full.kernels[0].bounds is not None and lean.kernels[0].bounds is None
+    assert (lean.source, lean.launcher(), [str(d) for d in lean.diagnostics]) == \
+        (full.source, full.launcher(), [str(d) for d in full.diagnostics])
