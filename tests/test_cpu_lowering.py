@@ -441,6 +441,27 @@ def test_outer_loops_share_a_region():
         np.testing.assert_array_equal(z.get(), 2 * x + 2 * np.roll(x, -32) + 1)
 
 
+
+def test_outer_loops_after_a_declaration_share_a_region():
+    """A statement before the loops (the reduction's ``const int nblocks``) does not keep
+    them apart: one region, as without it (each was a region of its own, two team wake-ups
+    per launch)."""
+    src = TWO.replace("float *z) {\n", "float *z) {\n  const int m = n;\n", 1) \
+        .replace("b < n; ++b; @outer) {\n    for (int t = 0; t < 32; ++t; @inner) {\n"
+                 "      z[b * 32", "b < m; ++b; @outer) {\n    for (int t = 0; t < 32; ++t; "
+                 "@inner) {\n      z[b * 32", 1)
+    assert "const int m = n;" in src and "b < m;" in src
+    c = okl.translate(src, "openmp").source
+    assert c.count("#pragma omp parallel\n") == 1
+    assert c.count("#pragma omp for\n") == 2
+    dev = okl.Device("openmp")
+    n = 37
+    x = np.arange(n * 32, dtype=np.float32)
+    y, z = dev.zeros(n * 32, np.float32), dev.zeros(n * 32, np.float32)
+    for _ in range(20):
+        dev.build_kernel_from_string(src, "two")(np.int32(n), dev.asarray(x), y, z)
+        np.testing.assert_array_equal(z.get(), 2 * x + 2 * np.roll(x, -32) + 1)
+
 def test_loop_shapes_the_cpu_passes_share():
     """cpu_loops: which loops count a constant range, and which bodies leave their loop."""
     from pycparser import c_parser

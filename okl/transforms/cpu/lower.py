@@ -236,9 +236,10 @@ def _share_regions(parents: Parents, marked: list, target: Target) -> None:
                 run += 1
             shared = target.share_region([items[k + 2 * j].string for j in range(run)]) \
                 if run > 1 else None
-            if shared is None:
-                out.extend(items[k:k + 2 * max(run, 1)])
-                k += 2 * max(run, 1)
+            if shared is None:  # a lone pair, or one item that is no pragma of ours
+                step = 2 * run if run else 1
+                out.extend(items[k:k + step])
+                k += step
                 continue
             region, inner = shared
             body = []

@@ -10,29 +10,32 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 static void smooth(const int n, const int iterations, float *u, float *tmp, volatile sig_atomic_t *_okl_stop) {
   for (int it = 0; it < iterations; ++it) {
     const float w = 1.0f / (it + 2);
-    #pragma omp parallel for
+    #pragma omp parallel
+    {
+      #pragma omp for
 #line 6 "outer_in_host_loop.okl"
-    for (int b = 0; b < n; ++b) {
+      for (int b = 0; b < n; ++b) {
 #line 6 "outer_in_host_loop.okl"
-      if (*_okl_stop)
-        continue;
-      #pragma GCC ivdep
+        if (*_okl_stop)
+          continue;
+        #pragma GCC ivdep
 #line 7 "outer_in_host_loop.okl"
-      for (int t = 0; t < 32; ++t) {
-        const int i = b * 32 + t;
-        tmp[i] = u[i] + w * (u[(i + 1) % (32 * n)] - u[i]);
+        for (int t = 0; t < 32; ++t) {
+          const int i = b * 32 + t;
+          tmp[i] = u[i] + w * (u[(i + 1) % (32 * n)] - u[i]);
+        }
       }
-    }
-    #pragma omp parallel for
+      #pragma omp for
 #line 12 "outer_in_host_loop.okl"
-    for (int b = 0; b < n; ++b) {
+      for (int b = 0; b < n; ++b) {
 #line 12 "outer_in_host_loop.okl"
-      if (*_okl_stop)
-        continue;
-      #pragma GCC ivdep
+        if (*_okl_stop)
+          continue;
+        #pragma GCC ivdep
 #line 13 "outer_in_host_loop.okl"
-      for (int t = 0; t < 32; ++t) {
-        u[b * 32 + t] = tmp[b * 32 + t] + it;
+        for (int t = 0; t < 32; ++t) {
+          u[b * 32 + t] = tmp[b * 32 + t] + it;
+        }
       }
     }
   }
