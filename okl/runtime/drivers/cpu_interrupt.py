@@ -13,9 +13,9 @@ handler is Python's default one (:func:`trap_wanted`): ``_okl_interrupt`` become
 process's SIGINT handler for the length of the call (the previous one, flags and mask
 included, saved by ``sigaction`` and put back exactly after), ``stop`` points at the
 library's flag, and when the flag was set the call raises KeyboardInterrupt, as the default
-handler would have.  A launch from any other thread leaves
-SIGINT alone and passes a flag that is never set, so Ctrl-C on the main thread never cuts
-another thread's kernel short.  A launch made again with the same arguments after it took
+handler would have. A launch from any other thread leaves SIGINT alone and passes a flag
+that is never set, so Ctrl-C on the main thread never cuts another thread's kernel short. A
+launch made again with the same arguments as one of the last :data:`QUICK_KEYS` that took
 under :data:`QUICK` seconds keeps Python's handler (two system calls saved per launch):
 Python sees a Ctrl-C as soon as it returns, and if it runs long after all (work that depends
 on the arrays' contents), the next launch is trapped again.
@@ -46,6 +46,8 @@ _SIG_ERR = ctypes.c_void_p(-1).value
 #: the same argument bytes keeps Python's handler, which sees a Ctrl-C as soon as it returns
 #: -- sigaction's two system calls cost more than a small kernel (a 1 us launch took 2)
 QUICK = 1e-3
+#: quick launches remembered per kernel library (the native caller keeps as many per kernel)
+QUICK_KEYS = 32
 
 #: the ``stop`` flag of launches that leave SIGINT alone: never set
 _never = ctypes.c_int(0)
@@ -68,8 +70,10 @@ class Trap:
         self.flag_address = ctypes.addressof(flag)
         self.handler = handler
         self.stop = ctypes.c_void_p(self.flag_address)
-        #: (entry, argument bytes) of the last main-thread launch if it took under QUICK s
-        self.quick: tuple | None = None
+        #: (entry, argument bytes) of the last QUICK_KEYS main-thread launches that took under
+        #: QUICK s (a host loop launches over a few ranges in turn: one key would change
+        #: every launch), oldest first
+        self.quick: dict[tuple, None] = {}
 
     @classmethod
     def of(cls, lib: ctypes.CDLL) -> Trap | None:
@@ -87,15 +91,22 @@ class Trap:
         if threading.get_ident() != _MAIN:
             entry(args, NEVER)
             return
-        key = (entry, bytes(args))  # the launch: its kernel, its arguments' slots and values
-        if key == self.quick:  # a launch like the last one, which was quick
-            t0 = time.perf_counter()
-            entry(args, NEVER)
-            self.quick = key if time.perf_counter() - t0 < QUICK else None
-            return
+        # the launch: its kernel (ctypes functions do not hash; each kernel keeps its entry
+        # for as long as it lives), its arguments' slots and values
+        key = (id(entry), bytes(args))
         t0 = time.perf_counter()
-        self._trapped(entry, args)
-        self.quick = key if time.perf_counter() - t0 < QUICK else None
+        if key in self.quick:  # a launch like a recent one, which was quick
+            entry(args, NEVER)
+        else:
+            self._trapped(entry, args)
+        self._remember(key, time.perf_counter() - t0 < QUICK)
+
+    def _remember(self, key: tuple, quick: bool) -> None:
+        self.quick.pop(key, None)
+        if quick:
+            self.quick[key] = None
+            if len(self.quick) > QUICK_KEYS:
+                del self.quick[next(iter(self.quick))]
 
     def _trapped(self, entry, args) -> None:
         if not trap_wanted():
