@@ -151,3 +151,30 @@ def test_numpy_scalars_stay_native(monkeypatch):
     assert len(python_launches) == 4
     with pytest.raises(ArgumentError, match=r"x\[31\]"):
         k(np.int32(32), np.float64(2.0), x[:16].copy(), y)
+
+
+def test_python_path_remembers_ranges_in_turn(monkeypatch):
+    """The Python launch path (OKL_NATIVE_CALL=0) also keeps Python's SIGINT handler for a
+    quick launch like one of its recent ones, not only like the last one: a loop over four
+    ranges in turn installs the kernel's handler about once per range, not every launch."""
+    from okl.runtime.drivers.cpu_interrupt import Trap
+
+    monkeypatch.setenv("OKL_NATIVE_CALL", "0")
+    trapped = []
+    inner = Trap._trapped
+
+    def counted(self, entry, args):
+        trapped.append(bytes(args))
+        inner(self, entry, args)
+    monkeypatch.setattr(Trap, "_trapped", counted)
+    k = okl.Device("serial").build_kernel_from_string(RANGES + "\n", "part")
+    assert not _native(k)
+    x = np.arange(64, dtype=np.float32)
+    y = np.zeros(64)
+    for _ in range(10):
+        for s, e in [(0, 10), (10, 40), (40, 41), (41, 64)]:
+            k(s, e, x, y)
+    np.testing.assert_array_equal(y, 2.0 * x)
+    # 4 first launches; a launch that happened to take over a millisecond on a busy
+    # machine is trapped again next time (the old path trapped all 40)
+    assert len(trapped) <= 12
