@@ -16,7 +16,7 @@
   any other name, imports the real one at its first use.
 
 * ``dataclasses`` imports ``inspect`` (and with it ``ast``, ``dis``, ``tokenize``,
-  ``linecache``: 35 million instructions, a tenth of ``oklc translate``) for one call: the
+  ``linecache``: 23 million instructions, 7 % of ``oklc translate``) for one call: the
   ``__doc__`` it writes for a class without one, ``Name(field: type, ...)`` from
   ``inspect.signature``.  pycparser's lexer has three such classes.  :func:`defer_inspect`
   imports ``dataclasses`` with a stand-in ``inspect`` whose ``signature`` writes that text
