@@ -550,15 +550,20 @@ def check_against_one_rank(s: Setup, r: dict, world: Any, root: Path, mode: str,
 CHECK_FACTOR = 1e4
 
 #: --check's margin for the path: the residual norms of the ranks' CG and of one rank's agree
-#: to HISTORY_RTOL each, up to the first iteration where one rank's falls below HISTORY_FLOOR
-#: times its first.  A wrong dot product or halo shows there at once (a dot 1e-6 off: 5e-7
-#: within a few iterations); rounding does not: 2 openmp ranks, degree 7, 0.66 M DOFs, agree
-#: to 8e-16 through iteration 23 (the residual still above half its start), then part
-#: exponentially -- 7e-13 at iteration 29, 2e-8 at 33, 4e-5 at 37, while the answers end
-#: 6e-14 apart -- as CG's rounding grows once its Ritz values converge.  A final answer alone
-#: would not see a wrong dot product: CG converges anyway, by another path.
+#: to HISTORY_RTOL times the first residual over the first HISTORY_ITERATIONS iterations
+#: (relative to the first, not to each: once CG has converged its residual is rounding, and
+#: two runs' part by percents -- 2 serial ranks, degree 3, 8000 DOFs: 1e-15 of the start at
+#: iteration 10, 2e-2 apart there, 2e-17 of the start).  A wrong dot product or
+#: halo shows there at once (a dot 1e-6 off: 5e-7 within a few iterations); rounding does
+#: not: the runs agree to about 1e-15 until CG's rounding starts to grow exponentially, at
+#: iteration 26-30 in every run measured -- 2 openmp ranks, degree 7, 0.66 M DOFs (8e-16
+#: through 25, 7e-13 at 29, 4e-5 at 37, answers 6e-14 apart); 4 H200s, degree 7, 4.5 M DOFs
+#: (1e-15 through 25, 3e-10 at 30, 9e-7 at 35, answers 7e-10 apart; NCCL's and MPI's
+#: all-reduces, which add the four ranks' sums in different orders, part the same way, while
+#: two NCCL runs agree bitwise).  A final answer alone would not see a wrong dot product: CG
+#: converges anyway, by another path.
 HISTORY_RTOL = 1e-10
-HISTORY_FLOOR = 0.5
+HISTORY_ITERATIONS = 20
 
 
 def lanczos_condition(coefficients: list[tuple[float, float]]) -> float:
@@ -585,19 +590,15 @@ def check_tolerance(kappa: float) -> float:
 
 
 def history_difference(got: list[float], want: list[float]) -> float:
-    """The largest relative difference of two residual histories up to the first iteration
-    where ``want`` falls below HISTORY_FLOOR times its first value (inf if their lengths
-    differ)."""
+    """The largest difference of two residual histories over their first HISTORY_ITERATIONS
+    iterations, relative to the first residual (inf if their lengths differ)."""
     if len(got) != len(want):
         return math.inf
     if not want:
         return 0.0
-    g, w = np.asarray(got), np.asarray(want)
-    low = np.flatnonzero(w < HISTORY_FLOOR * w[0])
-    end = int(low[0]) if low.size else len(w)
-    end = max(end, 1)
-    scale = np.where(w[:end] > 0, w[:end], 1.0)
-    return float(np.max(np.abs(g[:end] - w[:end]) / scale))
+    g, w = np.asarray(got[:HISTORY_ITERATIONS]), np.asarray(want[:HISTORY_ITERATIONS])
+    scale = w[0] if w[0] > 0 else 1.0
+    return float(np.max(np.abs(g - w)) / scale)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -722,7 +723,8 @@ def _solve(args: argparse.Namespace, problem: Problem, world: Any, part: ranks.S
                       f"kappa ~ {line.get('check_condition_estimate', float('nan')):.3g}), "
                       f"residual history "
                       f"{line.get('check_history_relative_difference', float('nan')):.2e} "
-                      f"while above {HISTORY_FLOOR:g} of its start (at most {HISTORY_RTOL:g})")
+                      f"of its start over its first {HISTORY_ITERATIONS} iterations (at most "
+                      f"{HISTORY_RTOL:g})")
         record.update(line)
     else:
         result = run_bk(setup)
