@@ -29,22 +29,14 @@ import sys
 import tempfile
 from pathlib import Path
 
+from .mpi_scaling import mpiexec
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 DRIVER = ROOT / "examples" / "benchparanumal" / "run.py"
 THROUGHPUT = "DOFs*iterations/(ranks*time)"
 
 
-def mpiexec() -> str:
-    """The mpiexec beside this Python (pip's mpich, the MPI that mpi4py loads), else PATH's."""
-    here = Path(sys.executable).with_name("mpiexec")
-    if here.exists():
-        return str(here)
-    import shutil
-    found = shutil.which("mpiexec")
-    if found is None:
-        raise SystemExit("no mpiexec: pip install mpi4py mpich (the test extra has both)")
-    return found
 
 
 def driver_args(args: argparse.Namespace) -> list[str]:

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
 from pathlib import Path
 from types import SimpleNamespace
 
+import mpirun
 import numpy as np
 import pytest
 from modes import skip_unless_available
@@ -136,14 +136,7 @@ def test_halo_then_sums_give_the_assembled_operator() -> None:
 
 # -- under mpiexec --------------------------------------------------------------------------------
 
-def _mpiexec() -> str:
-    """The mpiexec beside this Python (the pip mpich that mpi4py runs with), else PATH's."""
-    pytest.importorskip("mpi4py", reason="mpi4py is not installed (pip install -e .[test])")
-    here = Path(sys.executable).with_name("mpiexec")
-    exe = str(here) if here.exists() else shutil.which("mpiexec")
-    if exe is None:
-        pytest.skip("no mpiexec found (pip install mpich)")
-    return exe
+_mpiexec = mpirun.mpiexec
 
 
 def _env() -> dict:

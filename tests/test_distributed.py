@@ -14,12 +14,12 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
 from pathlib import Path
 
+import mpirun
 import numpy as np
 import pytest
 from modes import skip_unless_available
@@ -32,14 +32,7 @@ TIMEOUT = 90  # seconds per mpiexec job (they take 1-4 s; first builds and a bus
 N = 48
 
 
-def _mpiexec() -> str:
-    """The mpiexec beside this Python (the pip mpich that mpi4py runs with), else PATH's."""
-    pytest.importorskip("mpi4py", reason="mpi4py is not installed (pip install -e .[test])")
-    here = Path(sys.executable).with_name("mpiexec")
-    exe = str(here) if here.exists() else shutil.which("mpiexec")
-    if exe is None:
-        pytest.skip("no mpiexec found (pip install mpich)")
-    return exe
+_mpiexec = mpirun.mpiexec
 
 
 def _run(tmp_path: Path, ranks: int, args: list[str], script: list[str] | None = None):
