@@ -177,6 +177,9 @@ def test_an_interrupted_build_stops_the_compiler_and_leaves_no_build_folder(tmp_
     marker = tmp_path / "still-running"
     cc = _fake_cc(tmp_path, "hangs", f"sleep 1; touch {marker}")
     dev = okl.Device("serial", compiler=cc)
+    # Python's own Ctrl-C handler, whatever this process inherited: a test run started in the
+    # background by a non-interactive shell ignores SIGINT (seen: this test failed so)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     # to the main thread, as a terminal's Ctrl-C is (there it interrupts the wait at once)
     timer = threading.Timer(0.3, signal.pthread_kill, (threading.main_thread().ident,
                                                        signal.SIGINT))
@@ -186,6 +189,7 @@ def test_an_interrupted_build_stops_the_compiler_and_leaves_no_build_folder(tmp_
             dev.build_kernel_from_string(IOTA, "iota")
     finally:
         timer.cancel()
+        signal.signal(signal.SIGINT, previous)
     assert not _build_folders(str(tmp))
     import time
     time.sleep(1.2)
