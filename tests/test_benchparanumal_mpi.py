@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -151,16 +150,9 @@ def _run(tmp_path: Path, ranks_: int, args: list[str], script: Path = RUN):
     report = tmp_path / "report.json"
     cmd = [_mpiexec(), "-n", str(ranks_), sys.executable, str(script), "--problem", "BP5",
            "--degree", "3", "--warmup-iterations", "2", *args, "--json", str(report)]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            env=_env(), cwd=tmp_path, start_new_session=True)
-    try:
-        out, _ = proc.communicate(timeout=TIMEOUT)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)  # the process group of the mpiexec started here
-        proc.communicate()
-        pytest.fail(f"{' '.join(cmd)} did not finish in {TIMEOUT} s: a rank hangs")
+    rc, out = mpirun.run(cmd, env=_env(), cwd=tmp_path, timeout=TIMEOUT)
     data = json.loads(report.read_text()) if report.exists() else None
-    return proc.returncode, out, data
+    return rc, out, data
 
 
 CASES = [  # (mode, ranks, arguments)

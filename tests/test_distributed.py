@@ -14,8 +14,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-import signal
-import subprocess
 import sys
 from pathlib import Path
 
@@ -43,16 +41,9 @@ def _run(tmp_path: Path, ranks: int, args: list[str], script: list[str] | None =
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     env.pop("OMP_NUM_THREADS", None)  # the example divides the cores between the ranks
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            env=env, cwd=tmp_path, start_new_session=True)
-    try:
-        out, _ = proc.communicate(timeout=TIMEOUT)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)  # the process group of the mpiexec started here
-        proc.communicate()
-        pytest.fail(f"{' '.join(cmd)} did not finish in {TIMEOUT} s: a rank hangs")
+    rc, out = mpirun.run(cmd, env=env, cwd=tmp_path, timeout=TIMEOUT)
     data = json.loads(report.read_text()) if report.exists() else None
-    return proc.returncode, out, data
+    return rc, out, data
 
 
 CASES = [  # (mode, ranks, extra arguments)

@@ -96,20 +96,27 @@ RANGES = r"""
 """
 
 
+def _count_calls(monkeypatch, method: str) -> list[bytes]:
+    """The argument blocks of every call of Trap.<method> from now on (the launches that
+    went through Python), the call itself unchanged."""
+    from okl.runtime.drivers.cpu_interrupt import Trap
+
+    seen: list[bytes] = []
+    inner = getattr(Trap, method)
+
+    def counted(self, entry, args):
+        seen.append(bytes(args))
+        inner(self, entry, args)
+    monkeypatch.setattr(Trap, method, counted)
+    return seen
+
+
 @pytest.mark.skipif(not HEADERS, reason="no Python.h: no native path")
 def test_ranges_launched_in_turn_stay_native(monkeypatch):
     """A host loop launching one kernel over a few ranges in turn (airfoil's colours) takes
     the Python path only for the first launch of each range: the bounds each set of scalar
     values needs are remembered per set, not for the last set only."""
-    from okl.runtime.drivers.cpu_interrupt import Trap
-
-    python_launches = []
-    call = Trap.call
-
-    def counted(self, entry, args):
-        python_launches.append(bytes(args))
-        call(self, entry, args)
-    monkeypatch.setattr(Trap, "call", counted)
+    python_launches = _count_calls(monkeypatch, "call")
     k = okl.Device("serial").build_kernel_from_string(RANGES, "part")
     assert _native(k)
     x = np.arange(64, dtype=np.float32)
@@ -129,15 +136,7 @@ def test_numpy_scalars_stay_native(monkeypatch):
     """numpy scalars of exactly the parameter's dtype (``np.int32(n)``, ``np.float64(a)``:
     what a launch loop over numpy-typed sizes passes) are read in C, with the same answers;
     a scalar of another dtype still goes through the Python path's checks."""
-    from okl.runtime.drivers.cpu_interrupt import Trap
-
-    python_launches = []
-    call = Trap.call
-
-    def counted(self, entry, args):
-        python_launches.append(bytes(args))
-        call(self, entry, args)
-    monkeypatch.setattr(Trap, "call", counted)
+    python_launches = _count_calls(monkeypatch, "call")
     k = okl.Device("serial").build_kernel_from_string(SRC, "scale")
     x = np.arange(32, dtype=np.float32)
     y = np.zeros(32)
@@ -157,16 +156,8 @@ def test_python_path_remembers_ranges_in_turn(monkeypatch):
     """The Python launch path (OKL_NATIVE_CALL=0) also keeps Python's SIGINT handler for a
     quick launch like one of its recent ones, not only like the last one: a loop over four
     ranges in turn installs the kernel's handler about once per range, not every launch."""
-    from okl.runtime.drivers.cpu_interrupt import Trap
-
     monkeypatch.setenv("OKL_NATIVE_CALL", "0")
-    trapped = []
-    inner = Trap._trapped
-
-    def counted(self, entry, args):
-        trapped.append(bytes(args))
-        inner(self, entry, args)
-    monkeypatch.setattr(Trap, "_trapped", counted)
+    trapped = _count_calls(monkeypatch, "_trapped")
     k = okl.Device("serial").build_kernel_from_string(RANGES + "\n", "part")
     assert not _native(k)
     x = np.arange(64, dtype=np.float32)

@@ -215,22 +215,16 @@ class Communicator:
                 f"{self.dev.mode!r}; use mode='host' (or 'auto'), which hands host memory to "
                 "MPI directly on serial and openmp")
         refusals = []
-        if gpu and wanted in ("auto", "nccl"):
-            ok, why = self._try_nccl()
+        for mode, attempt in (("nccl", self._try_nccl), ("mpi-device", self._try_mpi_device)):
+            if not gpu or wanted not in ("auto", mode):
+                continue
+            ok, why = attempt()
             if ok:
-                return "nccl", why
-            if wanted == "nccl":
-                raise CommunicatorError(f"okl.mpi.Communicator: mode='nccl' is not available: "
-                                        f"{why}")
-            refusals.append(f"not nccl: {why}")
-        if gpu and wanted in ("auto", "mpi-device"):
-            ok, why = self._try_mpi_device()
-            if ok:
-                return "mpi-device", why
-            if wanted == "mpi-device":
-                raise CommunicatorError(f"okl.mpi.Communicator: mode='mpi-device' is not "
+                return mode, why
+            if wanted == mode:
+                raise CommunicatorError(f"okl.mpi.Communicator: mode={mode!r} is not "
                                         f"available: {why}")
-            refusals.append(f"not mpi-device: {why}")
+            refusals.append(f"not {mode}: {why}")
         if not gpu:
             refusals.append("serial/openmp memory is host memory" if self._kind == "host" else
                             "OpenCL buffers have no device path to MPI")
