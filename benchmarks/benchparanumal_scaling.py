@@ -43,7 +43,8 @@ def driver_args(args: argparse.Namespace) -> list[str]:
     """run.py's arguments, the same for every rank count."""
     out = ["--problem", args.problem, "--degree", str(args.degree), "--ndofs-per-rank",
            str(args.ndofs_per_rank), "--mode", args.mode, "--iterations", str(args.iterations),
-           "--warmup-iterations", str(args.warmup_iterations), "--exchange", args.exchange]
+           "--warmup-iterations", str(args.warmup_iterations), "--exchange", args.exchange,
+           "--sums", args.sums]
     if args.kernels is not None:
         out += ["--kernels", str(args.kernels)]
     return out
@@ -105,13 +106,14 @@ def weak_efficiency(rows: list[dict]) -> None:
 
 def markdown(rows: list[dict]) -> str:
     lines = ["| ranks | DOFs per rank | iterations | s | DOFs*it/(ranks*s) | efficiency | "
-             "exchange | compute ms/it | exchange ms/it | exposed ms/it | check |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+             "exchange | sums | compute ms/it | exchange ms/it | exposed ms/it | check |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         lines.append(
             f"| {r['ranks']} | {r['DOFs_per_rank']:.0f} | {r['iterations']} | "
             f"{r['seconds']:.4f} | {r[THROUGHPUT]:.3e} | {r['weak_efficiency']:.3f} | "
-            f"{r['exchange']} | {1e3 * r['compute_seconds_per_iteration']:.3f} | "
+            f"{r['exchange']} | {r.get('sums', '-')} | "
+            f"{1e3 * r['compute_seconds_per_iteration']:.3f} | "
             f"{1e3 * r['exchange_seconds_per_iteration']:.3f} | "
             f"{1e3 * r['exposed_seconds_per_iteration']:.3f} | {r.get('check', 'not run')} |")
     return "\n".join(lines)
@@ -128,6 +130,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--kernels", type=Path, default=None,
                    help="a benchParanumal checkout (default: okl's stand-ins)")
     p.add_argument("--exchange", default="auto", help="okl.mpi.Communicator's mode")
+    p.add_argument("--sums", choices=("host", "device"), default="host",
+                   help="where CG sums its dots over the ranks (run.py --sums)")
     p.add_argument("--iterations", type=int, default=100)
     p.add_argument("--warmup-iterations", type=int, default=1000)
     p.add_argument("--repeat", type=int, default=1)
@@ -162,7 +166,8 @@ def main(argv: list[str] | None = None) -> int:
                   "timed (finish + barrier either side); efficiency: DOFs*iterations/"
                   "(ranks*time) over the fewest ranks' value; compute: the same solve with "
                   "no communication; exposed: the real solve's time less compute; exchange: "
-                  "the iteration's two exchanges and two all-reduces alone",
+                  "the iteration's two exchanges and two all-reduces alone (on the host after the "
+                  "read-back, or on the device: the row's sums)",
         "weak_efficiency": {str(r["ranks"]): r["weak_efficiency"] for r in rows},
         "iterations_equal_to_one_rank": all(r["iterations_equal_to_base"] for r in rows),
         "rows": rows,

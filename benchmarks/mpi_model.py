@@ -57,7 +57,7 @@ import math
 import statistics
 import sys
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 # -- the probe (runs under mpiexec) -------------------------------------------------------------
@@ -123,8 +123,22 @@ def probe(args: argparse.Namespace) -> int:
                     stream.finish()
                     times.append((time.perf_counter() - start) / args.reps)
             allreduce[label] = statistics.median(times)
+        # the same sum on the host (numpy, MPI): what a CG that reads its dots back anyway
+        # (benchParanumal's, examples/benchparanumal --sums host) pays per dot
+        host = {}
+        value = np.zeros(1)
+        for label, comm in (("2", pair), (str(size), world)):
+            times = []
+            for _ in range(args.rounds):
+                world.Barrier()
+                start = time.perf_counter()
+                for _ in range(args.reps):
+                    comm.Allreduce(MPI.IN_PLACE, value, op=MPI.MAX)
+                times.append((time.perf_counter() - start) / args.reps)
+            host[label] = statistics.median(times)
         pair.Free()
         results["allreduce_seconds"] = world.bcast(allreduce, root=0)
+        results["host_allreduce_seconds"] = world.bcast(host, root=0)
     if rank == 0:
         results["fit"] = fit(results["pingpong"])
         text = json.dumps(results, indent=1)
@@ -408,6 +422,16 @@ def predict(args: argparse.Namespace) -> int:
         notes.append(f"BP5 compute: ASSUMED {bp5_base * 1e3:.3f} ms per iteration at "
                      f"{args.bp5_dofs / 1e6:g} M DOFs (degree {args.bp5_degree}; give "
                      "--bp5 with a measured run)")
+    sums = next((r.get("sums") for r in bp5_rows if r.get("ranks", 1) > 1), None)
+    host = (probe_doc or {}).get("host_allreduce_seconds")
+    if sums == "host" and host and "2" in host:
+        # the driver's CG reads each dot back and sums it over the ranks with MPI on the host
+        h2 = host["2"]
+        h4 = host.get("4", h2)
+        machine = replace(machine, ar_a=h2 - (h4 - h2), ar_b=h4 - h2)
+        notes.append(f"BP5 sums its dots on the host after the read-back (run.py --sums "
+                     f"host): MPI all-reduce of one double {h2 * 1e6:.1f} us on 2 ranks, "
+                     f"{h4 * 1e6:.1f} on 4 (measured); between nodes as the device's")
     c = max(bp5_base - args.bp5_kernels * machine.t_launch, 0.0) / args.bp5_dofs
     w = Workload("BP5", args.bp5_kernels, 2, args.bp5_operator_share, c, args.bp5_exchanges)
     notes.append(f"BP5: {args.bp5_kernels} kernels per iteration, the operator "

@@ -52,6 +52,7 @@ STANDINS = HERE / "standins"
 OGS_BLOCK = 256
 LINALG_BLOCK = 256
 CG_BLOCK = 512
+SUMS = ("host", "device")
 
 
 class Setup:
@@ -263,9 +264,18 @@ class CG:
     this rank's owned rows (``s.ndofs``); the dots summed over the ranks (``comm``: the
     setup's, or ranks.Silent for the compute-only timing)."""
 
-    def __init__(self, s: Setup, comm: Any = None) -> None:
+    def __init__(self, s: Setup, comm: Any = None, sums: str = "host") -> None:
+        if sums not in SUMS:
+            raise ValueError(f"sums={sums!r}: one of {', '.join(SUMS)}")
         self.s = s
         self.comm = comm or s.comm
+        self.sums = sums
+        # host sums: benchParanumal's own order (linAlg's innerProd and CG's update read the
+        # rank's sum back, then MPI_Allreduce on the host).  The value goes to the host
+        # anyway, and a host all-reduce of one double (2-5 us on one node) costs less than a
+        # device one before the read (NCCL: 13-22 us on 4 H200s).
+        self.world = getattr(self.comm, "comm", None) if self.comm.size > 1 else None
+        self.value = np.zeros(1)
         dev = s.dev
         self.p = dev.zeros(s.nall, np.float64)
         self.Ap = dev.zeros(s.nall, np.float64)
@@ -335,8 +345,21 @@ class CG:
         blocks = min(math.ceil(n / LINALG_BLOCK), LINALG_BLOCK)
         k[first](blocks, n, *vectors, self.scratch)
         k[second](blocks, self.scratch)
-        self.comm.allreduce(self.scratch0)
-        return float(self.scratch0.get()[0])
+        return self._global(self.scratch0)
+
+    def _global(self, partial) -> float:
+        """The sum over the ranks of ``partial`` (a one-entry view of this rank's sum), on
+        the host.  ``sums`` "host": read back, then summed over the ranks by MPI on the host
+        (nothing with ranks.Silent, which has no ``comm``); "device": summed on the device
+        by the communicator, then read back."""
+        if self.sums == "device":
+            self.comm.allreduce(partial)
+            return float(partial.get()[0])
+        self.value[0] = partial.get()[0]
+        if self.world is not None:
+            from mpi4py import MPI
+            self.world.Allreduce(MPI.IN_PLACE, self.value)
+        return float(self.value[0])
 
     def solve(self, x, r, maxit: int, history: list[float] | None = None,
               coefficients: list[tuple[float, float]] | None = None) -> int:
@@ -368,8 +391,7 @@ class CG:
             blocks = min(math.ceil(n / CG_BLOCK), CG_BLOCK)
             k["updateCG_1"](n, blocks, self.Ap, alpha, r, self.tmp)
             k["updateCG_2"](blocks, self.tmp)
-            self.comm.allreduce(self.tmp0)
-            rdotr = float(self.tmp0.get()[0])
+            rdotr = self._global(self.tmp0)
             k["axpy"](n, alpha, self.p, 1.0, x)
             if history is not None:
                 history.append(math.sqrt(max(rdotr, 0.0)))
@@ -411,14 +433,15 @@ def _finish(s: Setup, world: Any) -> float:
 
 
 def run_bp(s: Setup, iterations: int = 100, warmup_iterations: int = 1000,
-           world: Any = None, overlap: bool = False) -> dict:
+           world: Any = None, overlap: bool = False, sums: str = "host") -> dict:
     """The untimed solve, then the timed one (as bp5Run.cpp).  ``world``: the mpi4py
     communicator of a multi-rank run (its barriers bound the timed part; sums over it give the
     global counts).  ``overlap``: time the communication too -- the same solve with none
     (ranks.Silent: the compute alone; the exposed communication is the difference) and the
-    exchanges and reductions of as many iterations alone."""
+    exchanges and reductions of as many iterations alone.  ``sums``: where CG sums its
+    dots over the ranks (CG)."""
     n = s.ndofs
-    cg = CG(s)
+    cg = CG(s, sums=sums)
     x, r, start = bp_system(s)
     start()
     if warmup_iterations:
@@ -434,7 +457,7 @@ def run_bp(s: Setup, iterations: int = 100, warmup_iterations: int = 1000,
     out = {"problem": p.name, "N": N, "DOFs": total, "ranks": size, "elapsed": elapsed,
            "iterations": done, "residual": history[-1] if history else float("nan"),
            "x": x, "history": history, "exchange": s.comm.mode,
-           "exchange_reason": s.comm.reason}
+           "exchange_reason": s.comm.reason, "sums": sums if size > 1 else "none"}
     out.update(_rates(s, total, done, elapsed))
     if overlap:
         out.update(_communication_times(s, cg, iterations, world, elapsed))
@@ -456,7 +479,7 @@ def _communication_times(s: Setup, cg: CG, iterations: int, world: Any,
     """Seconds per CG iteration: the compute alone (the solve with ranks.Silent), the
     communication alone (per iteration: the operator's two exchanges and CG's two sums),
     and the exposed part (the real solve's time less the compute's, at least 0)."""
-    quiet = CG(s, ranks.Silent(s.comm))
+    quiet = CG(s, ranks.Silent(s.comm), sums=cg.sums)
     x, r, start = bp_system(s)  # its own vectors: the real solve's answer stays
     start()
     t0 = _finish(s, world)
@@ -467,8 +490,8 @@ def _communication_times(s: Setup, cg: CG, iterations: int, world: Any,
     for _ in range(iterations):
         s.values_exchange(comm, cg.p).wait()
         s.sums_exchange(comm).wait()
-        comm.allreduce(cg.scratch0)
-        comm.allreduce(cg.tmp0)
+        cg._global(cg.scratch0)
+        cg._global(cg.tmp0)
     alone = _finish(s, world) - t0
     per = max(iterations, 1)
     return {"compute_seconds_per_iteration": compute / per,
@@ -495,7 +518,7 @@ def scaling_record(r: dict, s: Setup) -> dict:
             "DOFs_per_rank": r["DOFs"] / size, "iterations": it, "seconds": e,
             "DOFs*iterations/(ranks*time)": r["DOFs"] * it / (size * e),
             "exchange": r["exchange"], "exchange_reason": r["exchange_reason"],
-            "seconds_per_iteration": e / per,
+            "sums": r["sums"], "seconds_per_iteration": e / per,
             "compute_seconds_per_iteration": r.get("compute_seconds_per_iteration", e / per),
             "exchange_seconds_per_iteration": r.get("exchange_seconds_per_iteration", 0.0),
             "exposed_seconds_per_iteration": r.get("exposed_seconds_per_iteration", 0.0),
@@ -622,6 +645,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--exchange", default="auto",
                     help="several ranks: okl.mpi.Communicator's mode (auto, nccl, mpi-device, "
                          "host)")
+    ap.add_argument("--sums", choices=SUMS, default="host",
+                    help="several ranks: CG's dot products summed over the ranks on the host "
+                         "after the read-back (benchParanumal's order; default) or on the "
+                         "device by the communicator before it")
     ap.add_argument("--check", action="store_true",
                     help="BP: compare with one rank's solve of the same box (on rank 0); "
                          "exit 1 if iterations or answer differ")
@@ -701,7 +728,7 @@ def _solve(args: argparse.Namespace, problem: Problem, world: Any, part: ranks.S
     record: dict = {}
     if problem.solve:
         result = run_bp(setup, args.iterations, args.warmup_iterations, world=world,
-                        overlap=part.size > 1)
+                        overlap=part.size > 1, sums=args.sums)
         line = scaling_record(result, setup)
         if args.check:
             verdict = check_against_one_rank(setup, result, world, args.kernels, args.mode,

@@ -291,6 +291,7 @@ class CG:
             cols = 2 if b.nx > 1 else 1
             count = rows * b.nx + cols * max(b.ny - 2, 0)
             self.nb = -(-count // lanes)  # applyBoundary's @outer iterations
+            self.nbx = -(-b.nx // lanes)  # direction's pieces of a row
             # applyInterior's rows, then applyBoundary's blocks; rows 0 and ny - 1 stay 0
             self.partial_ap = dev.zeros(b.ny + self.nb, np.float64)
             self.partial_rr = dev.zeros(b.ny, np.float64)
@@ -328,7 +329,7 @@ class CG:
                     self.partial_rr, stream=c)
         k["sumPartials"](b.ny, self.partial_rr, self.scal, new, stream=c)
         comm.allreduce(self.slot[new], stream=c)
-        k["direction"](b.nx, b.ny, self.scal, new, old, self.r, self.p, stream=c)
+        k["direction"](b.nx, b.ny, self.nbx, self.scal, new, old, self.r, self.p, stream=c)
         c.record(self._p_ready)
 
     def read(self, slot: int) -> float:
