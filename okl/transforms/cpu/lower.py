@@ -22,6 +22,7 @@ from ...model.kernel import Kernel, Program
 from ...targets.serial import ENTRY_PREFIX
 from ...targets.target import Target
 from ..barriers import is_barrier
+from .columns import defer_column_sums
 from .divmod import split_divmod_lanes
 from .exclusive import lower_exclusive
 from .grid import merge_grid_tiles
@@ -44,6 +45,10 @@ def lower_cpu_kernel(program: Program, kernel: Kernel, target: Target,
     """``independent``: the @inner loops (ids of For nodes) to mark for SIMD (cpu.simd).
     ``sequential`` (the race checker's code): no loop is rewritten for speed and no @outer
     loop runs in parallel -- the checker's shadow state is one thread's."""
+    if not sequential:
+        # a column of sums across a slab loop, finished where it is read (before the
+        # @exclusive variables get their slots: the saved values are @exclusive too)
+        defer_column_sums(kernel)
     counted = lower_exclusive(kernel)
     move_off_stack(kernel)
     if sequential:
