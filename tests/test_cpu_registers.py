@@ -73,8 +73,8 @@ def _variant(old: str, new: str) -> str:
 @pytest.mark.parametrize("src", [
     # no running value: the lanes only write the slot
     _variant("if (i < N) r += x[i];", "if (i < N) r = x[i];"),
-    # 256 doubles: 2 KiB of slots, more than the registers hold
-    _variant("float r;", "double r;").replace("64", "256"),
+    # 512 doubles: 4 KiB of slots, more than even 32 zmm registers hold
+    _variant("float r;", "double r;").replace("64", "512"),
     # the plain loop's condition is not plain arithmetic (it would run once more)
     _variant("for (int u = 0; u < 4; ++u)", "for (int u = 0; u++ < 4;)"),
     # more than the lane loop in the plain loop
@@ -96,6 +96,41 @@ def test_refused(src):
         c = okl.translate(src, mode).source
         assert "GCC unroll" not in c
         assert "for (;" not in c
+
+
+WIDE = _variant("float r;", "double r;").replace("const float *x, float *out",
+                                                   "const double *x, double *out") \
+    .replace("64", "256")
+
+
+@pytest.mark.parametrize("mode", ["serial", "openmp"])
+def test_wide_slots_ask_for_512_bit_vectors(mode):
+    """256 running doubles (2 KiB: 64 ymm, 32 zmm registers): split and unrolled, and the
+    kernel's function asks gcc for 512-bit vectors through a macro the prologue defines
+    (empty without AVX-512 or gcc); 1 KiB of slots (the float kernel) needs no such ask."""
+    c = okl.translate(WIDE, mode).source
+    assert "#pragma GCC unroll 128" in c  # 2048 bytes over 16
+    assert "_okl_wide_vectors static void rows(" in c
+    assert '__attribute__((target("prefer-vector-width=512")))' in c
+    assert c.index("#define _okl_wide_vectors") < c.index("_okl_wide_vectors static void")
+    assert "_okl_wide_vectors" not in okl.translate(ROWS, mode).source
+
+
+@pytest.mark.parametrize("mode", ["serial", "openmp"])
+@pytest.mark.parametrize("n", [0, 255, 1024, 1025, 4096, 5000])
+def test_wide_same_sums(mode, n):
+    dev = okl.Device(mode)
+    k = dev.build_kernel_from_string(WIDE, "rows")
+    x = np.random.default_rng(n).random(n)
+    nb = (n + 1023) // 1024
+    out = dev.asarray(np.full(nb * 256 + 1, -1.0))
+    k(np.int32(n), dev.asarray(x if n else np.zeros(1)), out)
+    padded = np.zeros(nb * 1024)
+    padded[:n] = x
+    r = np.zeros((nb, 256))
+    for u in range(4):  # lane t of block b: rows u = 0..3 in order
+        r += padded.reshape(nb, 4, 256)[:, u, :]
+    np.testing.assert_array_equal(out.get(), np.append(r.reshape(-1), -1.0))
 
 
 def test_refused_variants_still_sum():

@@ -31,6 +31,8 @@ def uses_of(nodes) -> set[str]:
             elif cls is c_ast.Constant and n.type == "double":
                 if not n.value.lower().endswith("f"):
                     out.add("double")
+            elif cls is c_ast.Decl and n.funcspec:  # a function's specifier macro
+                out.update(n.funcspec)
             for slot in child_slots(cls):
                 value = getattr(n, slot)
                 if value is None:

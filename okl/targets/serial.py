@@ -23,6 +23,18 @@ ENTRY_PREFIX = "_okl_entry_"
 INTERRUPT = ("#include <signal.h>\n"
              "volatile sig_atomic_t _okl_interrupted;\n"
              "void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }\n")
+#: in a kernel function's specifiers where its running sums need 512-bit vectors to stay in
+#: registers (okl.transforms.cpu.registers: 2 KiB of slots are 32 zmm registers, 64 ymm).
+#: gcc's -march=native on an AVX-512 CPU prefers 256-bit vectors; the attribute asks for 512
+#: in that function alone (and the OpenMP bodies outlined from it).  Empty where there is no
+#: AVX-512 or the compiler is not gcc (clang has no such target attribute).
+WIDE_VECTORS = "_okl_wide_vectors"
+WIDE_VECTORS_DEFINITION = (
+    "#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)\n"
+    f"#define {WIDE_VECTORS} __attribute__((target(\"prefer-vector-width=512\")))\n"
+    "#else\n"
+    f"#define {WIDE_VECTORS}\n"
+    "#endif\n")
 
 
 class SerialTarget(Target):
@@ -41,6 +53,8 @@ class SerialTarget(Target):
             out += "#include <stdio.h>\n"
         if "sig_atomic_t" in uses:  # a kernel's Ctrl-C flag (okl.transforms.cpu.lower)
             out += INTERRUPT
+        if WIDE_VECTORS in uses:  # okl.transforms.cpu.registers
+            out += WIDE_VECTORS_DEFINITION
         for name, op in (("min", "<"), ("max", ">")):
             if name in uses:  # CUDA, HIP and OpenCL have type-generic min/max; C has not
                 out += (f"#define {name}(a, b) ({{ __typeof__(a) _okl_a = (a); "
