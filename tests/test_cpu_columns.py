@@ -93,8 +93,9 @@ def test_column_finished_where_read(mode):
     # F sums each element in the slabs' order, the slab's term before the element's own
     start = c.index("double r_col[4];")
     replay = c[start:c.index("out[", start)]
-    assert replay.index("r_col[m] += s_D[k][m] * r_t__k[k][") < \
-        replay.index("if (k == m) r_col[m] += a__k[k][")
+    assert "double r_col__sum = 0;" in replay and "r_col[m] = r_col__sum;" in replay
+    assert replay.index("r_col__sum += s_D[k][m] * r_t__k[k][") < \
+        replay.index("if (k == m) r_col__sum += a__k[k][")
     assert "#pragma GCC unroll 4" in replay
 
 
@@ -154,6 +155,9 @@ def test_same_bits(mode):
              "        for (int i = 0; i < Q; ++i; @inner(0)) {\n          r_t = 0;",
              "for (int k = 0; k < Q - 1; ++k) {\n      for (int j = 0; j < Q; ++j; @inner(1)) {"
              "\n        for (int i = 0; i < Q; ++i; @inner(0)) {\n          r_t = 0;"),
+    # F's body branches (a guarded store)
+    _variant("out[((e * Q + k) * Q + j) * Q + i] = r_col[k];",
+             "if (e < E) out[((e * Q + k) * Q + j) * Q + i] = r_col[k];"),
     # an update with another operator
     _variant("r_col[k] += a;", "r_col[k] -= a;"),
 ])

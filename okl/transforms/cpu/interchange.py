@@ -35,7 +35,9 @@ not write).  Scalars declared before the loop and used after it get one slot per
 is then recomputed in each piece.  Everything else keeps the loop scalar: a lane count that
 is not a constant, ``break``/``continue``/``return``/``goto`` that would cross the split,
 addresses taken, arrays declared before the loop, names declared twice, a loop of constant
-trip count (gcc unrolls it and vectorises the lanes itself).
+trip count (gcc unrolls it and vectorises the lanes itself) -- unless the lanes are vector
+lanes (no scatter) and the loop is nothing but sums that chain, two or more updates of one
+scalar per iteration (BK5's ``Auk += ...; Auk += ...;``: see _chained).
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ from ...ctree import clone, is_id, parent_map, walk
 from ...model.consteval import evaluate
 from ...model.kernel import Kernel
 from .loops import counted_loop, leaves
-from .simd import PRAGMA, lane_loops
+from .simd import PRAGMA, lane_loops, scatters
 
 SUFFIX = "__x"
 _STORES = ("=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=")
@@ -177,10 +179,12 @@ def _interchange(lane: c_ast.For, taken: set[str]) -> c_ast.Node | None:
             tail.append(item)
         else:
             rest.append(item)
-    split = _split(rest, is_uniform)
+    split = _split(rest, is_uniform, not scatters(lane))
     if split is None:
         return None
     pre, loop, post = split
+    # a pragma for the loop (``unroll``) goes with it
+    pragma = pre.pop() if pre and isinstance(pre[-1], c_ast.Pragma) else None
     if leaves(loop.stmt, continues=True) or not _coalesced(loop.stmt, t):
         return None
     # what the pieces after the first need of the first's declarations
@@ -242,6 +246,8 @@ def _interchange(lane: c_ast.For, taken: set[str]) -> c_ast.Node | None:
                                coord=loop.coord)
     if first_items:
         tail.extend([c_ast.Pragma(PRAGMA, coord=lane.coord), _lane_loop(lane, out_loops[0])])
+    if pragma is not None:
+        tail.append(pragma)
     tail.append(loop)
     if post:
         tail.extend([c_ast.Pragma(PRAGMA, coord=lane.coord), _lane_loop(lane, out_loops[2])])
@@ -263,19 +269,21 @@ def _coalesced(stmt, t: str) -> bool:
                any(is_id(x, t) for x in terms(n.subscript)) for n in walk(stmt))
 
 
-def _split(items, is_uniform):
+def _split(items, is_uniform, vector: bool):
     """(before, the loop, after): the one top-level For of run-time length with a uniform
     header (iterator declared in it, not written in its body); None if there is not
     exactly one candidate."""
     found = [k for k, item in enumerate(items) if isinstance(item, c_ast.For) and
-             _uniform_loop(item, is_uniform)]
+             _uniform_loop(item, is_uniform, vector)]
     if len(found) != 1:
         return None
     k = found[0]
     return items[:k], items[k], items[k + 1:]
 
 
-def _uniform_loop(loop: c_ast.For, is_uniform) -> bool:
+def _uniform_loop(loop: c_ast.For, is_uniform, vector: bool) -> bool:
+    """``vector``: the lanes are cpu.simd's vector lanes (no scatter), where a constant-trip
+    loop that chains its sums is worth moving outside them (see _chained)."""
     init = loop.init
     if not isinstance(init, c_ast.DeclList) or len(init.decls) != 1 or \
             init.decls[0].init is None or loop.cond is None or loop.next is None:
@@ -286,7 +294,7 @@ def _uniform_loop(loop: c_ast.For, is_uniform) -> bool:
     if any(isinstance(n, c_ast.ID) and n.name == name for n in _written_nodes(loop.stmt)):
         return False
     if evaluate(init.decls[0].init) is not None and isinstance(loop.cond, c_ast.BinaryOp) \
-            and evaluate(loop.cond.right) is not None:
+            and evaluate(loop.cond.right) is not None and not (vector and _chained(loop.stmt)):
         return False  # constant trip count: gcc unrolls it and vectorises the lanes
     cond_ok = _uniform_with(loop.cond, name, is_uniform)
     next_ok = isinstance(loop.next, c_ast.UnaryOp) and loop.next.op in ("++", "p++", "--",
@@ -295,6 +303,24 @@ def _uniform_loop(loop: c_ast.For, is_uniform) -> bool:
         isinstance(loop.next, c_ast.Assignment) and loop.next.op in ("+=", "-=") and \
         is_id(loop.next.lvalue, name) and _uniform_with(loop.next.rvalue, name, is_uniform)
     return cond_ok and next_ok
+
+
+def _chained(body) -> bool:
+    """Some scalar gets two or more updates (``a += ...; a += ...;``) per iteration of the
+    loop ``body`` belongs to: one dependent chain of twice the trip count per lane.  Left in
+    the lanes, gcc unrolls the loop and runs that chain one vector of lanes at a time (BK5's
+    ``Auk``, 16 dependent FMAs at p_Nq = 8); with the lanes inside, every vector of the row
+    advances in each iteration, and their chains overlap (BK5 at N = 7, 9: 10-20 % faster,
+    one thread).  Only a loop that is nothing but such sums: a loop with one update per
+    scalar, or that also stores (BK5's ``r_Aq[m] += ...`` before cpu.columns), ran as fast
+    or faster left to gcc."""
+    counts: dict[str, int] = {}
+    for item in _items(body):
+        if not isinstance(item, c_ast.Assignment) or item.op not in ("+=", "-=", "*=") or \
+                not isinstance(item.lvalue, c_ast.ID):
+            return False  # a store, or anything else: the loop is more than the sums
+        counts[item.lvalue.name] = counts.get(item.lvalue.name, 0) + 1
+    return any(n >= 2 for n in counts.values())
 
 
 def _uniform_with(expr, name: str, is_uniform) -> bool:
