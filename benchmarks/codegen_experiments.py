@@ -11,10 +11,10 @@ translation, and prints best / median throughput over interleaved repetitions:
   loop in registers (cpu.registers), against one slot per lane in memory (the translation
   before that pass), the u loop jammed into the lanes or moved inside them;
 - dot: the same for streamDot, float (the sums fit registers) and double (they do not);
-- bk5: how close BK5's GPU algorithm (k-slabs through @shared memory, @exclusive columns)
-  comes to the hand C's whole-element algorithm when its two derivative blocks get explicit
-  SIMD lanes with register accumulators (the most a compiler could do while keeping OKL's
-  order of every sum: the variants' results are the translation's to the bit);
+- bk5: BK5's GPU algorithm (k-slabs through @shared memory, @exclusive columns) against
+  the same translation before cpu.columns and the chained-sum interchange (same bits), the
+  hand C's whole-element algorithm, and that hand C with every sum in OKL's order
+  (peers/openmp/bk5_okl_order.c: what a careful CPU programmer gets without reassociating);
 - pocl: an explicit barrier in a plain loop around an @inner block (needs a CPU OpenCL
   device).
 """
@@ -22,6 +22,7 @@ translation, and prints best / median throughput over interleaved repetitions:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import ctypes
 import os
 import re
@@ -190,122 +191,67 @@ def dot(n: int, reps: int) -> None:
         if len(variants) > 1:  # the same sums in the same order: the same bits
             assert res["generated"][0] == res["sums in memory (before cpu.registers)"][0]
 
-#: BK5's r/s-derivative block and D^T block (okl's serial translation, slab k) as code a
-#: compiler could make of them: the thread plane's i lanes in explicit vectors (GCC's
-#: vector extension), the m loop outside them, ``rows`` rows of j side by side; each
-#: thread's sums keep OKL's order, so the results are the generated code's to the bit.
-_V = """typedef double v4 __attribute__((vector_size(32), aligned(8)));
-typedef double v2 __attribute__((vector_size(16), aligned(8)));
-static inline v4 LD4(const double *p) { v4 v; __builtin_memcpy(&v, p, 32); return v; }
-static inline v2 LD2(const double *p) { v2 v; __builtin_memcpy(&v, p, 16); return v; }
-static inline void ST4(double *p, v4 v) { __builtin_memcpy(p, &v, 32); }
-static inline void ST2(double *p, v2 v) { __builtin_memcpy(p, &v, 16); }
-"""
-
-
-def _m_loop(q: int, rows: int, chunks: list, per_row, per_chunk, update) -> list[str]:
-    """``for m``: the row operands (``per_row(r)``, scalars), the lane operands
-    (``per_chunk(c, w)``, vectors), then ``update(r, c)`` for every row and chunk."""
-    out = [f"        for (int m = 0; m < {q}; ++m) {{"]
-    out += [f"          const double {per_row(r)};" for r in range(rows)]
-    out += [f"          const {t} {per_chunk(c, w)};" for c, w, t in chunks]
-    out += [f"          {update(r, c)}" for r in range(rows) for c, _, _ in chunks]
-    return out + ["        }"]
-
-
-def _bk5_lanes(gen: str, q: int, rows: int) -> str:
-    """The explicit-lane variant of the serial translation ``gen`` (p_Nq = q)."""
-    chunks, i = [], 0
-    while i < q:
-        w = 4 if q - i >= 4 else 2
-        chunks.append((i, w, "v4" if w == 4 else "v2"))
-        i += w
-    b0 = gen.index(f"      for (int j = 0; j < {q}; ++j) {{\n        #pragma GCC ivdep\n"
-                   f"        for (int i = 0; i < {q}; ++i) {{\n          double qr = 0;")
-    b1 = gen.index("          double qs = 0;\n", b0)
-    b2 = gen.index("          }\n", gen.index("qs += ", b1)) + len("          }\n")
-    out = [f"      for (int j0 = 0; j0 < {q}; j0 += {rows}) {{"]
-    for r in range(rows):
-        out += [f"        {t} R{r}_{c} = {{0}}, S{r}_{c} = {{0}};" for c, _, t in chunks]
-    out += _m_loop(q, rows, chunks,
-                   lambda r: f"a{r} = s_q[j0 + {r}][m], b{r} = s_D[j0 + {r}][m]",
-                   lambda c, w: f"Dt{c} = LD{w}(&s_D__t[m][{c}]), Sq{c} = LD{w}(&s_q[m][{c}])",
-                   lambda r, c: f"R{r}_{c} = R{r}_{c} + Dt{c} * a{r}; "
-                                f"S{r}_{c} = S{r}_{c} + b{r} * Sq{c};")
-    out.append(f"        double qr__x[{rows}][{q}], qs__x[{rows}][{q}];")
-    for r in range(rows):
-        out += [f"        ST{w}(&qr__x[{r}][{c}], R{r}_{c}); ST{w}(&qs__x[{r}][{c}], S{r}_{c});"
-                for c, w, _ in chunks]
-    out += [f"        for (int j = j0; j < j0 + {rows}; ++j) {{", "        #pragma GCC ivdep",
-            f"        for (int i = 0; i < {q}; ++i) {{",
-            "          double qr = qr__x[j - j0][i], qs = qs__x[j - j0][i];"]
-    gen = gen[:b0] + "\n".join(out) + "\n" + gen[b2:]
-    end = f"r_Auk[i + {q} * j] = lambda * GwJ * r_q[k][i + {q} * j];\n        }}\n      }}"
-    gen = gen.replace(end, end + "\n      }", 1)
-    c0 = gen.index(f"      for (int j = 0; j < {q}; ++j) {{\n        #pragma GCC ivdep\n"
-                   f"        for (int i = 0; i < {q}; ++i) {{\n          double Auk")
-    tail = f"r_Aq[k][i + {q} * j] += Auk;\n        }}\n      }}"
-    c1 = gen.index(tail, c0) + len(tail)
-    out = [f"      for (int j = 0; j < {q}; ++j) {{", "        #pragma GCC ivdep",
-           f"        for (int i = 0; i < {q}; ++i) {{", f"          #pragma GCC unroll {q}",
-           f"          for (int m = 0; m < {q}; ++m) "
-           f"r_Aq[m][i + {q} * j] += s_D[k][m] * r_Gqt[i + {q} * j];", "        }", "      }",
-           f"      for (int j0 = 0; j0 < {q}; j0 += {rows}) {{"]
-    for r in range(rows):
-        out += [f"        {t} A{r}_{c} = LD{w}(&r_Auk[{c} + {q} * (j0 + {r})]);"
-                for c, w, t in chunks]
-    out += _m_loop(q, rows, chunks,
-                   lambda r: f"g{r} = s_Gqr[j0 + {r}][m], d{r} = s_D[m][j0 + {r}]",
-                   lambda c, w: f"Dm{c} = LD{w}(&s_D[m][{c}]), Gs{c} = LD{w}(&s_Gqs[m][{c}])",
-                   lambda r, c: f"A{r}_{c} = A{r}_{c} + Dm{c} * g{r}; "
-                                f"A{r}_{c} = A{r}_{c} + d{r} * Gs{c};")
-    for r in range(rows):
-        out += [f"        ST{w}(&r_Aq[k][{c} + {q} * (j0 + {r})], "
-                f"LD{w}(&r_Aq[k][{c} + {q} * (j0 + {r})]) + A{r}_{c});" for c, w, _ in chunks]
-    out.append("      }")
-    gen = gen[:c0] + "\n".join(out) + gen[c1:]
-    return gen.replace("#include <stdbool.h>", "#include <stdbool.h>\n" + _V, 1)
+@contextlib.contextmanager
+def _bk5_passes_off():
+    """okl's CPU lowering without cpu.columns and cpu.interchange's chained sums: the
+    translation as it was before them (the same sums in the same order)."""
+    import okl.transforms.cpu.interchange as interchange
+    import okl.transforms.cpu.lower as lower
+    saved = lower.defer_column_sums, interchange._chained
+    lower.defer_column_sums = lambda kernel: None
+    interchange._chained = lambda body: False
+    try:
+        yield
+    finally:
+        lower.defer_column_sums, interchange._chained = saved
 
 
 def bk5(E: int, nq: int, reps: int) -> None:
-    print(f"BK5, N = {nq - 1}, {E} elements, one thread: okl's translation (the GPU algorithm, "
-          f"slab by slab), its two derivative blocks with explicit SIMD lanes (m outside, "
-          f"1 or 2 rows of j at once), and the hand C peer (whole-element temporaries)")
+    print(f"BK5, N = {nq - 1}, {E} elements, one thread: okl's translation, the translation "
+          f"before cpu.columns and the chained-sum interchange (the @exclusive column r_Aq "
+          f"in memory across the slab loop), the hand C peer with every sum in OKL's order, "
+          f"and the hand C peer (it reassociates its D^T sums)")
     from .bench_bk5 import reference
-    gen = translate("bk5.okl", {"dfloat": "double", "p_Nq": nq}, mode="serial")
-    variants = {"generated": gen,
-                **{f"explicit lanes, {r} row{'s' if r > 1 else ''}": _bk5_lanes(gen, nq, r)
-                   for r in (1, 2) if nq % r == 0}}
+    defines = {"dfloat": "double", "p_Nq": nq}
+    with _bk5_passes_off():
+        before = translate("bk5.okl", defines)
+    variants = {"generated": translate("bk5.okl", defines),
+                "before cpu.columns": before}
     np_ = nq ** 3
     g = np.random.default_rng(4)
     H = {"ggeo": g.random(E * 7 * np_), "D": g.random(nq * nq) * 2 - 1,
          "q": g.random(E * np_) * 2 - 1}
     ref = reference(np, H, nq)
     calls, outs = {}, {}
-    for tag, src in variants.items():
-        lib, ct = build(src, f"bk5_{nq}_" + re.sub(r"\W", "", tag)[:12])
-        f = lib.bk5
-        f.argtypes = [ctypes.c_int, ctypes.c_double, P, P, P, P]
+
+    def add(tag: str, f, extra: str) -> None:
         o = np.zeros(E * np_)
         outs[tag] = o
         calls[tag] = ((lambda f=f, o=o: f(E, 1.0, H["ggeo"].ctypes.data, H["D"].ctypes.data,
-                                          H["q"].ctypes.data, o.ctypes.data)),
-                      f"(compile {ct * 1e3:.0f} ms)")
-    lib, ct = build(f"#define p_Nq {nq}\n" + (PEERS / "openmp" / "bk5.c").read_text(),
-                    f"bk5_{nq}_hand")
-    h = lib.bk5
-    h.argtypes = [ctypes.c_int, ctypes.c_double, P, P, P, P]
-    o = np.zeros(E * np_)
-    outs["hand"] = o
-    calls["hand C"] = ((lambda: h(E, 1.0, H["ggeo"].ctypes.data, H["D"].ctypes.data,
-                                  H["q"].ctypes.data, o.ctypes.data)),
-                       f"(compile {ct * 1e3:.0f} ms)")
-    race(calls, E * np_ / 1e9, "GDOF/s", reps)
+                                          H["q"].ctypes.data, o.ctypes.data)), extra)
+
+    for tag, src in variants.items():
+        lib, ct = build(src, f"bk5_{nq}_" + re.sub(r"\W", "", tag)[:12])
+        f = lib._okl_entry_bk5
+        never = ctypes.c_int(0)
+
+        def entry(E_, lam, ggeo, D, q, out, f=f, never=never):
+            n, lam_ = ctypes.c_int(E_), ctypes.c_double(lam)
+            slots = (ctypes.c_void_p * 6)(ctypes.addressof(n), ctypes.addressof(lam_), ggeo,
+                                          D, q, out)
+            f(slots, ctypes.byref(never))
+        add(tag, entry, f"(compile {ct * 1e3:.0f} ms)")
+    for tag, peer in (("hand C, OKL's order", "bk5_okl_order.c"), ("hand C", "bk5.c")):
+        lib, ct = build(f"#define p_Nq {nq}\n" + (PEERS / "openmp" / peer).read_text(),
+                        f"bk5_{nq}_" + peer[:-2])
+        h = lib.bk5
+        h.argtypes = [ctypes.c_int, ctypes.c_double, P, P, P, P]
+        add(tag, h, f"(compile {ct * 1e3:.0f} ms)")
+    race(calls, E * np_ / 1e9, "GDOF/s", reps, clock=time.thread_time)
     scale = np.abs(ref).max()
     assert all(np.abs(v - ref).max() < 1e-11 * scale for v in outs.values())
-    for tag in variants:
-        if tag != "generated":  # OKL's order of every sum: the same bits
-            assert np.array_equal(outs[tag], outs["generated"]), tag
+    # the rewrite keeps every sum's order: the same bits as before it
+    assert np.array_equal(outs["generated"], outs["before cpu.columns"])
 
 
 def pocl_dot(n: int, reps: int) -> None:
