@@ -56,6 +56,16 @@ def view(mem, key):
     slice is refused instead of clipped: on a device buffer it is more often a wrong size."""
     mem._live("__getitem__")
     shape = mem.shape
+    if (type(key) is slice and len(shape) == 1 and key.step is None
+            and type(key.start) in _PLAIN and type(key.stop) in _PLAIN):
+        # the common case, a range of a vector (an application's halo rows, one entry of
+        # a vector of sums: every iteration, so its cost is the launch's), taken without the
+        # general path's work; anything out of range or unusual goes that way for its message
+        n = shape[0]
+        first = 0 if key.start is None else key.start
+        stop = n if key.stop is None else key.stop
+        if 0 <= first <= stop <= n:
+            return _make_view(mem, first, stop - first, (stop - first,))
     where = f"okl.Memory of shape {shape}"
     keys = _expand(key, len(shape), where)
     strides = [1] * len(shape)  # in elements, C order
@@ -66,7 +76,7 @@ def view(mem, key):
     for d, k in enumerate(keys):
         n = shape[d]
         if isinstance(k, slice):
-            first, count = _slice_range(k, n, d, _key_text(key), where)
+            first, count = _slice_range(k, n, d, key, where)
             picked.append((first, count, True))
         else:
             i = _index(k, f"the index on axis {d}", where)
@@ -114,24 +124,31 @@ def _expand(key, ndim: int, where: str) -> list:
     return keys + [slice(None)] * (ndim - len(keys))
 
 
-def _slice_range(key: slice, n: int, axis: int, text: str, where: str) -> tuple[int, int]:
-    """(first index, count) of a slice of step 1 over axis ``axis``, of size ``n``."""
+def _slice_range(key: slice, n: int, axis: int, whole, where: str) -> tuple[int, int]:
+    """(first index, count) of a slice of step 1 over axis ``axis``, of size ``n``.
+    ``whole``: the view's whole key, for messages (formatted only for one: formatting it
+    for every view cost more than the view)."""
     if key.step is not None and _index(key.step, "the slice step", where) != 1:
-        raise ArgumentError(f"mem[{text}]: a step of {key.step} on axis {axis} of an {where}; "
-                            "views take contiguous ranges only (step 1), as a kernel's "
-                            "pointer does; copy the elements you need with get() and asarray()")
+        raise ArgumentError(f"mem[{_key_text(whole)}]: a step of {key.step} on axis {axis} "
+                            f"of an {where}; views take contiguous ranges only (step 1), as "
+                            "a kernel's pointer does; copy the elements you need with get() "
+                            "and asarray()")
     start = 0 if key.start is None else _index(key.start, "the slice start", where)
     stop = n if key.stop is None else _index(key.stop, "the slice stop", where)
     start_abs = start + n if start < 0 else start
     stop_abs = stop + n if stop < 0 else stop
     if not 0 <= start_abs <= n or not 0 <= stop_abs <= n:
-        raise ArgumentError(f"mem[{text}] is out of range for axis {axis} of size {n} of an "
-                            f"{where} (valid indices: -{n} .. {n}); unlike Python, okl "
-                            "refuses an out-of-range slice instead of clipping it")
+        raise ArgumentError(f"mem[{_key_text(whole)}] is out of range for axis {axis} of "
+                            f"size {n} of an {where} (valid indices: -{n} .. {n}); unlike "
+                            "Python, okl refuses an out-of-range slice instead of clipping it")
     if stop_abs < start_abs:
-        raise ArgumentError(f"mem[{text}] on an {where}: the start "
+        raise ArgumentError(f"mem[{_key_text(whole)}] on an {where}: the start "
                             f"({start_abs}) is after the stop ({stop_abs})")
     return start_abs, stop_abs - start_abs
+
+
+#: slice bounds the fast path of view() takes as they are
+_PLAIN = (int, type(None))
 
 
 def _key_text(key) -> str:

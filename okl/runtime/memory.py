@@ -24,6 +24,8 @@ it); it imports only okl.runtime.copies, args and errors.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..errors import ArgumentError
@@ -51,7 +53,7 @@ class Memory:
         self.dtype = np.dtype(dtype)
         # fixed for the buffer's life; plain attributes, since every launch's bounds check
         # reads them (np.prod per call cost 5 us a pointer)
-        self.size = int(np.prod(self.shape, dtype=np.int64))
+        self.size = math.prod(int(n) for n in self.shape)
         self.nbytes = self.size * self.dtype.itemsize
 
     def __repr__(self) -> str:
