@@ -73,7 +73,7 @@ def test_vector_ranges_index_as_numpy_does(mode):
         assert np.array_equal(view.get(), host[key]), key
     assert np.array_equal(mem[2:8][1:3].get(), host[3:5])
     for key, match in ((np.s_[0:11], "out of range"), (np.s_[5:2], "is after the stop"),
-                       (np.s_[0:5:2], "step of 2"), (np.s_[True:3], "out of range|integer")):
+                       (np.s_[0:5:2], "step of 2"), (np.s_[1.5:3], "must be an integer")):
         with pytest.raises(okl.ArgumentError, match=match):
             mem[key]
 
