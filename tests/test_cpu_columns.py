@@ -121,6 +121,48 @@ def test_same_bits(mode):
                                atol=1e-12)
 
 
+#: r_t written once per slab, from a local: the slab writes its saved slot directly
+DIRECT = _variant("""          r_t = 0;
+          for (int m = 0; m < Q; ++m) {
+            r_t += s_D[k][m] * r_q[m];
+          }
+          s_g[j][i] = r_t * r_q[k];""", """          double t = 0;
+          for (int m = 0; m < Q; ++m) {
+            t += s_D[k][m] * r_q[m];
+          }
+          r_t = t;
+          s_g[j][i] = t * r_q[k];""")
+
+
+@pytest.mark.parametrize("mode", ["serial", "openmp"])
+def test_saved_value_written_directly(mode):
+    c = okl.translate(DIRECT, mode).source
+    assert "r_t__k[k][i + 4 * j] = t;" in c
+    assert "double r_t[16];" not in c and "= r_t[" not in c  # no copy: r_t is gone
+    # r_t is read elsewhere too: it stays, and C copies it into the slab's slot
+    kept = okl.translate(DIRECT.replace("s_g[j][i] = t * r_q[k];", "s_g[j][i] = r_t * r_q[k];"),
+                         mode).source
+    assert "r_t__k[k][i + 4 * j] = r_t[i + 4 * j];" in kept
+
+
+def test_saved_value_written_directly_same_bits():
+    dev = okl.Device("serial")
+    g = np.random.default_rng(8)
+    E = 3
+    D = g.random(Q * Q) * 2 - 1
+    q = g.random(E * Q**3) * 2 - 1
+    outs = []
+    for src in (DIRECT, DIRECT.replace("r_col[k] = 0;", "r_col[k] = zero;")):
+        k = dev.build_kernel_from_string(src, "slab")
+        out = dev.asarray(np.full(E * Q**3, np.nan))
+        k(np.int32(E), 0.0, dev.asarray(D), dev.asarray(q), out)
+        outs.append(out.get())
+    np.testing.assert_array_equal(outs[0], outs[1])
+    np.testing.assert_allclose(outs[0].reshape(E, -1),
+                               reference(D.reshape(Q, Q), q.reshape(E, Q, Q, Q)),
+                               rtol=1e-12, atol=1e-12)
+
+
 @pytest.mark.parametrize("src", [
     # the column read inside the slab loop: its running values are observed
     _variant("s_g[j][i] = r_t * r_q[k];", "s_g[j][i] = r_t * r_q[k] + r_col[k];"),

@@ -20,8 +20,9 @@ per-thread column of sums::
     for (j, i; @inner) { for (k) Aq[...] = r_Aq[k]; }             // F: the only reader
 
 On a GPU the column is registers.  On a CPU it is memory (one slot per thread), and every
-slab loads and stores the whole column again: 2 p_Nq memory operations per point per slab,
-more than the slab's arithmetic needs (the hand-written C peer reads each value once).
+slab loads and stores each thread's whole column again: 2 p_Nq memory operations per thread
+and slab, 2 p_Nq per point of the element, a store among each two (the hand-written C peer
+loads p_Nq values per point for the same sums and stores none).
 Here the updates leave the slab loop: each slab saves what they read that the loop changes
 (``r_Gqt__k[k] = r_Gqt``, ``Auk__k[k] = Auk``: @exclusive arrays of one value per slab), and
 F starts by summing each element once, in a register, in the same order as before::
@@ -39,9 +40,13 @@ F starts by summing each element once, in a register, in the same order as befor
       for (k) Aq[...] = r_Aq[k];
     }
 
-(BK5 on one core, against the hand-written C: 0.73-0.85 before, 0.9-1.05 after at N = 3, 5, 7
-with cpu.interchange's chained sums; the column's 2 p_Nq memory operations per point and slab
-become 2 loads per point and slab.)
+A saved scalar that is nothing but that value -- written once, by a statement of its own in
+a block before C that every thread runs through, and read only by the updates (BK5's
+``r_Gqt``) -- is written straight into its slab's slot, ``r_Gqt__k[k] = ...``, and goes.
+
+(BK5 on one core, against the hand-written C peer, with cpu.interchange's chained sums:
+0.76 / 0.76 / 0.82 / 0.64 before, 0.97 / 0.89 / 0.90 / 0.82 after at N = 3 / 5 / 7 / 9; each
+slab now stores one or two values per thread, and F loads about p_Nq per point.)
 
 Legal because each thread's element ``r_Aq[e]`` receives the same terms in the same order:
 slab by slab, u1's term then (when ``k == e``) u2's -- the updates' textual order in C --
@@ -111,6 +116,7 @@ class _Plan:
     updates: list[_Update]
     saved: list[Variable]  # @exclusive scalars E reads that L writes
     body_f: c_ast.Compound  # F's innermost body
+    direct: dict[str, c_ast.Assignment] = field(default_factory=dict)  # see _direct_write
     taken: set[str] = field(default_factory=set)
 
 
@@ -143,6 +149,8 @@ def _plan(kernel: Kernel, column: Variable, inner_nodes: set[int],
     if not isinstance(body, c_ast.Compound):
         return None
     items = body.block_items or []
+    if not any(x is column.node for x in items):
+        return None  # declared in a block of its own
     name = column.name
     # every use of X is X[index], one level deep
     refs = _column_refs(kernel.node, name, column.node)
@@ -246,8 +254,40 @@ def _plan(kernel: Kernel, column: Variable, inner_nodes: set[int],
                           isinstance(n, c_ast.ArrayRef) and _root(n) not in own
                           for n in walk(u.stmt.rvalue)):
             return None
-    return _Plan(column, size, slab, k, init[:3], init[3], body_c, updates,
+    plan = _Plan(column, size, slab, k, init[:3], init[3], body_c, updates,
                  list(saved.values()), body_f)
+    terms = {id(n) for u in updates if u.loop is not None for n in walk(u.stmt.rvalue)}
+    blocks_before = blocks[:blocks.index(in_slab[0])]
+    for var in plan.saved:
+        write = _direct_write(kernel.node, var, blocks_before, inner_nodes, terms)
+        if write is not None:
+            plan.direct[var.name] = write
+    return plan
+
+
+def _direct_write(root: c_ast.Node, var: Variable, blocks: list[c_ast.Node],
+                  inner_nodes: set[int], terms: set[int]) -> c_ast.Assignment | None:
+    """The one write ``S = v`` of a saved scalar S, where it can write its slab's slot
+    ``S__k[k] = v`` instead of S (and C's copy goes): S is written nowhere else and read
+    only by the updates' terms, and the write is a statement of its own at the top of the
+    innermost body of a block of L before C, which every thread runs to its end -- so in
+    every slab each thread writes S before C reads it, and S__k[k] holds what C read."""
+    writes, others = [], []
+    for n in walk(root):
+        if isinstance(n, c_ast.Assignment) and is_id(n.lvalue, var.name):
+            writes.append(n)
+        elif isinstance(n, c_ast.ID) and n.name == var.name and id(n) not in terms:
+            others.append(n)
+    if len(writes) != 1 or len(others) != 1 or others[0] is not writes[0].lvalue or \
+            writes[0].op != "=":
+        return None
+    for block in blocks:
+        nest = _nest(block, inner_nodes) if id(block) in inner_nodes else None
+        body = nest[-1].stmt if nest else None
+        if isinstance(body, c_ast.Compound) and any(x is writes[0]
+                                                    for x in body.block_items or []):
+            return None if _leaves_early(body) else writes[0]
+    return None
 
 
 def _column_refs(root: c_ast.Node, name: str, decl: c_ast.Decl) -> list[c_ast.ArrayRef] | None:
@@ -463,7 +503,6 @@ def _apply(kernel: Kernel, p: _Plan) -> None:
     column, k, size = p.column, p.k, p.size
     coord = p.slab.coord
     outer_body = column.outer.node.stmt
-    slot = outer_body.block_items.index(column.node)
     new_decls: list[c_ast.Decl] = []
 
     def slab_array(name: str, like: c_ast.Decl, loc_of: Variable) -> str:
@@ -478,10 +517,19 @@ def _apply(kernel: Kernel, p: _Plan) -> None:
         return c_ast.ArrayRef(c_ast.ID(name), c_ast.ID(k), coord=coord)
 
     # the values E reads that the slab loop changes: saved at the end of each slab's C
+    # (or written there directly where S is nothing but that value: then S goes)
     saved = {v.name: slab_array(v.name, v.node, v) for v in p.saved}
     for old, new in saved.items():
+        write = p.direct.get(old)
+        if write is not None:
+            write.lvalue = at_k(new)
+            continue
         p.body_c.block_items.append(c_ast.Assignment("=", at_k(new), c_ast.ID(old),
                                                      coord=coord))
+    for v in p.saved:
+        if v.name in p.direct:
+            kernel.exclusive.remove(v)
+            outer_body.block_items = [x for x in outer_body.block_items if x is not v.node]
     # the replay: each element summed in the updates' order, in a register
     e = next((u.element for u in p.updates if u.loop is not None), None) or \
         _fresh(p.taken, "m")
@@ -508,6 +556,7 @@ def _apply(kernel: Kernel, p: _Plan) -> None:
     init_body, init_loop, init_stmt = p.init
     _drop_stmt(init_loop, init_stmt, init_body)
     # X leaves the @exclusive variables: it is F's own array now
+    slot = outer_body.block_items.index(column.node)
     outer_body.block_items[slot:slot + 1] = new_decls
     kernel.exclusive.remove(column)
     local = _array_decl(column.name, column.node, size, coord)
