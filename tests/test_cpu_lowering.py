@@ -462,6 +462,53 @@ def test_outer_loops_after_a_declaration_share_a_region():
         dev.build_kernel_from_string(src, "two")(np.int32(n), dev.asarray(x), y, z)
         np.testing.assert_array_equal(z.get(), 2 * x + 2 * np.roll(x, -32) + 1)
 
+ONE_PASS = """
+@kernel void blocks(const int n, const float *x, float *partial, float *total) {
+  for (int b = 0; b < n; ++b; @outer) {
+    for (int t = 0; t < 1; ++t; @inner) {
+      float s = 0;
+      for (int k = 0; k < 32; ++k) s += x[b * 32 + k];
+      partial[b] = s;
+    }
+  }
+  for (int o = 0; o < 1; ++o; @outer) {
+    for (int t = 0; t < 1; ++t; @inner) {
+      float s = 0;
+      for (int b = 0; b < n; ++b) s += partial[b];
+      total[0] = s;
+    }
+  }
+}
+"""
+
+
+def test_one_iteration_outer_loop_runs_after_the_region():
+    """A last pass of one iteration over the blocks' partial sums runs on the launching
+    thread after the parallel loop's region (as the hand C sums its partials), not as an
+    ``omp for`` that the other threads wait at; a one-iteration @outer loop with @outer
+    loops inside stays parallel (collapse)."""
+    c = okl.translate(ONE_PASS, "openmp").source
+    assert c.count("#pragma omp parallel for") == 1
+    assert "#pragma omp for" not in c and "#pragma omp parallel\n" not in c
+    second = c.index("for (int o = 0; o < 1; ++o)")
+    assert "break;" in c[second:]  # the launch's Ctrl-C check of a sequential loop
+    dev = okl.Device("openmp")
+    x = np.random.default_rng(5).random(37 * 32, dtype=np.float32)
+    partial, total = dev.zeros(37, np.float32), dev.zeros(1, np.float32)
+    dev.build_kernel_from_string(ONE_PASS, "blocks")(np.int32(37), dev.asarray(x), partial,
+                                                     total)
+    want = x.reshape(37, 32).sum(axis=1, dtype=np.float32)
+    np.testing.assert_allclose(partial.get(), want, rtol=1e-6)
+    np.testing.assert_allclose(total.get()[0], want.sum(), rtol=1e-5)
+    nested = ONE_PASS.replace(
+        "for (int o = 0; o < 1; ++o; @outer) {\n    for (int t = 0; t < 1; ++t; @inner) {",
+        "for (int o = 0; o < 1; ++o; @outer(1)) {\n  for (int p = 0; p < 4; ++p; @outer(0)) {"
+        "\n    for (int t = 0; t < 1; ++t; @inner) {", 1).replace(
+        "      total[0] = s;\n    }\n  }\n", "      total[p] = s;\n    }\n  }\n  }\n", 1)
+    assert "@outer(0)" in nested and "total[p]" in nested
+    assert "#pragma omp for collapse(2)" in okl.translate(nested, "openmp").source
+
+
 def test_loop_shapes_the_cpu_passes_share():
     """cpu_loops: which loops count a constant range, and which bodies leave their loop."""
     from pycparser import c_parser

@@ -41,38 +41,35 @@ inline static double *_okl_at_blocksum_3(double *x, long i, long n, int id, int 
 
 #line 3 "blocks.okl"
 static void blocksum(const int n, const double a[], double *partial, double *out, long _okl_n_a, long _okl_n_partial, long _okl_n_out, int *_okl_err, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel
-  {
-    #pragma omp for
+  #pragma omp parallel for
 #line 4 "blocks.okl"
-    for (int b = 0; b < (n + 15) / 16; ++b) {
+  for (int b = 0; b < (n + 15) / 16; ++b) {
 #line 4 "blocks.okl"
-      if (*_okl_stop)
-        continue;
+    if (*_okl_stop)
+      continue;
 #line 5 "blocks.okl"
-      double s[16];
-      for (int t = 0; t < 16; ++t) {
-        const int i = 16 * b + t;
-        s[t] = (i < n) ? (*_okl_at_blocksum_1(a, i, _okl_n_a, 0, _okl_err, 0)) : (0.0);
-      }
-      for (int t = 0; t < 1; ++t) {
-#line 12 "blocks.okl"
-        double sum = 0;
-        for (int k = 0; k < 16; ++k) sum += s[k];
-        *_okl_at_blocksum_2(partial, b, _okl_n_partial, 1, _okl_err, 1) = sum;
-      }
+    double s[16];
+    for (int t = 0; t < 16; ++t) {
+      const int i = 16 * b + t;
+      s[t] = (i < n) ? (*_okl_at_blocksum_1(a, i, _okl_n_a, 0, _okl_err, 0)) : (0.0);
     }
-    #pragma omp for
-    for (int o = 0; o < 1; ++o) {
+    for (int t = 0; t < 1; ++t) {
+#line 12 "blocks.okl"
+      double sum = 0;
+      for (int k = 0; k < 16; ++k) sum += s[k];
+      *_okl_at_blocksum_2(partial, b, _okl_n_partial, 1, _okl_err, 1) = sum;
+    }
+  }
 #line 18 "blocks.okl"
-      if (*_okl_stop)
-        continue;
+  for (int o = 0; o < 1; ++o) {
+#line 18 "blocks.okl"
+    if (*_okl_stop)
+      break;
 #line 19 "blocks.okl"
-      for (int t = 0; t < 1; ++t) {
-        double sum = 0;
-        for (int b = 0; b < (n + 15) / 16; ++b) sum += *_okl_at_blocksum_2(partial, b, _okl_n_partial, 2, _okl_err, 0);
-        *_okl_at_blocksum_3(out, t, _okl_n_out, 3, _okl_err, 1) = sum;
-      }
+    for (int t = 0; t < 1; ++t) {
+      double sum = 0;
+      for (int b = 0; b < (n + 15) / 16; ++b) sum += *_okl_at_blocksum_2(partial, b, _okl_n_partial, 2, _okl_err, 0);
+      *_okl_at_blocksum_3(out, t, _okl_n_out, 3, _okl_err, 1) = sum;
     }
   }
 }
