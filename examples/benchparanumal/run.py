@@ -182,12 +182,14 @@ class Setup:
         self.gather_kernel(len(self.num.block_starts) - 1, 1, self.o["blockStarts"],
                            self.o["rowStarts"], self.o["colIds"], local, gathered)
 
-    def gather_halo(self, local) -> None:
-        """This rank's partial sums of the halo rows, into ``down``."""
+    def gather_halo(self, local, stream: Any = None) -> None:
+        """This rank's partial sums of the halo rows, into ``down`` (on ``stream``: default
+        the device's current one)."""
         if self.num.Nhalo:
+            extra = {"stream": stream} if stream is not None else {}
             self.gather_kernel(len(self.num.halo_block_starts) - 1, 1,
                                self.o["haloBlockStarts"], self.o["haloRowStarts"],
-                               self.o["haloColIds"], local, self.down)
+                               self.o["haloColIds"], local, self.down, **extra)
 
     def sums_exchange(self, comm: Any, stream: Any = None) -> Any:
         """Start sending the halo rows' partial sums to their owner (below) and receiving
@@ -305,7 +307,9 @@ class CG:
         """bp5Operator.cpp's order: start the halo of ``q``; the first half of the elements
         that touch no other rank's node; finish the halo; the elements that do; start
         sending their partial sums of the halo rows; the second half; the gather; add the
-        sums the rank above sent.  On one rank: half, half, gather."""
+        sums the rank above sent.  On one rank: half, half, gather.  The halo rows' partial
+        sums are gathered on the exchange's stream, before it sends them (the second half
+        writes none of what that gather reads): not on the compute stream's path."""
         s, comm, AqL = self.s, self.comm, self.AqL
         if comm.size == 1:
             s.apply("localFirst", q, AqL)
@@ -316,13 +320,16 @@ class CG:
                                   lambda: s.apply("localFirst", q, AqL))
         self._join(values)
         s.apply("globalList", q, AqL)
-        s.gather_halo(AqL)
+
+        def sums(stream: Any) -> Any:
+            s.gather_halo(AqL, stream)
+            return s.sums_exchange(comm, stream)
 
         def rest() -> None:
             s.apply("localSecond", q, AqL)
             s.gather(AqL, Aq)
 
-        self._join(self._overlapped(lambda st: s.sums_exchange(comm, st), rest))
+        self._join(self._overlapped(sums, rest))
         s.add_sums(Aq)
 
     def _overlapped(self, exchange: Callable[[Any], Any], work: Callable[[], None]) -> Any:
