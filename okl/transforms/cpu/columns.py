@@ -122,15 +122,35 @@ class _Plan:
 
 def defer_column_sums(kernel: Kernel) -> None:
     """Rewrite every @exclusive column that the module's conditions allow."""
-    if not kernel.exclusive:
+    columns = [v for v in kernel.exclusive if len(v.sizes) == 1 and v.sizes[0] is not None]
+    if not columns:
+        return
+    attributed = {id(lp.node) for lp in kernel.loops()}
+    # a first look, one walk of the plain loops: the columns updated (``X[...] +=``) in a
+    # plain loop at the top of their @outer body; only those get the whole analysis
+    updated: dict[int, set[str]] = {}
+    for column in columns:
+        key = id(column.outer.node)
+        if key not in updated:
+            body = column.outer.node.stmt
+            items = body.block_items or [] if isinstance(body, c_ast.Compound) else []
+            updated[key] = {n.lvalue.name.name for item in items
+                            if isinstance(item, c_ast.For) and id(item) not in attributed
+                            for n in walk(item.stmt)
+                            if isinstance(n, c_ast.Assignment) and n.op == "+=" and
+                            isinstance(n.lvalue, c_ast.ArrayRef) and
+                            isinstance(n.lvalue.name, c_ast.ID)}
+    columns = [v for v in columns if v.name in updated[id(v.outer.node)]]
+    if not columns:
         return
     inner_nodes = {id(lp.node) for lp in kernel.loops() if lp.kind == "inner"}
-    attributed = {id(lp.node) for lp in kernel.loops()}
-    taken = {n.name for n in walk(kernel.node) if isinstance(n, c_ast.ID)} | \
-        {n.name for n in walk(kernel.node) if isinstance(n, c_ast.Decl) and n.name}
-    for column in list(kernel.exclusive):
+    taken: set[str] | None = None
+    for column in columns:
         plan = _plan(kernel, column, inner_nodes, attributed)
         if plan is not None:
+            if taken is None:
+                taken = {n.name for n in walk(kernel.node) if isinstance(n, c_ast.ID)} | \
+                    {n.name for n in walk(kernel.node) if isinstance(n, c_ast.Decl) and n.name}
             plan.taken = taken
             _apply(kernel, plan)
 

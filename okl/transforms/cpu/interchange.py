@@ -179,7 +179,7 @@ def _interchange(lane: c_ast.For, taken: set[str]) -> c_ast.Node | None:
             tail.append(item)
         else:
             rest.append(item)
-    split = _split(rest, is_uniform, not scatters(lane))
+    split = _split(rest, is_uniform, lambda: not scatters(lane))
     if split is None:
         return None
     pre, loop, post = split
@@ -269,7 +269,7 @@ def _coalesced(stmt, t: str) -> bool:
                any(is_id(x, t) for x in terms(n.subscript)) for n in walk(stmt))
 
 
-def _split(items, is_uniform, vector: bool):
+def _split(items, is_uniform, vector):
     """(before, the loop, after): the one top-level For of run-time length with a uniform
     header (iterator declared in it, not written in its body); None if there is not
     exactly one candidate."""
@@ -281,9 +281,10 @@ def _split(items, is_uniform, vector: bool):
     return items[:k], items[k], items[k + 1:]
 
 
-def _uniform_loop(loop: c_ast.For, is_uniform, vector: bool) -> bool:
-    """``vector``: the lanes are cpu.simd's vector lanes (no scatter), where a constant-trip
-    loop that chains its sums is worth moving outside them (see _chained)."""
+def _uniform_loop(loop: c_ast.For, is_uniform, vector) -> bool:
+    """``vector()``: the lanes are cpu.simd's vector lanes (no scatter), where a constant-trip
+    loop that chains its sums is worth moving outside them (see _chained); asked only of
+    such a loop."""
     init = loop.init
     if not isinstance(init, c_ast.DeclList) or len(init.decls) != 1 or \
             init.decls[0].init is None or loop.cond is None or loop.next is None:
@@ -294,7 +295,7 @@ def _uniform_loop(loop: c_ast.For, is_uniform, vector: bool) -> bool:
     if any(isinstance(n, c_ast.ID) and n.name == name for n in _written_nodes(loop.stmt)):
         return False
     if evaluate(init.decls[0].init) is not None and isinstance(loop.cond, c_ast.BinaryOp) \
-            and evaluate(loop.cond.right) is not None and not (vector and _chained(loop.stmt)):
+            and evaluate(loop.cond.right) is not None and not (_chained(loop.stmt) and vector()):
         return False  # constant trip count: gcc unrolls it and vectorises the lanes
     cond_ok = _uniform_with(loop.cond, name, is_uniform)
     next_ok = isinstance(loop.next, c_ast.UnaryOp) and loop.next.op in ("++", "p++", "--",
