@@ -4,7 +4,8 @@
 @outer loop whose bounds do not depend on it (a perfect, rectangular nest): OCCA
 parallelises the outer-most loop only, which starves threads when it is short (e.g. 2-D
 grids of a few rows).  Top-level @outer loops that follow one another share one
-``omp parallel`` region, an ``omp for`` each (one team wake-up per launch).  @atomic
+``omp parallel`` region, an ``omp for`` each (one team wake-up per launch); a loop of one
+iteration gets no pragma and runs after the region (see ``outer_pragma``).  @atomic
 updates become ``omp atomic`` (``atomic write`` for ``=``); @atomic blocks and other
 statements become ``omp critical`` sections.
 """
