@@ -131,7 +131,7 @@ class Setup:
     def _element_lists(self, layer: int) -> dict[str, np.ndarray]:
         """benchParanumal's element lists: ``global``, the elements with a node shared with
         another rank (the slab's bottom and top layers where a rank is beside it), and the
-        others (``local``) in two halves; ``elementList`` is every element."""
+        others (``local``, and in two halves); ``elementList`` is every element."""
         E, part = self.E, self.part
         touching = np.zeros(E, dtype=bool)
         if part.below is not None:
@@ -140,8 +140,8 @@ class Setup:
             touching[E - layer:] = True
         local = np.flatnonzero(~touching).astype(np.int32)
         half = len(local) // 2
-        return {"elementList": np.arange(E, dtype=np.int32), "localFirst": local[:half],
-                "localSecond": local[half:],
+        return {"elementList": np.arange(E, dtype=np.int32), "local": local,
+                "localFirst": local[:half], "localSecond": local[half:],
                 "globalList": np.flatnonzero(touching).astype(np.int32)}
 
     @property
@@ -169,12 +169,14 @@ class Setup:
                     o["empty"], o["MM"], lam]
         return [o["wJ"], o["empty"], o["ggeo"], o["gllw"], o["D"], o["empty"], o["MM"], lam]
 
-    def apply(self, elements: str, q, Aq) -> None:
-        """The operator kernel on one element list (nothing if the list is empty)."""
+    def apply(self, elements: str, q, Aq, stream: Any = None) -> None:
+        """The operator kernel on one element list (nothing if the list is empty), on
+        ``stream`` (default: the device's current one)."""
         count = len(self.lists[elements])
         if count:
+            extra = {"stream": stream} if stream is not None else {}
             self.operator_kernel(count, self.o[elements], self.o["GlobalToLocal"],
-                                 *self.operator_args(), q, Aq)
+                                 *self.operator_args(), q, Aq, **extra)
 
     def gather(self, local, gathered) -> None:
         """``gathered[row] = sum of local over the row's members`` for the owned rows (ogs
@@ -304,32 +306,34 @@ class CG:
         self.queued = dev.mode in ("cuda", "hip", "opencl")
 
     def operator(self, q, Aq) -> None:
-        """bp5Operator.cpp's order: start the halo of ``q``; the first half of the elements
-        that touch no other rank's node; finish the halo; the elements that do; start
-        sending their partial sums of the halo rows; the second half; the gather; add the
-        sums the rank above sent.  On one rank: half, half, gather.  The halo rows' partial
-        sums are gathered on the exchange's stream, before it sends them (the second half
-        writes none of what that gather reads): not on the compute stream's path."""
+        """On one rank, bp5Operator.cpp's order: half the elements, the other half, the
+        gather.  On several, its work with more of it overlapped: the exchange stream starts
+        the halo of ``q``, applies the operator to the elements that touch another rank's
+        node once it has arrived, gathers their partial sums of the halo rows and starts
+        sending them, while the compute stream applies it to every other element (one
+        launch, where bp5Operator.cpp splits them in two around the halo's wait); then the
+        gather, once those elements are done, and the sums the rank above sent.  The two
+        element lists write disjoint parts of ``AqL`` (each element its own nodes), and the
+        gather adds in the same order: the same bits as bp5Operator.cpp's order."""
         s, comm, AqL = self.s, self.comm, self.AqL
         if comm.size == 1:
             s.apply("localFirst", q, AqL)
             s.apply("localSecond", q, AqL)
             s.gather(AqL, Aq)
             return
-        values = self._overlapped(lambda st: s.values_exchange(comm, q, st),
-                                  lambda: s.apply("localFirst", q, AqL))
-        self._join(values)
-        s.apply("globalList", q, AqL)
+        touched: list = []
 
-        def sums(stream: Any) -> Any:
+        def halo(stream: Any) -> Any:
+            self._join(s.values_exchange(comm, q, stream), stream)
+            s.apply("globalList", q, AqL, stream)
+            touched.append(stream.record())
             s.gather_halo(AqL, stream)
             return s.sums_exchange(comm, stream)
 
-        def rest() -> None:
-            s.apply("localSecond", q, AqL)
-            s.gather(AqL, Aq)
-
-        self._join(self._overlapped(sums, rest))
+        sums = self._overlapped(halo, lambda: s.apply("local", q, AqL))
+        self.compute.wait(touched[0])
+        s.gather(AqL, Aq)
+        self._join(sums)
         s.add_sums(Aq)
 
     def _overlapped(self, exchange: Callable[[Any], Any], work: Callable[[], None]) -> Any:
@@ -347,11 +351,12 @@ class CG:
             work()
         return handle
 
-    def _join(self, handle: Any) -> None:
-        """The exchange finished; the compute stream's later work sees what it received."""
+    def _join(self, handle: Any, stream: Any = None) -> None:
+        """The exchange finished; ``stream``'s (default: the compute stream's) later work
+        sees what it received."""
         handle.wait()
         if handle.event is not None:
-            self.compute.wait(handle.event)
+            (stream or self.compute).wait(handle.event)
 
     def _reduce(self, first: str, second: str, *vectors) -> float:
         k, n = self.s.k, self.s.ndofs
