@@ -40,6 +40,12 @@ and as cubes (3-D: up to 6 faces; edges and corners are counted in the faces' by
 GPUs of a node are neighbours in the decomposition's fastest-varying direction (rank
 order), so a block's neighbours off the node are the ones across node boundaries.
 
+Not modelled: what the slowest rank adds at each synchronising reduction -- the GPUs' spread
+in speed (~2 % between 4 H200s of one host), a slab with two neighbours running a kernel
+more than one with one, each process's host jitter.  It is small beside Poisson's 1.9 ms
+iteration and not beside BP5's 0.44 ms with its two host read-backs: the model's BP5 at 4
+GPUs is 0.98, the measured 0.88-0.89 (the difference, ~45 us per iteration, is that term).
+
 Stated fabric numbers (``--inter-*``): 200 Gb/s InfiniBand NDR per GPU (one NIC each, 25
 GB/s, of which ``--inter-efficiency`` 0.8 is reached by large messages) and 3 us latency
 per message through NCCL's network path; 8 GPUs per node.  Each is an option.
