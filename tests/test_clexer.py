@@ -269,3 +269,27 @@ print(inspect.signature is not dataclasses.inspect.signature, hasattr(inspect, "
          "print(c_lexer.Token.__doc__, c_lexer._RegexRule.__doc__)"],
         capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert run.stdout.splitlines() == ["False False", expected.stdout.strip(), "True True"]
+
+
+#: operands of one token before every kind of token that may follow one (the buffered
+#: parser makes such an operand's node itself where nothing after it can extend it)
+OPERANDS = [
+    "void f(int a, int b, int *p) { a = b; a = 1; a = 0x1F; a = 010; a = 1.5f; a = 'c'; }",
+    "void f(int a, int b, int *p) { a = b + 1 * 2 - b / 3 % 4 << 1 >> 2 & 3 | 4 ^ 5; }",
+    "void f(int a, int b, int *p) { g(a, 1, b); g(); g(a); a = p[b]; a = p[1]; p[a]++; a--; }",
+    "void f(int a, int b, int *p) { a = a ? b : 1; a = (b); a = (int) b; a = sizeof b; }",
+    "void f(int a, int b, int *p) { a = b < 1 && b > 2 || !b; a += b; a <<= 1; a = -b; }",
+    "struct s { int x; } t; void f(int a, int b, int *p) { a = t.x; a = (&t)->x; }",
+    "void f(int a, int b, int *p) { switch (a) { case 1: a = b; break; default: a = 2; } }",
+    "int v[] = {1, 2, 3}; int w[2][2] = {{1, 2}, {3, 4}}; struct s { int x : 3; } u = {.x = 1};",
+    "typedef int T; void f(int a, int b, int *p) { T c = a; a = (T) b; a = (T){1}.x; }",
+    "void f(int a, int b, int *p) { a = b ++ + 1; a = 1 [p]; a = b (1); a = b, b = 1; }",
+    "void f(int a, int b, int *p) { a = 1u + 2UL + 3ll + 0b11 + 08; a = 1.0 ; a = b }",
+]
+
+
+@pytest.mark.skipif(PARSER is not _BufferedParser, reason="installed pycparser's parser is "
+                    "laid out differently: okl parses without the buffer there")
+@pytest.mark.parametrize("text", OPERANDS)
+def test_buffered_parser_operands(text):
+    assert parsed(_BufferedParser, text) == parsed(_Parser, text)

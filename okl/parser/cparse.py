@@ -165,6 +165,48 @@ class _BufferedParser(_Parser):
         stream._index = at + 1
         return tok
 
+    # An operand that is one identifier or constant (most operands of a kernel) goes down
+    # pycparser's chain cast -> unary -> postfix -> primary -> identifier, two tries at a
+    # parenthesised type name and five peeks on the way: a third of the parse.  Where the
+    # token after it shows that no rule of that chain (nor, at an assignment expression's
+    # level, any operator) takes more, the node is made here, as pycparser makes it.
+    def _parse_cast_expression(self):
+        leaf = self._leaf(_NOT_POSTFIX, True)
+        return super()._parse_cast_expression() if leaf is None else leaf
+
+    def _parse_assignment_expression(self):
+        leaf = self._leaf(_ENDS_EXPRESSION, False)
+        return super()._parse_assignment_expression() if leaf is None else leaf
+
+    def _leaf(self, ends: frozenset[str], exclude: bool):
+        """The next token as an ID or Constant node, consumed, where the token after it
+        is (``exclude`` False) or is not (True) in ``ends``; else None, nothing consumed."""
+        stream = self._tokens
+        buffer, at = stream._buffer, stream._index
+        if at + 1 >= len(buffer):
+            return None
+        tok, after = buffer[at], buffer[at + 1]
+        if tok is None or after is None or (after.type in ends) is exclude:
+            return None
+        if tok is not self._typedef_checked_token:
+            self._classify_identifier(tok)
+        kind = tok.type
+        if kind == "ID":
+            stream._index = at + 1
+            return c_ast.ID(tok.value, self._tok_coord(tok))
+        if kind in _PLAIN_CONSTANTS:
+            return self._parse_constant()
+        return None
+
+
+#: Token types after an operand that no postfix rule reads (a subscript, call, member,
+#: ``++``/``--`` suffix would); and that end an assignment expression after one operand.
+_NOT_POSTFIX = frozenset({"LBRACKET", "LPAREN", "PERIOD", "ARROW", "PLUSPLUS", "MINUSMINUS"})
+_ENDS_EXPRESSION = frozenset({"COMMA", "SEMI", "RPAREN", "RBRACKET", "RBRACE", "COLON"})
+#: Constants that ``_parse_constant`` reads as one token.
+_PLAIN_CONSTANTS = frozenset({"INT_CONST_DEC", "INT_CONST_OCT", "INT_CONST_HEX",
+                              "INT_CONST_BIN", "FLOAT_CONST", "HEX_FLOAT_CONST"})
+
 
 def _buffer_fits() -> bool:
     """Whether pycparser's parser keeps the token buffer, its position and the last
@@ -182,7 +224,8 @@ def _buffer_fits() -> bool:
 
 #: pycparser's methods that :class:`_BufferedParser` overrides or calls
 _BUFFER_METHODS = ("_parse_translation_unit_or_empty", "_peek", "_peek_type", "_advance",
-                   "_accept", "_classify_identifier")
+                   "_accept", "_classify_identifier", "_parse_cast_expression",
+                   "_parse_assignment_expression", "_parse_constant", "_tok_coord")
 #: The parser class okl uses (see :func:`_buffer_fits`).
 PARSER = _BufferedParser if _buffer_fits() else _Parser
 
