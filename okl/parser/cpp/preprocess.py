@@ -302,6 +302,10 @@ def _prepare(source: str, filename: str) -> str:
         return (f"\n{text}\n{line_directive(line, filename)}\n"
                 + " " * (col + m.end() - m.start()))
 
+    if "include" not in source and "directive" not in source:
+        # nothing to rewrite: the search for one (it tries the pattern at every character,
+        # none of its alternatives being first) was 1-1.5 % of a kernel's translate
+        return f"{line_directive(1, filename)}\n" + source
     return f"{line_directive(1, filename)}\n" + _PREPARE.sub(rewrite, source)
 
 
