@@ -24,22 +24,39 @@ def evaluate(node: c_ast.Node | None, env: dict[str, int] | None = None) -> int 
         return None
 
 
+#: literal text -> its integer value (None: not an integer literal).  The same few literals
+#: (0, 1, the sizes) are read thousands of times per translation: the regex was a hundredth
+#: of it.
+_LITERALS: dict[str, int | None] = {}
+_UNREAD = object()
+
+
+def _literal(value: str) -> int | None:
+    m = _INT.match(value)
+    if not m:
+        return None
+    text = m.group(1)
+    if text.startswith(("0x", "0X")):
+        return int(text, 16)
+    if text.startswith(("0b", "0B")):
+        return int(text[2:], 2)
+    if len(text) > 1 and text.startswith("0"):
+        return int(text, 8)
+    return int(text)
+
+
 def _eval(n, env):
     if isinstance(n, c_ast.Constant):
         if n.type == "char":
             body = n.value[1:-1]
             return ord(body.encode().decode("unicode_escape")) if body else None
-        m = _INT.match(n.value)
-        if not m:
-            return None
-        text = m.group(1)
-        if text.startswith(("0x", "0X")):
-            return int(text, 16)
-        if text.startswith(("0b", "0B")):
-            return int(text[2:], 2)
-        if len(text) > 1 and text.startswith("0"):
-            return int(text, 8)
-        return int(text)
+        value = _LITERALS.get(n.value, _UNREAD)
+        if value is _UNREAD:
+            value = _literal(n.value)
+            if len(_LITERALS) >= 4096:  # a file of many distinct literals: start over
+                _LITERALS.clear()
+            _LITERALS[n.value] = value
+        return value
     if isinstance(n, c_ast.ID):
         return env.get(n.name) if n.name not in ("true", "false") else int(n.name == "true")
     if isinstance(n, c_ast.UnaryOp):
