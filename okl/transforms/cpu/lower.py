@@ -25,6 +25,7 @@ from ..barriers import is_barrier
 from .columns import defer_column_sums
 from .divmod import split_divmod_lanes
 from .exclusive import lower_exclusive
+from .forward import forward_shared_copies
 from .grid import merge_grid_tiles
 from .guards import guards_to_bounds, uncounted
 from .interchange import interchange_lanes
@@ -50,6 +51,9 @@ def lower_cpu_kernel(program: Program, kernel: Kernel, target: Target,
         # @exclusive variables get their slots: the saved values are @exclusive too)
         defer_column_sums(kernel)
     counted = lower_exclusive(kernel)
+    if not sequential:
+        # a @shared copy of an @exclusive element: the readers read the element's slot
+        forward_shared_copies(kernel)
     move_off_stack(kernel)
     if sequential:
         _drop_block_unrolls(program, kernel)

@@ -1,0 +1,244 @@
+"""A @shared slab that is nothing but a copy of an @exclusive element: read from the element.
+
+BK5's first block of each slab copies the slab of the thread's column into @shared memory
+so the other threads can read it::
+
+    for (int k = 0; k < p_Nq; ++k) {                               // R: the slab loop's body
+      for (j, i; @inner) { s_q[j][i] = r_q[k]; ... }               // A: the store S
+      for (j, i; @inner) { ... s_q[j][m] ... s_q[m][i] ... }       // B: the readers
+    }
+
+On a GPU the column is registers, invisible to the other threads, and the copy is the only
+way to share it.  On a CPU the @exclusive column is already memory (``r_q[k][i + p_Nq * j]``,
+one slot per thread, cpu.exclusive), so the copy is one more store and load of every point
+per slab; here the readers read the column's slot of the thread that stored the value,
+``s_q[m][i]`` -> ``r_q[k][i + p_Nq * m]``, and the store and ``s_q`` go.  (BK5 at N = 5, one
+thread, against the hand-written C, interleaved: 0.85-0.89 -> 0.88-0.93 by itself, the same
+bits; benchmarks/results/cpu-2026-11-28-bk5-columns.txt.)
+
+Legal because every read gets the value the store wrote: the conditions, each checked,
+refusing the rewrite otherwise --
+
+- ``s`` is @shared, declared in its @outer body, used only element by element with every
+  index (never whole, never its address);
+- its one store S is ``s[a_1]...[a_n] = V``, a statement of the innermost body of the
+  @inner nest A, whose subscripts are A's iterators, each once, each loop counting from 0 by
+  one over ``s``'s size in that dimension: every element is stored once, by the thread whose
+  iterators are its indices;
+- V is an element of an @exclusive array (after cpu.exclusive, its slot array), its
+  subscripts arithmetic on A's iterators and names; A's body leaves no thread early;
+- every other use of ``s`` is a read in an @inner block that follows A in the same
+  statement list R (the barrier between them orders S before the read);
+- nothing V reads other than A's iterators is written after S in A's body, nor from A to the
+  last reader in R (the array V reads is written in A only before S: each thread stores its
+  own slot, cpu.exclusive); no store through a pointer there; no reader declares a name that
+  V reads.
+
+A read ``s[b_1]...[b_n]`` becomes V with each ``a_t`` replaced by ``b_t``: the slot of the
+thread that stored it, holding the same value.  The values are the same, the sums the same,
+the answers the same to the bit.  Runs after cpu.exclusive (the slots exist) and before
+cpu.transpose (a transposed twin would be a second store).
+"""
+
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from ...ctree import clone, parent_map, walk
+from ...model.consteval import evaluate
+from ...model.kernel import Kernel, Loop, Variable
+from .columns import _leaves_early, _no_effects, _root, _written_names
+
+
+def forward_shared_copies(kernel: Kernel) -> None:
+    """Rewrite every @shared copy of an @exclusive element that the conditions allow."""
+    if not kernel.shared or not kernel.exclusive:
+        return
+    parents: dict[int, tuple[c_ast.Node, str]] | None = None
+    for var in list(kernel.shared):
+        if parents is None:
+            parents = parent_map(kernel.node)
+        if _forward(kernel, var, parents):
+            parents = None  # the tree changed
+
+
+def _forward(kernel: Kernel, var: Variable, parents) -> bool:
+    sizes = var.sizes
+    if not sizes or any(s is None for s in sizes) or var.node.init is not None:
+        return False
+    outer_body = var.outer.node.stmt
+    if not isinstance(outer_body, c_ast.Compound) or \
+            not any(x is var.node for x in outer_body.block_items or []):
+        return False
+    refs = _refs(outer_body, var, len(sizes), parents)
+    if refs is None:
+        return False
+    stores = [(r, parents[id(r)][0]) for r in refs if _stored(r, parents)]
+    if len(stores) != 1:
+        return False
+    store_ref, store = stores[0]
+    if not isinstance(store, c_ast.Assignment) or store.op != "=" or \
+            store.lvalue is not store_ref:
+        return False
+    # A: the @inner nest whose innermost body holds the store as a statement of its own
+    found = _store_block(var.outer, store, parents)
+    if found is None:
+        return False
+    block, chain, body = found
+    iterators = _subscripts(store_ref)
+    names = [i.name if isinstance(i, c_ast.ID) else None for i in iterators]
+    by_name = {lp.iterator: lp for lp in chain}
+    if None in names or len(set(names)) != len(names) or set(names) != set(by_name):
+        return False
+    for name, size in zip(names, sizes, strict=True):
+        lp = by_name[name]  # type: ignore[index]
+        if not (lp.form.increasing and lp.form.step is None and
+                evaluate(lp.form.start) == 0 and lp.trip_value == size):
+            return False
+    if _leaves_early(body):
+        return False
+    value = store.rvalue
+    root = _root(value) if isinstance(value, c_ast.ArrayRef) else None
+    exclusive = {v.name for v in kernel.exclusive if v.outer is var.outer}
+    if root not in exclusive or not _no_effects(value) or \
+            any(isinstance(n, c_ast.FuncCall) for n in walk(value)):
+        return False
+    read_names = {n.name for n in walk(value) if isinstance(n, c_ast.ID)} - set(names)
+    # R: the statement list around A; the readers are blocks after A in it
+    holder = parents[id(block.node)][0]
+    if not isinstance(holder, c_ast.Compound):
+        return False
+    items = holder.block_items or []
+    start = next(k for k, x in enumerate(items) if x is block.node)
+    reads = [r for r in refs if r is not store_ref]
+    if not reads:
+        return False
+    readers = {id(lp.node) for lp in var.outer.children if lp.kind == "inner"}
+    last = start
+    for r in reads:
+        item = _item_of(r, holder, parents)
+        if item is None:
+            return False
+        k = next(k for k, x in enumerate(items) if x is item)
+        if k <= start or id(item) not in readers:
+            return False
+        last = max(last, k)
+    # nothing V reads changes between S and the reads
+    after = body.block_items[body.block_items.index(store) + 1:]
+    written = set().union(*(_written_names(x) for x in after)) if after else set()
+    for x in items[start + 1:last + 1]:
+        written |= _written_names(x)
+    if "*" in written or read_names & written:
+        return False
+    before = set().union(*(_written_names(x) for x in body.block_items if x is not store))
+    if (read_names - {root}) & before or any(
+            isinstance(n, c_ast.Decl) and n.name in read_names for n in walk(block.node)):
+        return False
+    for x in items[start + 1:last + 1]:
+        if any(isinstance(n, c_ast.Decl) and n.name in read_names for n in walk(x)):
+            return False
+    # the rewrite: each read becomes V at the storing thread's slot
+    for r in reads:
+        new = _substitute(clone(value), dict(zip(names, _subscripts(r), strict=True)))  # type: ignore[arg-type]
+        parent, slot = parents[id(r)]
+        _replace(parent, slot, new)
+    body.block_items = [x for x in body.block_items if x is not store]
+    outer_body.block_items = [x for x in outer_body.block_items if x is not var.node]
+    kernel.shared.remove(var)
+    return True
+
+
+def _refs(root: c_ast.Node, var: Variable, rank: int, parents) -> list[c_ast.ArrayRef] | None:
+    """Every use of ``var`` in ``root`` as a full element ``s[..]..[..]`` (outermost ArrayRef),
+    or None where it is used otherwise (whole, its address, fewer indices)."""
+    out = []
+    for n in walk(root):
+        if not isinstance(n, c_ast.ID) or n.name != var.name:
+            continue
+        node: c_ast.Node = n
+        for _ in range(rank):
+            parent, slot = parents[id(node)]
+            if not isinstance(parent, c_ast.ArrayRef) or slot != "name":
+                return None
+            node = parent
+        parent, _slot = parents[id(node)]
+        if isinstance(parent, c_ast.ArrayRef) and _slot == "name":
+            return None
+        if isinstance(parent, c_ast.UnaryOp) and parent.op in ("&", "++", "--", "p++", "p--"):
+            return None
+        if not all(_no_effects(s) for s in _subscripts(node)):  # type: ignore[arg-type]
+            return None
+        out.append(node)
+    return out  # type: ignore[return-value]
+
+
+def _stored(ref: c_ast.ArrayRef, parents) -> bool:
+    parent, slot = parents[id(ref)]
+    return isinstance(parent, c_ast.Assignment) and slot == "lvalue"
+
+
+def _subscripts(ref: c_ast.ArrayRef) -> list[c_ast.Node]:
+    out = []
+    node: c_ast.Node = ref
+    while isinstance(node, c_ast.ArrayRef):
+        out.append(node.subscript)
+        node = node.name
+    return out[::-1]
+
+
+def _store_block(outer: Loop, store: c_ast.Node, parents):
+    """(A, A's loop chain, the innermost body) when ``store`` is a statement of the body of a
+    leaf @inner loop whose loops down from a block A of ``outer`` each hold only the next."""
+    parent, _ = parents[id(store)]
+    if not isinstance(parent, c_ast.Compound):
+        return None
+    for block in (c for c in outer.children if c.kind == "inner"):
+        for leaf in (lp for lp in block.walk() if not lp.children):
+            if leaf.node.stmt is not parent:
+                continue
+            chain, lp = [leaf], leaf
+            while lp is not block:
+                up = lp.parent
+                if up is None or not _only_child(up.node, lp.node):
+                    return None
+                chain.append(up)
+                lp = up
+            return block, chain, parent
+    return None
+
+
+def _only_child(loop: c_ast.For, child: c_ast.For) -> bool:
+    body = loop.stmt
+    if body is child:
+        return True
+    items = body.block_items or [] if isinstance(body, c_ast.Compound) else []
+    return [x for x in items if not isinstance(x, c_ast.Pragma)] == [child]
+
+
+def _item_of(node: c_ast.Node, holder: c_ast.Compound, parents) -> c_ast.Node | None:
+    """The statement of ``holder`` that contains ``node``."""
+    while id(node) in parents:
+        parent, _ = parents[id(node)]
+        if parent is holder:
+            return node
+        node = parent
+    return None
+
+
+def _substitute(expr: c_ast.Node, names: dict[str, c_ast.Node]) -> c_ast.Node:
+    """``expr`` with each ID of ``names`` replaced by a copy of its value, all at once."""
+    if isinstance(expr, c_ast.ID) and expr.name in names:
+        return clone(names[expr.name])
+    for slot, child in expr.children():
+        new = _substitute(child, names)
+        if new is not child:
+            _replace(expr, slot, new)
+    return expr
+
+
+def _replace(parent: c_ast.Node, slot: str, new: c_ast.Node) -> None:
+    if "[" in slot:
+        attr, i = slot[:-1].split("[")
+        getattr(parent, attr)[int(i)] = new
+    else:
+        setattr(parent, slot, new)

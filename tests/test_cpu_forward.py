@@ -1,0 +1,123 @@
+"""cpu.forward: a @shared slab that is nothing but a copy of an @exclusive element (BK5's s_q)
+is read from the element's slot instead.  The answers are the same to the bit, and kernels
+outside the pass's conditions are left as they were."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import okl
+import okl.transforms.cpu.lower as lower
+
+Q = 4
+
+SLAB = """
+#define Q 4
+@kernel void slab(const int E, @restrict const double *D, @restrict const double *q,
+                  @restrict double *out) {
+  for (int e = 0; e < E; ++e; @outer) {
+    @shared double s_D[Q][Q];
+    @shared double s_q[Q][Q];
+    @exclusive double r_q[Q];
+    for (int j = 0; j < Q; ++j; @inner(1)) {
+      for (int i = 0; i < Q; ++i; @inner(0)) {
+        s_D[j][i] = D[j * Q + i];
+        for (int k = 0; k < Q; ++k) {
+          r_q[k] = q[((e * Q + k) * Q + j) * Q + i];
+        }
+      }
+    }
+    for (int k = 0; k < Q; ++k) {
+      for (int j = 0; j < Q; ++j; @inner(1)) {
+        for (int i = 0; i < Q; ++i; @inner(0)) {
+          s_q[j][i] = r_q[k];
+        }
+      }
+      for (int j = 0; j < Q; ++j; @inner(1)) {
+        for (int i = 0; i < Q; ++i; @inner(0)) {
+          double r = 0;
+          for (int m = 0; m < Q; ++m) {
+            r += s_D[i][m] * s_q[j][m];
+            r += s_D[j][m] * s_q[m][i];
+          }
+          out[((e * Q + k) * Q + j) * Q + i] = r;
+        }
+      }
+    }
+  }
+}
+"""
+
+
+def _variant(old: str, new: str) -> str:
+    assert old in SLAB, old
+    return SLAB.replace(old, new)
+
+
+def reference(D: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """out[e, k, j, i] = sum_m D[i][m] q[e, k, j, m] + D[j][m] q[e, k, m, i]."""
+    return (np.einsum("im,ekjm->ekji", D, q) + np.einsum("jm,ekmi->ekji", D, q)).reshape(
+        q.shape[0], -1)
+
+
+def _run(dev, src: str, D: np.ndarray, q: np.ndarray) -> np.ndarray:
+    E = q.shape[0]
+    k = dev.build_kernel_from_string(src, "slab")
+    out = dev.asarray(np.full(E * Q**3, np.nan))
+    k(np.int32(E), dev.asarray(D.reshape(-1)), dev.asarray(q.reshape(-1)), out)
+    return out.get()
+
+
+@pytest.mark.parametrize("mode", ["serial", "openmp"])
+def test_slab_copy_read_from_the_column(mode):
+    c = okl.translate(SLAB, mode).source
+    assert "s_q" not in c  # the store and the array are gone
+    assert "r_q[k][m + 4 * j]" in c and "r_q[k][i + 4 * m]" in c
+
+
+@pytest.mark.parametrize("mode", ["serial", "openmp"])
+def test_same_bits(mode, monkeypatch):
+    """The rewritten kernel against the translation with the pass off: the same values,
+    the same sums in the same order, so the same bits."""
+    dev = okl.Device(mode)
+    g = np.random.default_rng(11)
+    E = 5
+    D = g.random((Q, Q)) * 2 - 1
+    q = g.random((E, Q, Q, Q)) * 2 - 1
+    now = _run(dev, SLAB, D, q)
+    # a transposed store (thread (j, i) stores s_q[i][j]) is forwarded too, to that slot
+    transposed = _variant("s_q[j][i] = r_q[k];", "s_q[i][j] = r_q[k];")
+    assert "s_q" not in okl.translate(transposed, mode).source
+    now_t = _run(dev, transposed, D, q)
+    monkeypatch.setattr(lower, "forward_shared_copies", lambda kernel: None)
+    before_src = SLAB.replace("#define Q 4", "#define Q 4\n#define OFF 1")  # a fresh build
+    assert "s_q[j][i] = r_q[k" in okl.translate(before_src, mode).source
+    before = _run(dev, before_src, D, q)
+    np.testing.assert_array_equal(now, before)
+    off = "#define Q 4\n#define OFF 1"
+    np.testing.assert_array_equal(now_t, _run(dev, transposed.replace("#define Q 4", off), D, q))
+    np.testing.assert_allclose(now.reshape(E, -1), reference(D, q), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("src", [
+    # the element changes after the copy, in the same block
+    _variant("s_q[j][i] = r_q[k];", "s_q[j][i] = r_q[k];\n          r_q[k] += 1;"),
+    # ... or between the copy and the readers
+    _variant("          double r = 0;", "          r_q[k] = 0;\n          double r = 0;"),
+    # a second store to the slab
+    _variant("out[((e * Q + k) * Q + j) * Q + i] = r;",
+             "out[((e * Q + k) * Q + j) * Q + i] = r;\n          s_q[j][i] = 0;"),
+    # the copy is arithmetic on the element, not the element
+    _variant("s_q[j][i] = r_q[k];", "s_q[j][i] = 2 * r_q[k];"),
+    # the copy does not store every element (two threads store one)
+    _variant("s_q[j][i] = r_q[k];", "s_q[j][j] = r_q[k];"),
+    # the copy is under a condition
+    _variant("s_q[j][i] = r_q[k];", "if (i < Q) s_q[j][i] = r_q[k];"),
+    # a reader declares a name the copy reads
+    _variant("          double r = 0;", "          double r = 0;\n          int k2 = 0;\n"
+             "          { int k = 1; r += k; }"),
+])
+def test_forward_refused(src):
+    c = okl.translate(src, "serial").source
+    assert "s_q[" in c  # the slab stays
