@@ -1,6 +1,8 @@
 """cpu.forward: a @shared slab that is nothing but a copy of an @exclusive element (BK5's s_q)
-is read from the element's slot instead.  The answers are the same to the bit, and kernels
-outside the pass's conditions are left as they were."""
+is read from the element's slot instead; cpu.hoist: a @shared array filled with the same
+values in every @outer iteration (BK5's s_D and its transposed twin) is filled once, before
+the @outer loop.  The answers are the same to the bit, and kernels outside the passes'
+conditions are left as they were."""
 
 from __future__ import annotations
 
@@ -77,8 +79,20 @@ def test_slab_copy_read_from_the_column(mode):
 
 
 @pytest.mark.parametrize("mode", ["serial", "openmp"])
+def test_fill_hoisted_before_the_outer_loop(mode):
+    c = okl.translate(SLAB, mode).source
+    fill = c.index("s_D[j][i] = D[j * 4 + i];")
+    outer = c.index("for (int e = 0; e < E; ++e)")
+    assert fill < outer and c.count("s_D[j][i] = D[j * 4 + i];") == 1
+    assert "if (((int) 0) < E) {" in c[:fill]  # no read of D when there is no element
+    assert c.count("double s_D[4][4];") == 1 and c.index("double s_D[4][4];") < fill
+    if mode == "openmp":  # filled once, outside the parallel loop, shared read-only
+        assert fill < c.index("#pragma omp parallel for")
+
+
+@pytest.mark.parametrize("mode", ["serial", "openmp"])
 def test_same_bits(mode, monkeypatch):
-    """The rewritten kernel against the translation with the pass off: the same values,
+    """The rewritten kernel against the translation with both passes off: the same values,
     the same sums in the same order, so the same bits."""
     dev = okl.Device(mode)
     g = np.random.default_rng(11)
@@ -91,6 +105,7 @@ def test_same_bits(mode, monkeypatch):
     assert "s_q" not in okl.translate(transposed, mode).source
     now_t = _run(dev, transposed, D, q)
     monkeypatch.setattr(lower, "forward_shared_copies", lambda kernel: None)
+    monkeypatch.setattr(lower, "hoist_constant_fills", lambda kernel: None)
     before_src = SLAB.replace("#define Q 4", "#define Q 4\n#define OFF 1")  # a fresh build
     assert "s_q[j][i] = r_q[k" in okl.translate(before_src, mode).source
     before = _run(dev, before_src, D, q)
@@ -98,6 +113,11 @@ def test_same_bits(mode, monkeypatch):
     off = "#define Q 4\n#define OFF 1"
     np.testing.assert_array_equal(now_t, _run(dev, transposed.replace("#define Q 4", off), D, q))
     np.testing.assert_allclose(now.reshape(E, -1), reference(D, q), rtol=1e-12, atol=1e-12)
+    # no element: the hoisted fill does not run (the kernel returns, out untouched)
+    empty = dev.build_kernel_from_string(SLAB, "slab")
+    out = dev.asarray(np.full(4, 7.0))
+    empty(np.int32(0), dev.asarray(D.reshape(-1)), dev.asarray(q.reshape(-1)), out)
+    assert (out.get() == 7.0).all()
 
 
 @pytest.mark.parametrize("src", [
@@ -121,3 +141,28 @@ def test_same_bits(mode, monkeypatch):
 def test_forward_refused(src):
     c = okl.translate(src, "serial").source
     assert "s_q[" in c  # the slab stays
+
+
+@pytest.mark.parametrize("src", [
+    # the fill depends on the element
+    _variant("s_D[j][i] = D[j * Q + i];", "s_D[j][i] = D[j * Q + i] + e;"),
+    # the fill reads memory the kernel may write (not const @restrict)
+    _variant("@restrict const double *D,", "const double *D,"),
+    # the array is written elsewhere too
+    _variant("out[((e * Q + k) * Q + j) * Q + i] = r;",
+             "out[((e * Q + k) * Q + j) * Q + i] = r;\n          s_D[j][i] = 0;"),
+    # the fill is under a condition
+    _variant("s_D[j][i] = D[j * Q + i];", "if (i > 0) s_D[j][i] = D[j * Q + i];"),
+    # the fill reads a parameter the kernel writes
+    _variant("s_D[j][i] = D[j * Q + i];", "s_D[j][i] = D[j * Q + i] * E;").replace(
+        "@kernel void slab(const int E,", "@kernel void slab(int E,").replace(
+        "    for (int k = 0; k < Q; ++k) {\n      for (int j = 0; j < Q; ++j; @inner(1)) "
+        "{\n        for (int i = 0; i < Q; ++i; @inner(0)) {\n          s_q",
+        "    for (int k = 0; k < Q; ++k) {\n      for (int j = 0; j < Q; ++j; @inner(1)) "
+        "{\n        for (int i = 0; i < Q; ++i; @inner(0)) {\n          if (E < 0) E = 0;\n"
+        "          s_q"),
+])
+def test_hoist_refused(src):
+    c = okl.translate(src, "serial").source
+    outer = c.index("for (int e = 0; e < E; ++e)")
+    assert "s_D[j][i] =" in c[outer:]  # the fill stays in the @outer loop

@@ -28,6 +28,7 @@ from .exclusive import lower_exclusive
 from .forward import forward_shared_copies
 from .grid import merge_grid_tiles
 from .guards import guards_to_bounds, uncounted
+from .hoist import hoist_constant_fills
 from .interchange import interchange_lanes
 from .offstack import move_off_stack
 from .registers import keep_running_values
@@ -69,6 +70,8 @@ def lower_cpu_kernel(program: Program, kernel: Kernel, target: Target,
     lanes = {outer for outer, inner in untiled.items() if inner in independent}
     guards_to_bounds(kernel, counted)
     transpose_shared(kernel)
+    # @shared arrays filled with the same values in every @outer iteration: filled once
+    hoist_constant_fills(kernel)
     _drop_block_unrolls(program, kernel)
     # lanes of run-time-length loops go inside them (their new lane loops marked for SIMD)
     swapped = interchange_lanes(

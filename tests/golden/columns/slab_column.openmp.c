@@ -8,13 +8,23 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 8 "slab_column.okl"
 static void slab(const int E, const double * restrict D, const double * restrict q, double * restrict out, volatile sig_atomic_t *_okl_stop) {
+#line 11 "slab_column.okl"
+  double s_D[4][4];
+#line 10 "slab_column.okl"
+  if (((int) 0) < E) {
+#line 16 "slab_column.okl"
+    for (int j = 0; j < 4; ++j) {
+      for (int i = 0; i < 4; ++i) {
+        s_D[j][i] = D[j * 4 + i];
+      }
+    }
+  }
   #pragma omp parallel for
+#line 10 "slab_column.okl"
   for (int e = 0; e < E; ++e) {
 #line 10 "slab_column.okl"
     if (*_okl_stop)
       continue;
-#line 11 "slab_column.okl"
-    double s_D[4][4];
     double s_g[4][4];
     double r_q[4][16];
 #line 15 "slab_column.okl"
@@ -26,7 +36,7 @@ static void slab(const int E, const double * restrict D, const double * restrict
       #pragma GCC ivdep
 #line 17 "slab_column.okl"
       for (int i = 0; i < 4; ++i) {
-        s_D[j][i] = D[j * 4 + i];
+#line 19 "slab_column.okl"
         for (int k = 0; k < 4; ++k) {
           r_q[k][i + 4 * j] = q[((e * 4 + k) * 4 + j) * 4 + i];
         }
