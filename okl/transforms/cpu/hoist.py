@@ -13,9 +13,12 @@ On a CPU the @outer iterations are a loop (one thread's, or each OpenMP thread's
 each refills the same array with the same values (BK5: p_Nq^2 loads and stores, and as many
 for cpu.transpose's twin ``s_D__t``, per element).  Here the fill's statements run once, in a
 copy of A's loops before the @outer loop, guarded by the loop's first test (no read of ``D``
-when there is no element), and the arrays are declared there: read-only afterwards, so one
-copy serves every OpenMP thread.  (BK5 one thread, with cpu.forward: see
-benchmarks/results/cpu-2026-11-28-bk5-columns.txt.)
+when there is no element), and the arrays are declared there.  A parallel @outer loop
+(OpenMP) gets a parallel region of its own, ``omp for`` on the loop, and the arrays and their
+fill at the top of the region: each thread fills its own copy once (an array shared by the
+threads is reached through a pointer in the outlined function, which gcc must assume the
+loop's stores may change: BK5 at N = 9 ran at 0.55 of the hand C instead of 0.81).  (BK5 one
+thread, with cpu.forward: see benchmarks/results/cpu-2026-11-28-bk5-columns.txt.)
 
 Legal because every iteration would store the same values and nothing else stores there.
 The conditions, each checked, refusing the rewrite otherwise:
@@ -46,27 +49,28 @@ from .columns import _leaves_early, _no_effects, _root, _written_names
 from .forward import _only_child, _subscripts
 
 
-def hoist_constant_fills(kernel: Kernel) -> None:
-    """Fill once, before the @outer loop, the arrays the conditions allow."""
+def hoist_constant_fills(kernel: Kernel) -> list[c_ast.Node]:
+    """Fill once, before the @outer loop, the arrays the conditions allow; return the
+    statements put before it (their declarations and the guarded fill), [] for none."""
     if len(kernel.outers) != 1:
-        return
+        return []
     outer = kernel.outers[0]
     func_body = kernel.node.body
     outer_body = outer.node.stmt
     if not isinstance(outer_body, c_ast.Compound) or \
             not any(x is outer.node for x in func_body.block_items or []):
-        return
+        return []
     form = outer.form
     if not (is_pure(form.start) and is_pure(form.bound)):
-        return
+        return []
     items = outer_body.block_items or []
     arrays = {x.name: x for x in items if isinstance(x, c_ast.Decl) and x.init is None and
               not x.storage and isinstance(x.type, c_ast.ArrayDecl)}
     if not arrays:
-        return
+        return []
     found = _fill_block(outer, items)
     if found is None:
-        return
+        return []
     block, chain, body = found
     iterators = {lp.iterator for lp in chain}
     written = _written_names(kernel.node.body)
@@ -86,7 +90,7 @@ def hoist_constant_fills(kernel: Kernel) -> None:
         fill.append(stmt)  # type: ignore[arg-type]
         filled.add(target)  # type: ignore[arg-type]
     if not fill:
-        return
+        return []
     # every other use of a filled array is a read of an element
     parents = parent_map(outer_body)
     fill_ids = {id(s) for s in fill}
@@ -99,7 +103,7 @@ def hoist_constant_fills(kernel: Kernel) -> None:
         fill = [s for s in fill if not _reads_unfilled(s, set(arrays) - filled)]
         filled = {_root(s.lvalue) for s in fill}  # type: ignore[misc,arg-type]
     if not fill:
-        return
+        return []
     # the rewrite: A's loops around the fill, before the @outer loop, under its first test
     body.block_items = [x for x in body.block_items if id(x) not in fill_ids or
                         _root(x.lvalue) not in filled]
@@ -119,6 +123,7 @@ def hoist_constant_fills(kernel: Kernel) -> None:
                        coord=outer.node.coord)
     func_body.block_items[k:k] = [*decls, guarded]
     kernel.shared[:] = [v for v in kernel.shared if v.name not in filled]
+    return [*decls, guarded]
 
 
 def _fill_block(outer, items):
