@@ -12,7 +12,8 @@ translation, and prints best / median throughput over interleaved repetitions:
   before that pass), the u loop jammed into the lanes or moved inside them;
 - dot: the same for streamDot, float (the sums fit registers) and double (they do not);
 - bk5: BK5's GPU algorithm (k-slabs through @shared memory, @exclusive columns) against
-  the same translation before cpu.columns and the chained-sum interchange (same bits), the
+  the same translation before cpu.forward and cpu.hoist, and before cpu.columns and the
+  chained-sum interchange (same bits), the
   hand C's whole-element algorithm, and that hand C with every sum in OKL's order
   (peers/openmp/bk5_okl_order.c: what a careful CPU programmer gets without reassociating);
 - pocl: an explicit barrier in a plain loop around an @inner block (needs a CPU OpenCL
@@ -206,6 +207,20 @@ def _bk5_passes_off():
         lower.defer_column_sums, interchange._chained = saved
 
 
+@contextlib.contextmanager
+def _forward_hoist_off():
+    """okl's CPU lowering without cpu.forward and cpu.hoist: the translation as it was before
+    them (the same values, the same sums in the same order)."""
+    import okl.transforms.cpu.lower as lower
+    saved = lower.forward_shared_copies, lower.hoist_constant_fills
+    lower.forward_shared_copies = lambda kernel: None
+    lower.hoist_constant_fills = lambda kernel: None
+    try:
+        yield
+    finally:
+        lower.forward_shared_copies, lower.hoist_constant_fills = saved
+
+
 def bk5(E: int, nq: int, reps: int) -> None:
     print(f"BK5, N = {nq - 1}, {E} elements, one thread: okl's translation, the translation "
           f"before cpu.columns and the chained-sum interchange (the @exclusive column r_Aq "
@@ -215,7 +230,10 @@ def bk5(E: int, nq: int, reps: int) -> None:
     defines = {"dfloat": "double", "p_Nq": nq}
     with _bk5_passes_off():
         before = translate("bk5.okl", defines)
+    with _forward_hoist_off():
+        unforwarded = translate("bk5.okl", defines)
     variants = {"generated": translate("bk5.okl", defines),
+                "before cpu.forward and cpu.hoist": unforwarded,
                 "before cpu.columns": before}
     np_ = nq ** 3
     g = np.random.default_rng(4)
@@ -252,6 +270,7 @@ def bk5(E: int, nq: int, reps: int) -> None:
     assert all(np.abs(v - ref).max() < 1e-11 * scale for v in outs.values())
     # the rewrite keeps every sum's order: the same bits as before it
     assert np.array_equal(outs["generated"], outs["before cpu.columns"])
+    assert np.array_equal(outs["generated"], outs["before cpu.forward and cpu.hoist"])
 
 
 def pocl_dot(n: int, reps: int) -> None:
