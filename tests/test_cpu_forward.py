@@ -163,6 +163,9 @@ def test_forward_refused(src):
         "    for (int k = 0; k < Q; ++k) {\n      for (int j = 0; j < Q; ++j; @inner(1)) "
         "{\n        for (int i = 0; i < Q; ++i; @inner(0)) {\n          if (E < 0) E = 0;\n"
         "          s_q"),
+    # the fill reads a name the @outer body declares (a local shadowing a parameter)
+    _variant("s_D[j][i] = D[j * Q + i];", "s_D[j][i] = D[j * Q + i] * E;").replace(
+        "    @shared double s_D[Q][Q];", "    const int E = 2;\n    @shared double s_D[Q][Q];"),
 ])
 def test_hoist_refused(src):
     c = okl.translate(src, "serial").source

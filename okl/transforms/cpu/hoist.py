@@ -91,6 +91,15 @@ def hoist_constant_fills(kernel: Kernel) -> list[c_ast.Node]:
         filled.add(target)  # type: ignore[arg-type]
     if not fill:
         return []
+    # the names the fill reads mean there what they mean before the loop, and the arrays'
+    # names are free there: no declaration in the loop of the one, elsewhere of the other
+    declared_in_loop = {n.name for n in walk(outer.node) if isinstance(n, c_ast.Decl)}
+    declared_elsewhere = [n.name for n in walk(kernel.node) if isinstance(n, c_ast.Decl)
+                          and not any(n is d for d in arrays.values())]
+    for stmt in list(fill):
+        reads = {n.name for n in walk(stmt.rvalue) if isinstance(n, c_ast.ID)} - iterators
+        if (reads - filled) & declared_in_loop or _root(stmt.lvalue) in declared_elsewhere:
+            filled.discard(_root(stmt.lvalue))  # type: ignore[arg-type]
     # every other use of a filled array is a read of an element
     parents = parent_map(outer_body)
     fill_ids = {id(s) for s in fill}
