@@ -12,8 +12,8 @@ translation, and prints best / median throughput over interleaved repetitions:
   before that pass), the u loop jammed into the lanes or moved inside them;
 - dot: the same for streamDot, float (the sums fit registers) and double (they do not);
 - bk5: BK5's GPU algorithm (k-slabs through @shared memory, @exclusive columns) against
-  the same translation before cpu.forward and cpu.hoist, and before cpu.columns and the
-  chained-sum interchange (same bits), the
+  the same translation before cpu.pad, before cpu.forward and cpu.hoist (and cpu.pad), and
+  before cpu.columns and the chained-sum interchange (and cpu.pad) (same bits), the
   hand C's whole-element algorithm, and that hand C with every sum in OKL's order
   (peers/openmp/bk5_okl_order.c: what a careful CPU programmer gets without reassociating);
 - pocl: an explicit barrier in a plain loop around an @inner block (needs a CPU OpenCL
@@ -221,6 +221,19 @@ def _forward_hoist_off():
         lower.forward_shared_copies, lower.hoist_constant_fills = saved
 
 
+@contextlib.contextmanager
+def _pad_off():
+    """okl's CPU lowering without cpu.pad: the translation as it was before it (the same
+    sums in the same order)."""
+    import okl.transforms.cpu.lower as lower
+    saved = lower.pad_lane_rows
+    lower.pad_lane_rows = lambda kernel, lanes: 0
+    try:
+        yield
+    finally:
+        lower.pad_lane_rows = saved
+
+
 def bk5(E: int, nq: int, reps: int) -> None:
     print(f"BK5, N = {nq - 1}, {E} elements, one thread: okl's translation, the translation "
           f"before cpu.columns and the chained-sum interchange (the @exclusive column r_Aq "
@@ -228,11 +241,14 @@ def bk5(E: int, nq: int, reps: int) -> None:
           f"and the hand C peer (it reassociates its D^T sums)")
     from .bench_bk5 import reference
     defines = {"dfloat": "double", "p_Nq": nq}
-    with _bk5_passes_off():
+    with _bk5_passes_off(), _pad_off():
         before = translate("bk5.okl", defines)
-    with _forward_hoist_off():
+    with _forward_hoist_off(), _pad_off():
         unforwarded = translate("bk5.okl", defines)
+    with _pad_off():
+        unpadded = translate("bk5.okl", defines)
     variants = {"generated": translate("bk5.okl", defines),
+                "before cpu.pad": unpadded,
                 "before cpu.forward and cpu.hoist": unforwarded,
                 "before cpu.columns": before}
     np_ = nq ** 3
@@ -271,6 +287,7 @@ def bk5(E: int, nq: int, reps: int) -> None:
     # the rewrite keeps every sum's order: the same bits as before it
     assert np.array_equal(outs["generated"], outs["before cpu.columns"])
     assert np.array_equal(outs["generated"], outs["before cpu.forward and cpu.hoist"])
+    assert np.array_equal(outs["generated"], outs["before cpu.pad"])
 
 
 def pocl_dot(n: int, reps: int) -> None:

@@ -31,6 +31,7 @@ from .guards import guards_to_bounds, uncounted
 from .hoist import hoist_constant_fills
 from .interchange import interchange_lanes
 from .offstack import move_off_stack
+from .pad import pad_lane_rows
 from .registers import keep_running_values
 from .simd import mark as simd_mark
 from .simd import scatters
@@ -82,10 +83,14 @@ def lower_cpu_kernel(program: Program, kernel: Kernel, target: Target,
     # one parent map for what follows: _guard and _prefix keep it up to date
     parents = parent_map(kernel.node)
     _drop_barriers(barriers, parents)
+    simd_lanes = set()
     for loop in kernel.loops():
         if id(loop.node) in independent and id(loop.node) not in swapped and \
                 uncounted(loop, counted) and not scatters(loop.node):
             _prefix(parents, loop.node, simd_mark(loop.node))
+            simd_lanes.add(id(loop.node))
+    # rows of lanes that end in a part vector: their leading sums over whole vectors
+    pad_lane_rows(kernel, simd_lanes)
     marked = []  # (pragma, loop) of the parallel @outer loops with no guard around them
     pragmas: dict[int, str] = {}  # id(top-level @outer For node) -> its parallel pragma
     for outer in kernel.outers:
