@@ -4,7 +4,6 @@ one job run to its end or failed as a hang."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import signal
 import subprocess
@@ -12,6 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from okl.processes import signal_group
 
 
 def mpiexec() -> str:
@@ -31,7 +32,7 @@ def run(cmd: list[str], *, env: dict, cwd, timeout: float) -> tuple[int, str]:
     try:
         out, _ = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)  # the process group of the mpiexec started here
+        signal_group(proc, signal.SIGKILL)  # the process group of the mpiexec started here
         proc.communicate()
         pytest.fail(f"{' '.join(cmd)} did not finish in {timeout} s: a rank hangs")
     return proc.returncode, out

@@ -120,7 +120,7 @@ def test_no_import_cycles():
 #: longest prefix wins).
 LAYERS = (
     ("okl.errors", "okl.limits", "okl.version", "okl.modes", "okl.ctree", "okl.record",
-     "okl.install", "okl.env", "okl.recursion"),
+     "okl.install", "okl.env", "okl.recursion", "okl.processes"),
     ("okl.parser",),
     ("okl.model",),
     ("okl.targets",),

@@ -11,12 +11,12 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import sysconfig
 from pathlib import Path
 
+import mpirun
 import pytest
 
 from okl.errors import OKLError
@@ -135,16 +135,9 @@ def _job(tmp_path: Path, n: int, mode: str, case: str = "ok", source: str = ADD)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     cmd = [exe, "-n", str(n), sys.executable, str(script), mode, str(cache), str(out), case,
            str(kernel)]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=env, cwd=tmp_path, start_new_session=True)
-    try:
-        stdout, stderr = proc.communicate(timeout=TIMEOUT)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)  # the group of the mpiexec started here
-        proc.communicate()
-        pytest.fail(f"mpiexec -n {n} ({case}) did not finish in {TIMEOUT} s: a rank hangs")
+    returncode, output = mpirun.run(cmd, env=env, cwd=tmp_path, timeout=TIMEOUT)
     results = [json.loads(p.read_text()) for p in sorted(out.glob("rank*.json"))]
-    return proc.returncode, stdout + stderr, results, cache
+    return returncode, output, results, cache
 
 
 def _entries(cache: Path) -> dict[str, int]:

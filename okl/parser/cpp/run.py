@@ -22,6 +22,7 @@ import time
 
 from ... import limits
 from ...errors import Diagnostic, SourceLoc, TranslationError
+from ...processes import signal_group
 from ...record import record
 
 #: Bytes asked of a pipe per read, and written to cpp's stdin per write (a pipe's capacity).
@@ -154,8 +155,6 @@ def _stopped(what: str, where: SourceLoc) -> TranslationError:
 
 
 def _kill_group(proc: subprocess.Popen) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
+    if not signal_group(proc, signal.SIGKILL):
         proc.kill()
     proc.wait()

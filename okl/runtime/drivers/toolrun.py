@@ -28,6 +28,7 @@ import time
 
 from ... import env
 from ...errors import BuildError
+from ...processes import signal_group
 
 #: seconds a compiler may run when OKL_BUILD_TIMEOUT is unset
 DEFAULT_TIMEOUT = 600.0
@@ -80,26 +81,18 @@ def run_tool(cmd: list[str], *, timeout: float, cwd: str | None = None,
 
 def _stop(proc: subprocess.Popen) -> None:
     """Stop the tool's process group (it leads one: start_new_session): SIGTERM, up to
-    :data:`GRACE` seconds for the tool to exit, then SIGKILL for the group -- also when a
-    second Ctrl-C cuts the grace short -- and reap the tool."""
+    :data:`GRACE` seconds for the tool to exit (:func:`_await_exit` does not reap it, so the
+    group stays its own), then SIGKILL for the group -- also when a second Ctrl-C cuts the
+    grace short -- and reap the tool."""
     try:
-        _signal_group(proc, signal.SIGTERM)
+        signal_group(proc, signal.SIGTERM)
         _await_exit(proc, GRACE)
     finally:
-        _signal_group(proc, signal.SIGKILL)  # what ignored SIGTERM, or has not exited yet
+        signal_group(proc, signal.SIGKILL)  # what ignored SIGTERM, or has not exited yet
         for stream in (proc.stdin, proc.stdout, proc.stderr):
             if stream is not None:
                 stream.close()
         proc.wait()
-
-
-def _signal_group(proc: subprocess.Popen, sig: int) -> None:
-    """``sig`` to the tool's process group; the group is the tool's own as long as the tool
-    is not reaped (:func:`_await_exit` leaves it a zombie), so no other process gets it."""
-    try:
-        os.killpg(proc.pid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def _await_exit(proc: subprocess.Popen, seconds: float) -> None:
