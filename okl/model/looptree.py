@@ -333,28 +333,59 @@ def _extent(block: Loop) -> dict[int, int] | None:
 
 def _slots_by_position(outer: Loop, var: Variable) -> bool:
     """Whether CPU backends give each @inner thread of ``outer`` its @exclusive slot from
-    its indices (okl.transforms.cpu.exclusive: every @inner loop from 0 with ++ over a
-    constant extent, and ``var`` used only in innermost loop bodies) rather than by counting
-    iterations -- a count that is right only when each block runs one innermost loop per
-    thread."""
-    leaves = []
-    for block in (c for c in outer.children if c.kind == "inner"):
+    its indices (:func:`slot_extents`) rather than by counting iterations -- a count that
+    is right only when each block runs one innermost loop per thread."""
+    return slot_extents(outer, {var.name}, {id(var.node)}) is not None
+
+
+def slot_extents(outer: Loop, names: set[str], skip: set[int]) -> dict[int, int] | None:
+    """{axis: threads} when thread (j, i) of ``outer`` can find its @exclusive slot, j * nx
+    + i, from its indices: every block runs its @inner loops from 0 with ++ over constant
+    extents, every innermost loop on the same axes, and every use of ``names`` sits in an
+    innermost loop's body (the declarations whose ids are in ``skip`` aside).  Sibling
+    @inner loops of other extents run on the block's largest extent per axis (the rest of
+    their threads idle), so the slot is the same in every innermost loop.  None otherwise.
+    The model refuses a split block on this test and okl.transforms.cpu.exclusive lowers
+    with it: one test, so the two cannot disagree."""
+    blocks = [c for c in outer.children if c.kind == "inner"]
+    extents: dict[int, int] | None = None
+    for block in blocks:
         for loop in block.walk():
             form = loop.form
             if not (form.increasing and form.step is None and evaluate(form.start) == 0 and
                     loop.trip_value is not None):
-                return False
-            if not loop.children:
-                leaves.append(id(loop.node.stmt))
+                return None
+        for leaf in (lp for lp in block.walk() if not lp.children):
+            chain = leaf_chain(leaf, block)
+            e = {lp.axis: lp.trip_value or 0 for lp in chain}  # each checked not None
+            if len(e) != len(chain) or (extents is not None and set(e) != set(extents)):
+                return None
+            extents = e if extents is None else {a: max(n, e[a]) for a, n in extents.items()}
+    if extents is None:
+        return None
+    # every use sits in a leaf's body: none is left when the (disjoint) bodies are skipped
+    stop = skip | {id(lp.node.stmt) for b in blocks for lp in b.walk() if not lp.children}
     stack = [outer.node.stmt]
     while stack:
         n = stack.pop()
-        if id(n) in leaves or n is var.node:
+        if id(n) in stop:
             continue
-        if isinstance(n, c_ast.ID) and n.name == var.name:
-            return False
+        if isinstance(n, c_ast.ID) and n.name in names:
+            return None
         stack.extend(child for _, child in n.children())
-    return True
+    return extents
+
+
+def leaf_chain(leaf: Loop, block: Loop) -> list[Loop]:
+    """The @inner loops from ``leaf`` up to ``block``, both included."""
+    chain: list[Loop] = []
+    lp: Loop | None = leaf
+    while lp is not None:
+        chain.append(lp)
+        if lp is block:
+            break
+        lp = lp.parent
+    return chain
 
 
 def _block_dims(outer: Loop) -> tuple[dict[int, int], bool]:

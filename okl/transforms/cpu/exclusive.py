@@ -12,8 +12,8 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from ...ctree import children, clone, rewrite
-from ...model.consteval import evaluate
 from ...model.kernel import Kernel, Loop, Variable
+from ...model.looptree import leaf_chain, slot_extents
 
 INDEX = "_okl_exclusive_index"
 
@@ -82,55 +82,25 @@ def _lower_outer(outer: Loop, variables: list[Variable]) -> bool:
 
 
 def _direct_slots(outer: Loop, variables: list[Variable], decls: set[int]):
-    """[(leaf @inner loop, slot expression)] when every block runs its @inner loops from 0
-    with ++ over the same constant extents and every use sits in a leaf loop's body: then
-    thread (j, i) is slot j * nx + i, computed from the iterators.  No counter to keep in
-    step, so guards may shrink loop bounds and the @inner loops vectorise.  None otherwise."""
-    blocks = [c for c in outer.children if c.kind == "inner"]
-    extents: dict[int, int] | None = None
-    for block in blocks:
-        for loop in block.walk():
-            if not (loop.form.increasing and loop.form.step is None and
-                    evaluate(loop.form.start) == 0 and loop.trip_value is not None):
-                return None
-        for leaf in (lp for lp in block.walk() if not lp.children):
-            chain = _chain(leaf, block)
-            e = {lp.axis: lp.trip_value or 0 for lp in chain}  # each checked not None
-            if len(e) != len(chain) or (extents is not None and set(e) != set(extents)):
-                return None
-            # sibling @inner loops of other extents run on the block's largest extent per
-            # axis (the rest of their threads idle): thread (j, i) is slot j * nx + i with
-            # the launched nx, the same slot in every leaf (Variable.slots is that block)
-            extents = e if extents is None else {a: max(n, e[a]) for a, n in extents.items()}
+    """[(leaf @inner loop, slot expression)] when the model's test holds
+    (okl.model.looptree.slot_extents: @inner loops from 0 with ++ over constant extents,
+    every use in a leaf loop's body): then thread (j, i) is slot j * nx + i, computed from
+    the iterators.  No counter to keep in step, so guards may shrink loop bounds and the
+    @inner loops vectorise.  None otherwise."""
+    extents = slot_extents(outer, {v.name for v in variables}, decls)
     if extents is None:
         return None
-    names = {v.name for v in variables}
-    leaves = [(block, lp) for block in blocks for lp in block.walk() if not lp.children]
-    # every use sits in a leaf's body: none is left when the (disjoint) bodies are skipped
-    bodies = {id(leaf.node.stmt) for _, leaf in leaves}
-    if any(isinstance(n, c_ast.ID) and n.name in names
-           for n in _walk_skipping(outer.node.stmt, decls | bodies)):
-        return None
+    blocks = [c for c in outer.children if c.kind == "inner"]
     out = []
-    for block, leaf in leaves:
+    for block, leaf in ((b, lp) for b in blocks for lp in b.walk() if not lp.children):
         index, stride = None, 1
-        for lp in sorted(_chain(leaf, block), key=lambda lp: lp.axis):
+        for lp in sorted(leaf_chain(leaf, block), key=lambda lp: lp.axis):
             term = c_ast.ID(lp.iterator) if stride == 1 else c_ast.BinaryOp(
                 "*", c_ast.Constant("int", str(stride)), c_ast.ID(lp.iterator))
             index = term if index is None else c_ast.BinaryOp("+", index, term)
             stride *= extents[lp.axis]
         out.append((leaf, index))
     return out
-
-
-def _chain(leaf: Loop, block: Loop) -> list[Loop]:
-    chain, lp = [], leaf
-    while lp is not None:
-        chain.append(lp)
-        if lp is block:
-            break
-        lp = lp.parent
-    return chain
 
 
 def rewrite_in(node, fn, skip_ids) -> None:
@@ -183,16 +153,6 @@ def _indexed_fully(var: Variable, uses: list[c_ast.ID], parents: dict[int, c_ast
         if isinstance(up, c_ast.UnaryOp) and up.op == "&":
             return False
     return True
-
-
-def _walk_skipping(root: c_ast.Node, skip: set[int]):
-    stack = [root]
-    while stack:
-        n = stack.pop()
-        if id(n) in skip:
-            continue
-        yield n
-        stack.extend(children(n))
 
 
 def _widen_last(var: Variable) -> None:
