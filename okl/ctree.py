@@ -80,6 +80,16 @@ def rewrite(node: c_ast.Node, fn: Callable[[c_ast.Node], c_ast.Node | None]) -> 
     return node
 
 
+def substitute(expr: c_ast.Node, names: dict[str, c_ast.Node]) -> c_ast.Node:
+    """``expr`` with each ID of ``names`` replaced by a copy of its value, all at once (the
+    copies are not substituted again); in place, except that an ``expr`` that is itself such
+    an ID comes back as the copy."""
+    def value(n: c_ast.Node) -> c_ast.Node | None:
+        return clone(names[n.name]) if isinstance(n, c_ast.ID) and n.name in names else None
+    whole = value(expr)
+    return whole if whole is not None else rewrite(expr, value)
+
+
 def walk(node: c_ast.Node) -> Iterator[c_ast.Node]:
     """Pre-order iteration over a subtree."""
     table = REVERSED_SLOTS
@@ -171,6 +181,18 @@ def parent_map(root: c_ast.Node, visit: Callable[[c_ast.Node], object] | None = 
                 out[id(value)] = (n, slot)
                 push(value)
     return out
+
+
+def replace_child(parent: c_ast.Node, slot: str, old: c_ast.Node, new: c_ast.Node) -> None:
+    """Put ``new`` where ``old`` is in ``parent`` (``slot`` as :func:`parent_map` gives it:
+    a field's name; a list field -- a call's arguments, a block's statements -- is searched
+    for ``old`` by identity, never replaced whole)."""
+    field = slot.split("[", 1)[0]
+    value = getattr(parent, field)
+    if type(value) is list:
+        value[next(k for k, x in enumerate(value) if x is old)] = new
+    else:
+        setattr(parent, field, new)
 
 
 def guard_in_place(parents: dict[int, tuple[c_ast.Node, str]], node: c_ast.Node,

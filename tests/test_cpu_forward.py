@@ -93,6 +93,22 @@ def test_fill_hoisted_before_the_outer_loop(mode):
 
 
 @pytest.mark.parametrize("mode", ["serial", "openmp"])
+def test_a_read_inside_a_call_is_forwarded_in_its_place(mode):
+    """A forwarded read that is a call's argument (a list of the tree, not a field) is
+    replaced where it stands: the call keeps its one argument, the answer is right."""
+    src = _variant("r += s_D[j][m] * s_q[m][i];", "r += s_D[j][m] * fabs(s_q[m][i]);")
+    c = okl.translate(src, mode).source
+    assert "s_q" not in c and "fabs(r_q[k][i + 4 * m])" in c
+    g = np.random.default_rng(3)
+    E = 3
+    D = g.random((Q, Q)) * 2 - 1
+    q = g.random((E, Q, Q, Q)) * 2 - 1
+    want = (np.einsum("im,ekjm->ekji", D, q) +
+            np.einsum("jm,ekmi->ekji", D, np.abs(q))).reshape(-1)
+    assert np.allclose(_run(okl.Device(mode), src, D, q).reshape(-1), want, rtol=1e-12)
+
+
+@pytest.mark.parametrize("mode", ["serial", "openmp"])
 def test_same_bits(mode, monkeypatch):
     """The rewritten kernel against the translation with both passes off: the same values,
     the same sums in the same order, so the same bits."""

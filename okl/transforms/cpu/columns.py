@@ -83,9 +83,10 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast, c_generator
 
-from ...ctree import clone, is_id, walk
+from ...ctree import clone, is_id, substitute, walk
 from ...model.consteval import evaluate
 from ...model.kernel import Kernel, Variable
+from .facts import array_root, fresh_name, leaves_early, no_effects, written_names
 from .loops import counted_loop, leaves
 
 #: the suffix of a value saved once per slab
@@ -227,7 +228,7 @@ def _plan(kernel: Kernel, column: Variable, inner_nodes: set[int],
     if not isinstance(body_c, c_ast.Compound) or not isinstance(body_f, c_ast.Compound):
         return None
     # every thread runs the whole of C's body, and of I's
-    if _leaves_early(body_c) or _leaves_early(init[0]):
+    if leaves_early(body_c) or leaves_early(init[0]):
         return None
     # F only reads X, and has no branch: the sums run in F's lanes, which gcc vectorises
     # whole; beside a guarded store (bk5_blocked's ``if (e < Nelements)``) it picked
@@ -243,8 +244,8 @@ def _plan(kernel: Kernel, column: Variable, inner_nodes: set[int],
         return None
     # what E reads
     exclusive = {v.name: v for v in kernel.exclusive if v.outer is column.outer}
-    written_c = _written_names(body_c)
-    written_l = _written_names(slab.stmt)
+    written_c = written_names(body_c)
+    written_l = written_names(slab.stmt)
     declared_l = {n.name for n in walk(slab.stmt) if isinstance(n, c_ast.Decl) and n.name}
     # the threads of F are C's: the same headers, on values L does not change
     if any(isinstance(n, c_ast.ID) and n.name in written_l - threads
@@ -256,7 +257,7 @@ def _plan(kernel: Kernel, column: Variable, inner_nodes: set[int],
     stores = bool(written_l - own)
     saved: dict[str, Variable] = {}
     for u in updates:
-        if not _no_effects(u.stmt.rvalue):
+        if not no_effects(u.stmt.rvalue):
             return None
         if u.loop is None:
             continue  # its value is saved whole
@@ -271,7 +272,7 @@ def _plan(kernel: Kernel, column: Variable, inner_nodes: set[int],
             elif n.name in written_l or n.name in declared_l or n.name == name:
                 return None
         if stores and any(isinstance(n, c_ast.UnaryOp) and n.op == "*" or
-                          isinstance(n, c_ast.ArrayRef) and _root(n) not in own
+                          isinstance(n, c_ast.ArrayRef) and array_root(n) not in own
                           for n in walk(u.stmt.rvalue)):
             return None
     plan = _Plan(column, size, slab, k, init[:3], init[3], body_c, updates,
@@ -306,7 +307,7 @@ def _direct_write(root: c_ast.Node, var: Variable, blocks: list[c_ast.Node],
         body = nest[-1].stmt if nest else None
         if isinstance(body, c_ast.Compound) and any(x is writes[0]
                                                     for x in body.block_items or []):
-            return None if _leaves_early(body) else writes[0]
+            return None if leaves_early(body) else writes[0]
     return None
 
 
@@ -422,32 +423,6 @@ def _updates(body: c_ast.Compound, name: str, k: str, size: int, refs) -> list[_
     return out
 
 
-def _root(ref: c_ast.ArrayRef) -> str | None:
-    node: c_ast.Node = ref
-    while isinstance(node, c_ast.ArrayRef):
-        node = node.name
-    return node.name if isinstance(node, c_ast.ID) else None
-
-
-def _leaves_early(body: c_ast.Node) -> bool:
-    """A thread may stop before the end of ``body``: a ``continue``/``break`` of its loop,
-    or a ``return``/``goto`` anywhere."""
-    return leaves(body, continues=True) or any(
-        isinstance(n, (c_ast.Return, c_ast.Goto, c_ast.Label)) for n in walk(body))
-
-
-def _no_effects(expr: c_ast.Node) -> bool:
-    """Arithmetic and loads: evaluating ``expr`` later, with the same values, gives the same
-    result and changes nothing."""
-    return all(isinstance(n, _VALUE) and not (
-        isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&"))
-        for n in walk(expr))
-
-
-_VALUE = (c_ast.ID, c_ast.Constant, c_ast.BinaryOp, c_ast.UnaryOp, c_ast.TernaryOp,
-          c_ast.Cast, c_ast.Typename, c_ast.TypeDecl, c_ast.IdentifierType, c_ast.ArrayRef,
-          c_ast.PtrDecl)
-
 
 def _update_of(stmt: c_ast.Node, name: str, index: str) -> bool:
     return isinstance(stmt, c_ast.Assignment) and stmt.op == "+=" and \
@@ -462,34 +437,8 @@ def _written_ref(n: c_ast.Node, refs) -> bool:
     return any(target is r for r in refs)
 
 
-def _target_root(n: c_ast.Node) -> str | None:
-    target = n.lvalue if isinstance(n, c_ast.Assignment) else (
-        n.expr if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&")
-        else None)
-    while isinstance(target, (c_ast.ArrayRef, c_ast.StructRef)):
-        target = target.name
-    if isinstance(target, c_ast.UnaryOp) and target.op == "*":
-        return "*"  # a store through a pointer: unknown
-    return target.name if isinstance(target, c_ast.ID) else (None if target is None else "*")
-
-
-def _written_names(root: c_ast.Node) -> set[str]:
-    out = {_target_root(n) for n in walk(root)}
-    out.discard(None)
-    return out  # type: ignore[return-value]
-
-
 def _writes(root: c_ast.Node, name: str) -> bool:
-    return name in _written_names(root)
-
-
-def _fresh(taken: set[str], name: str) -> str:
-    new, n = name, 1
-    while new in taken:
-        n += 1
-        new = f"{name}{n}"
-    taken.add(new)
-    return new
+    return name in written_names(root)
 
 
 def _remove(body: c_ast.Compound, item: c_ast.Node) -> None:
@@ -526,7 +475,7 @@ def _apply(kernel: Kernel, p: _Plan) -> None:
     new_decls: list[c_ast.Decl] = []
 
     def slab_array(name: str, like: c_ast.Decl, loc_of: Variable) -> str:
-        new = _fresh(p.taken, name + SAVED)
+        new = fresh_name(p.taken, name + SAVED)
         decl = _array_decl(new, like, size, like.coord)
         new_decls.append(decl)
         kernel.exclusive.append(Variable("exclusive", new, decl, loc_of.loc, column.outer,
@@ -552,8 +501,8 @@ def _apply(kernel: Kernel, p: _Plan) -> None:
             outer_body.block_items = [x for x in outer_body.block_items if x is not v.node]
     # the replay: each element summed in the updates' order, in a register
     e = next((u.element for u in p.updates if u.loop is not None), None) or \
-        _fresh(p.taken, "m")
-    total = _fresh(p.taken, column.name + "__sum")
+        fresh_name(p.taken, "m")
+    total = fresh_name(p.taken, column.name + "__sum")
     terms: list[c_ast.Node] = []
     for u in p.updates:
         if u.loop is None:
@@ -569,7 +518,7 @@ def _apply(kernel: Kernel, p: _Plan) -> None:
         for n in walk(term):
             if isinstance(n, c_ast.ID) and n.name == u.element:
                 n.name = e
-        term = _substitute(term, {old: at_k(new) for old, new in saved.items()})
+        term = substitute(term, {old: at_k(new) for old, new in saved.items()})
         terms.append(c_ast.Assignment("+=", c_ast.ID(total), term, coord=coord))
         _drop_stmt(u.loop, u.stmt, p.body_c)
     # the column's start leaves I
@@ -617,15 +566,3 @@ def _below(name: str, size: int) -> c_ast.BinaryOp:
     return c_ast.BinaryOp("<", c_ast.ID(name), c_ast.Constant("int", str(size)))
 
 
-def _substitute(expr: c_ast.Node, names: dict[str, c_ast.Node]) -> c_ast.Node:
-    if isinstance(expr, c_ast.ID) and expr.name in names:
-        return clone(names[expr.name])
-    for slot, child in expr.children():
-        new = _substitute(child, names)
-        if new is not child:
-            if "[" in slot:
-                attr, i = slot[:-1].split("[")
-                getattr(expr, attr)[int(i)] = new
-            else:
-                setattr(expr, slot, new)
-    return expr

@@ -44,10 +44,10 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from ...ctree import clone, parent_map, walk
+from ...ctree import clone, parent_map, replace_child, substitute, walk
 from ...model.consteval import evaluate
 from ...model.kernel import Kernel, Loop, Variable
-from .columns import _leaves_early, _no_effects, _root, _written_names
+from .facts import array_root, leaves_early, no_effects, only_child, subscripts, written_names
 
 
 def forward_shared_copies(kernel: Kernel) -> None:
@@ -85,7 +85,7 @@ def _forward(kernel: Kernel, var: Variable, parents) -> bool:
     if found is None:
         return False
     block, chain, body = found
-    iterators = _subscripts(store_ref)
+    iterators = subscripts(store_ref)
     names = [i.name if isinstance(i, c_ast.ID) else None for i in iterators]
     by_name = {lp.iterator: lp for lp in chain}
     if None in names or len(set(names)) != len(names) or set(names) != set(by_name):
@@ -95,12 +95,12 @@ def _forward(kernel: Kernel, var: Variable, parents) -> bool:
         if not (lp.form.increasing and lp.form.step is None and
                 evaluate(lp.form.start) == 0 and lp.trip_value == size):
             return False
-    if _leaves_early(body):
+    if leaves_early(body):
         return False
     value = store.rvalue
-    root = _root(value) if isinstance(value, c_ast.ArrayRef) else None
+    root = array_root(value) if isinstance(value, c_ast.ArrayRef) else None
     exclusive = {v.name for v in kernel.exclusive if v.outer is var.outer}
-    if root not in exclusive or not _no_effects(value) or \
+    if root not in exclusive or not no_effects(value) or \
             any(isinstance(n, c_ast.FuncCall) for n in walk(value)):
         return False
     read_names = {n.name for n in walk(value) if isinstance(n, c_ast.ID)} - set(names)
@@ -125,12 +125,12 @@ def _forward(kernel: Kernel, var: Variable, parents) -> bool:
         last = max(last, k)
     # nothing V reads changes between S and the reads
     after = body.block_items[body.block_items.index(store) + 1:]
-    written = set().union(*(_written_names(x) for x in after)) if after else set()
+    written = set().union(*(written_names(x) for x in after)) if after else set()
     for x in items[start + 1:last + 1]:
-        written |= _written_names(x)
+        written |= written_names(x)
     if "*" in written or read_names & written:
         return False
-    before = set().union(*(_written_names(x) for x in body.block_items if x is not store))
+    before = set().union(*(written_names(x) for x in body.block_items if x is not store))
     if (read_names - {root}) & before or any(
             isinstance(n, c_ast.Decl) and n.name in read_names for n in walk(block.node)):
         return False
@@ -139,9 +139,9 @@ def _forward(kernel: Kernel, var: Variable, parents) -> bool:
             return False
     # the rewrite: each read becomes V at the storing thread's slot
     for r in reads:
-        new = _substitute(clone(value), dict(zip(names, _subscripts(r), strict=True)))  # type: ignore[arg-type]
+        new = substitute(clone(value), dict(zip(names, subscripts(r), strict=True)))  # type: ignore[arg-type]
         parent, slot = parents[id(r)]
-        _replace(parent, slot, new)
+        replace_child(parent, slot, r, new)
     body.block_items = [x for x in body.block_items if x is not store]
     outer_body.block_items = [x for x in outer_body.block_items if x is not var.node]
     kernel.shared.remove(var)
@@ -166,7 +166,7 @@ def _refs(root: c_ast.Node, var: Variable, rank: int, parents) -> list[c_ast.Arr
             return None
         if isinstance(parent, c_ast.UnaryOp) and parent.op in ("&", "++", "--", "p++", "p--"):
             return None
-        if not all(_no_effects(s) for s in _subscripts(node)):  # type: ignore[arg-type]
+        if not all(no_effects(s) for s in subscripts(node)):  # type: ignore[arg-type]
             return None
         out.append(node)
     return out  # type: ignore[return-value]
@@ -175,15 +175,6 @@ def _refs(root: c_ast.Node, var: Variable, rank: int, parents) -> list[c_ast.Arr
 def _stored(ref: c_ast.ArrayRef, parents) -> bool:
     parent, slot = parents[id(ref)]
     return isinstance(parent, c_ast.Assignment) and slot == "lvalue"
-
-
-def _subscripts(ref: c_ast.ArrayRef) -> list[c_ast.Node]:
-    out = []
-    node: c_ast.Node = ref
-    while isinstance(node, c_ast.ArrayRef):
-        out.append(node.subscript)
-        node = node.name
-    return out[::-1]
 
 
 def _store_block(outer: Loop, store: c_ast.Node, parents):
@@ -199,20 +190,12 @@ def _store_block(outer: Loop, store: c_ast.Node, parents):
             chain, lp = [leaf], leaf
             while lp is not block:
                 up = lp.parent
-                if up is None or not _only_child(up.node, lp.node):
+                if up is None or not only_child(up.node, lp.node):
                     return None
                 chain.append(up)
                 lp = up
             return block, chain, parent
     return None
-
-
-def _only_child(loop: c_ast.For, child: c_ast.For) -> bool:
-    body = loop.stmt
-    if body is child:
-        return True
-    items = body.block_items or [] if isinstance(body, c_ast.Compound) else []
-    return [x for x in items if not isinstance(x, c_ast.Pragma)] == [child]
 
 
 def _item_of(node: c_ast.Node, holder: c_ast.Compound, parents) -> c_ast.Node | None:
@@ -225,20 +208,3 @@ def _item_of(node: c_ast.Node, holder: c_ast.Compound, parents) -> c_ast.Node | 
     return None
 
 
-def _substitute(expr: c_ast.Node, names: dict[str, c_ast.Node]) -> c_ast.Node:
-    """``expr`` with each ID of ``names`` replaced by a copy of its value, all at once."""
-    if isinstance(expr, c_ast.ID) and expr.name in names:
-        return clone(names[expr.name])
-    for slot, child in expr.children():
-        new = _substitute(child, names)
-        if new is not child:
-            _replace(expr, slot, new)
-    return expr
-
-
-def _replace(parent: c_ast.Node, slot: str, new: c_ast.Node) -> None:
-    if "[" in slot:
-        attr, i = slot[:-1].split("[")
-        getattr(parent, attr)[int(i)] = new
-    else:
-        setattr(parent, slot, new)

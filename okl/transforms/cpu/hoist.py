@@ -45,8 +45,7 @@ from pycparser import c_ast
 
 from ...ctree import clone, is_pure, parent_map, walk
 from ...model.kernel import Kernel
-from .columns import _leaves_early, _no_effects, _root, _written_names
-from .forward import _only_child, _subscripts
+from .facts import array_root, leaves_early, no_effects, only_child, subscripts, written_names
 
 
 def hoist_constant_fills(kernel: Kernel) -> list[c_ast.Node]:
@@ -73,7 +72,7 @@ def hoist_constant_fills(kernel: Kernel) -> list[c_ast.Node]:
         return []
     block, chain, body = found
     iterators = {lp.iterator for lp in chain}
-    written = _written_names(kernel.node.body)
+    written = written_names(kernel.node.body)
     readable = {p.name for p in kernel.params
                 if p.is_pointer and p.is_const and p.restrict and p.name not in written} | \
         {p.name for p in kernel.params if not p.is_pointer and p.name not in written}
@@ -81,7 +80,7 @@ def hoist_constant_fills(kernel: Kernel) -> list[c_ast.Node]:
     fill: list[c_ast.Assignment] = []
     filled: set[str] = set()
     for stmt in body.block_items or []:
-        target = _root(stmt.lvalue) if isinstance(stmt, c_ast.Assignment) and \
+        target = array_root(stmt.lvalue) if isinstance(stmt, c_ast.Assignment) and \
             isinstance(stmt.lvalue, c_ast.ArrayRef) else None
         if target not in arrays or stmt.op != "=":  # type: ignore[union-attr]
             continue
@@ -98,24 +97,24 @@ def hoist_constant_fills(kernel: Kernel) -> list[c_ast.Node]:
                           and not any(n is d for d in arrays.values())]
     for stmt in list(fill):
         reads = {n.name for n in walk(stmt.rvalue) if isinstance(n, c_ast.ID)} - iterators
-        if (reads - filled) & declared_in_loop or _root(stmt.lvalue) in declared_elsewhere:
-            filled.discard(_root(stmt.lvalue))  # type: ignore[arg-type]
+        if (reads - filled) & declared_in_loop or array_root(stmt.lvalue) in declared_elsewhere:
+            filled.discard(array_root(stmt.lvalue))  # type: ignore[arg-type]
     # every other use of a filled array is a read of an element
     parents = parent_map(outer_body)
     fill_ids = {id(s) for s in fill}
     for name in list(filled):
         if not _only_element_reads(outer_body, name, _rank(arrays[name]), parents, fill_ids):
             filled.discard(name)
-    fill = [s for s in fill if _root(s.lvalue) in filled]  # type: ignore[arg-type]
+    fill = [s for s in fill if array_root(s.lvalue) in filled]  # type: ignore[arg-type]
     # a store kept needs the arrays it reads kept
     while any(_reads_unfilled(s, set(arrays) - filled) for s in fill):
         fill = [s for s in fill if not _reads_unfilled(s, set(arrays) - filled)]
-        filled = {_root(s.lvalue) for s in fill}  # type: ignore[misc,arg-type]
+        filled = {array_root(s.lvalue) for s in fill}  # type: ignore[misc,arg-type]
     if not fill:
         return []
     # the rewrite: A's loops around the fill, before the @outer loop, under its first test
     body.block_items = [x for x in body.block_items if id(x) not in fill_ids or
-                        _root(x.lvalue) not in filled]
+                        array_root(x.lvalue) not in filled]
     copy: c_ast.Node = c_ast.Compound([clone(s) for s in fill], coord=body.coord)
     for lp in chain:  # leaf first
         if not isinstance(copy, c_ast.Compound):
@@ -143,14 +142,14 @@ def _fill_block(outer, items):
             continue
         chain, lp = [block], block
         while lp.children:
-            if len(lp.children) != 1 or not _only_child(lp.node, lp.children[0].node):
+            if len(lp.children) != 1 or not only_child(lp.node, lp.children[0].node):
                 return None
             lp = lp.children[0]
             chain.append(lp)
         if any(lp.trip_value is None or not is_pure(lp.form.start) for lp in chain):
             return None
         body = chain[-1].node.stmt
-        if not isinstance(body, c_ast.Compound) or _leaves_early(body):
+        if not isinstance(body, c_ast.Compound) or leaves_early(body):
             return None
         return block, chain[::-1], body
     return None
@@ -158,13 +157,13 @@ def _fill_block(outer, items):
 
 def _only_reads(stmt: c_ast.Assignment, iterators: set[str], readable: set[str],
                 decl: c_ast.Decl) -> bool:
-    if len(_subscripts(stmt.lvalue)) != _rank(decl):
+    if len(subscripts(stmt.lvalue)) != _rank(decl):
         return False
-    if not all(_no_effects(s) and all(not isinstance(n, c_ast.ID) or n.name in iterators
-                                      for n in walk(s)) for s in _subscripts(stmt.lvalue)):
+    if not all(no_effects(s) and all(not isinstance(n, c_ast.ID) or n.name in iterators
+                                      for n in walk(s)) for s in subscripts(stmt.lvalue)):
         return False
     value = stmt.rvalue
-    if not _no_effects(value):
+    if not no_effects(value):
         return False
     for n in walk(value):
         if isinstance(n, c_ast.UnaryOp) and n.op == "*":

@@ -48,7 +48,7 @@ from pycparser import c_ast
 from ...ctree import clone, ids_in, is_id, walk
 from ...model.consteval import evaluate
 from ...model.kernel import Kernel
-from .columns import _fresh, _leaves_early, _no_effects, _written_names
+from .facts import fresh_name, leaves_early, no_effects, written_names
 from .loops import counted_loop
 
 #: doubles per vector gcc fills (256-bit, its default width with -march=native)
@@ -119,7 +119,7 @@ def _leading(body: list[c_ast.Node]) -> tuple[list[c_ast.Node], list[c_ast.Decl]
     loops = 0
     for x in body:
         if isinstance(x, c_ast.Decl) and not loops and _scalar_type(x, _SCALARS) and \
-                (x.init is None or _no_effects(x.init)):
+                (x.init is None or no_effects(x.init)):
             scalars.append(x)
         elif isinstance(x, c_ast.Pragma):
             pass
@@ -140,7 +140,7 @@ def _leading(body: list[c_ast.Node]) -> tuple[list[c_ast.Node], list[c_ast.Decl]
 
 
 def _sums_only(loop: c_ast.For, names: set[str]) -> bool:
-    if _leaves_early(loop.stmt):
+    if leaves_early(loop.stmt):
         return False
     stmts = loop.stmt.block_items or [] if isinstance(loop.stmt, c_ast.Compound) \
         else [loop.stmt]
@@ -149,7 +149,7 @@ def _sums_only(loop: c_ast.For, names: set[str]) -> bool:
             continue
         if not (isinstance(s, c_ast.Assignment) and s.op in _UPDATES and
                 isinstance(s.lvalue, c_ast.ID) and s.lvalue.name in names and
-                _no_effects(s.rvalue)):
+                no_effects(s.rvalue)):
             return False
         if any(isinstance(n, c_ast.BinaryOp) and n.op in ("/", "%") or
                isinstance(n, c_ast.UnaryOp) and n.op == "*" for n in walk(s.rvalue)):
@@ -228,12 +228,12 @@ def _pad_one(kernel: Kernel, holder: c_ast.Compound, k: int, loop: c_ast.For) ->
     rest = body[len(lead):]
     names = {d.name for d in scalars}
     rest_block = c_ast.Compound(rest)
-    if names & _written_names(rest_block) or any(
+    if names & written_names(rest_block) or any(
             isinstance(x, c_ast.Decl) and x.name in names for x in walk(rest_block)):
         return False
     # all of L runs before any of R now: R may change nothing L reads
     read = {v.name for x in lead for v in ids_in(x)}
-    if read & _written_names(rest_block):
+    if read & written_names(rest_block):
         return False
     ranges = _enclosing_ranges(kernel.node, loop)
     if ranges is None:
@@ -293,7 +293,7 @@ def _rewrite(kernel: Kernel, holder: c_ast.Compound, k: int, loop: c_ast.For,
     lane = counted_loop(loop)[0]  # type: ignore[index]
     saved = {}
     for d in scalars:
-        saved[d.name] = name = _fresh(taken, d.name + "__l")
+        saved[d.name] = name = fresh_name(taken, d.name + "__l")
         taken.add(name)
     arrays = [c_ast.Decl(saved[d.name], [], [], [], [], c_ast.ArrayDecl(
         c_ast.TypeDecl(saved[d.name], [], None, clone(d.type.type)),
