@@ -48,7 +48,7 @@ from pycparser import c_ast
 from ...ctree import clone, ids_in, is_id, walk
 from ...model.consteval import evaluate
 from ...model.kernel import Kernel
-from .facts import fresh_name, leaves_early, no_effects, written_names
+from .facts import array_root, fresh_name, leaves_early, no_effects, subscripts, written_names
 from .loops import counted_loop
 
 #: doubles per vector gcc fills (256-bit, its default width with -march=native)
@@ -157,16 +157,6 @@ def _sums_only(loop: c_ast.For, names: set[str]) -> bool:
     return True
 
 
-def _chain(ref: c_ast.ArrayRef) -> tuple[str | None, list[c_ast.Node]]:
-    subs: list[c_ast.Node] = []
-    node: c_ast.Node = ref
-    while isinstance(node, c_ast.ArrayRef):
-        subs.append(node.subscript)
-        node = node.name
-    subs.reverse()
-    return (node.name if isinstance(node, c_ast.ID) else None), subs
-
-
 def _outermost_refs(root: c_ast.Node) -> list[c_ast.ArrayRef]:
     inner = {id(n.name) for n in walk(root) if isinstance(n, c_ast.ArrayRef)}
     return [n for n in walk(root) if isinstance(n, c_ast.ArrayRef) and id(n) not in inner]
@@ -201,7 +191,7 @@ def _whole_element_uses(root: c_ast.Node, name: str, rank: int) -> bool:
     roots = {id(n) for n in walk(root) if is_id(n, name)}
     covered = set()
     for ref in _outermost_refs(root):
-        base, subs = _chain(ref)
+        base, subs = array_root(ref), subscripts(ref)
         if base == name:
             if len(subs) != rank:
                 return False
@@ -249,7 +239,7 @@ def _pad_one(kernel: Kernel, holder: c_ast.Compound, k: int, loop: c_ast.For) ->
     decls = _array_decls(kernel.node)
     pads: dict[str, int] = {}  # array -> its new last extent
     for ref in _outermost_refs(c_ast.Compound(lead)):
-        base, subs = _chain(ref)
+        base, subs = array_root(ref), subscripts(ref)
         if not any(is_id(v, lane) for s in subs for v in ids_in(s)):
             continue  # lane 0's load: in bounds
         if base is None or any(is_id(v, lane) for s in subs[:-1] for v in ids_in(s)):
