@@ -58,3 +58,14 @@ def test_an_include_of_a_fifo_or_device_is_a_diagnostic(include, fifo, tmp_path)
     assert run.returncode == 1, run.stderr
     assert "main.okl:1:1: error: #include of " in run.stderr
     assert "not a regular file" in run.stderr and "^" in run.stderr
+
+
+def test_an_include_name_with_a_nul_byte_is_a_diagnostic(tmp_path):
+    """A header name no file can have (a NUL byte: the OS refuses the lookup with a Python
+    ValueError) is an error at its #include line, not a traceback (found by the fuzzer)."""
+    kernel = tmp_path / "k.okl"
+    kernel.write_text('#include "a\x00b.h"\n@kernel void k(float *x) {\n'
+                      '  for (int b = 0; b < 4; ++b; @outer) {\n'
+                      '    for (int t = 0; t < 4; ++t; @inner) x[t] = 1;\n  }\n}\n')
+    with pytest.raises(okl.OKLError, match="NUL byte"):
+        okl.translate(kernel.read_text(), "serial", filename=str(kernel))

@@ -44,7 +44,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from ... import limits, modes
 from ...errors import Diagnostic, Diagnostics, SourceLoc, TranslationError, note
@@ -243,6 +243,10 @@ def _check_includes(source: str, filename: str, base: str, include_dirs,
         return
     for m in _INCLUDE.finditer(source):
         name = m.group(1) or m.group(2)
+        if "\0" in name:  # no file has such a name (the OS refuses to look one up)
+            _refuse_include(source, filename, lines, m.start(),
+                            "#include of a name with a NUL byte in it",
+                            "write the header's file name without the NUL character")
         folders = ([base] if m.group(1) else []) + [os.fspath(d) for d in include_dirs]
         candidates = [name] if os.path.isabs(name) else \
             [os.path.join(d, name) for d in folders]
@@ -253,13 +257,20 @@ def _check_includes(source: str, filename: str, base: str, include_dirs,
                 continue
             kind = not_a_file(mode)
             if kind:
-                line = source.count("\n", 0, m.start()) + 1
-                col = m.start() - (source.rfind("\n", 0, m.start()) + 1) + 1
-                raise TranslationError(diagnostics=[Diagnostic(
-                    "error", f"#include of {path}: {kind}, not a regular file",
-                    SourceLoc(filename, line, col, lines[line - 1]),
-                    hint="include a header file; a FIFO or device would block or never end")])
+                _refuse_include(source, filename, lines, m.start(),
+                                f"#include of {path}: {kind}, not a regular file",
+                                "include a header file; a FIFO or device would block or "
+                                "never end")
             break
+
+
+def _refuse_include(source: str, filename: str, lines: list[str], at: int, message: str,
+                    hint: str) -> NoReturn:
+    """The error for the ``#include`` line starting at offset ``at`` of ``source``."""
+    line = source.count("\n", 0, at) + 1
+    col = at - (source.rfind("\n", 0, at) + 1) + 1
+    raise TranslationError(diagnostics=[Diagnostic(
+        "error", message, SourceLoc(filename, line, col, lines[line - 1]), hint=hint)])
 
 
 class _FileNames:
