@@ -27,7 +27,9 @@ exchange mode and the compute, exchange and exposed seconds per iteration
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
+import gc
 import json
 import math
 import sys
@@ -129,20 +131,27 @@ class Setup:
                 self.k[name] = build(core / "linearSolverUpdateCG.okl", name, defines=cg)
 
     def _element_lists(self, layer: int) -> dict[str, np.ndarray]:
-        """benchParanumal's element lists: ``global``, the elements with a node shared with
-        another rank (the slab's bottom and top layers where a rank is beside it), and the
-        others (``local``, and in two halves); ``elementList`` is every element."""
+        """benchParanumal's element lists: the elements with a node shared with another rank
+        (the slab's bottom and top layers where a rank is beside it), and the others
+        (``localFirst``, ``localSecond``: in two halves); ``elementList`` is every element.
+        For the overlapped operator on several ranks, ``exchanged``: the bottom layer where a
+        rank is below, the only elements that read a received value (the plane below is
+        the halo) or whose sums are sent (to the halo's owner); and ``interior``: all
+        others, the top layer included (its shared plane is this rank's own: it sends that
+        plane's values and adds the sums it receives, but neither waits for its elements)."""
         E, part = self.E, self.part
         touching = np.zeros(E, dtype=bool)
         if part.below is not None:
             touching[:layer] = True
+        exchanged = touching.copy()
         if part.above is not None:
             touching[E - layer:] = True
         local = np.flatnonzero(~touching).astype(np.int32)
         half = len(local) // 2
-        return {"elementList": np.arange(E, dtype=np.int32), "local": local,
+        return {"elementList": np.arange(E, dtype=np.int32),
                 "localFirst": local[:half], "localSecond": local[half:],
-                "globalList": np.flatnonzero(touching).astype(np.int32)}
+                "exchanged": np.flatnonzero(exchanged).astype(np.int32),
+                "interior": np.flatnonzero(~exchanged).astype(np.int32)}
 
     @property
     def ndofs(self) -> int:
@@ -308,13 +317,17 @@ class CG:
     def operator(self, q, Aq) -> None:
         """On one rank, bp5Operator.cpp's order: half the elements, the other half, the
         gather.  On several, its work with more of it overlapped: the exchange stream starts
-        the halo of ``q``, applies the operator to the elements that touch another rank's
-        node once it has arrived, gathers their partial sums of the halo rows and starts
-        sending them, while the compute stream applies it to every other element (one
-        launch, where bp5Operator.cpp splits them in two around the halo's wait); then the
-        gather, once those elements are done, and the sums the rank above sent.  The two
-        element lists write disjoint parts of ``AqL`` (each element its own nodes), and the
-        gather adds in the same order: the same bits as bp5Operator.cpp's order."""
+        the halo of ``q``, applies the operator to the elements that read it (the bottom
+        layer, ``exchanged``) once it has arrived, gathers their partial sums of the halo
+        rows and starts sending them, while the compute stream applies it to every other
+        element (one launch, where bp5Operator.cpp splits the elements away from the ranks'
+        planes in two around the halo's wait, and applies both layers beside them after
+        it); then the gather, once those elements are done, and the sums the rank above
+        sent.  The element lists write disjoint parts of ``AqL`` (each element its own
+        nodes), and the gather adds in the same order: the same bits as bp5Operator.cpp's
+        order.  The top layer is in the compute stream's launch: nothing it reads or writes
+        waits for a message, and a rank between two others then puts one layer on the
+        exchange stream's path, not two."""
         s, comm, AqL = self.s, self.comm, self.AqL
         if comm.size == 1:
             s.apply("localFirst", q, AqL)
@@ -325,12 +338,12 @@ class CG:
 
         def halo(stream: Any) -> Any:
             self._join(s.values_exchange(comm, q, stream), stream)
-            s.apply("globalList", q, AqL, stream)
+            s.apply("exchanged", q, AqL, stream)
             touched.append(stream.record())
             s.gather_halo(AqL, stream)
             return s.sums_exchange(comm, stream)
 
-        sums = self._overlapped(halo, lambda: s.apply("local", q, AqL))
+        sums = self._overlapped(halo, lambda: s.apply("interior", q, AqL))
         self.compute.wait(touched[0])
         s.gather(AqL, Aq)
         self._join(sums)
@@ -442,6 +455,22 @@ def bp_system(s: Setup):
     return x, r, start
 
 
+@contextlib.contextmanager
+def _collector_off() -> Any:
+    """Python's cyclic garbage collector off for a timed solve (as ``timeit`` turns it off),
+    after one collection.  A collection stops one rank's host for up to a few hundred
+    microseconds; on several ranks every other rank then waits for it at the next sum, so
+    collections that one rank would hardly notice cost each rank all of them."""
+    gc.collect()
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 def _finish(s: Setup, world: Any) -> float:
     """benchParanumal's GlobalPlatformTime: the device finished, then every rank."""
     s.dev.finish()
@@ -466,9 +495,10 @@ def run_bp(s: Setup, iterations: int = 100, warmup_iterations: int = 1000,
         cg.solve(x, r, warmup_iterations)
     start()
     history: list[float] = []
-    t0 = _finish(s, world)
-    done = cg.solve(x, r, iterations, history)
-    elapsed = _finish(s, world) - t0
+    with _collector_off():
+        t0 = _finish(s, world)
+        done = cg.solve(x, r, iterations, history)
+        elapsed = _finish(s, world) - t0
     p, N = s.problem, s.degree
     total = world.allreduce(n) if world is not None else n
     size = s.part.size
@@ -502,17 +532,19 @@ def _communication_times(s: Setup, cg: CG, iterations: int, world: Any,
     start()
     quiet.solve(x, r, min(iterations, 20))  # its streams' and kernels' first use, untimed
     start()
-    t0 = _finish(s, world)
-    quiet.solve(x, r, iterations)
-    compute = _finish(s, world) - t0
+    with _collector_off():
+        t0 = _finish(s, world)
+        quiet.solve(x, r, iterations)
+        compute = _finish(s, world) - t0
     comm = s.comm
-    t0 = _finish(s, world)
-    for _ in range(iterations):
-        s.values_exchange(comm, cg.p).wait()
-        s.sums_exchange(comm).wait()
-        cg._global(cg.scratch0)
-        cg._global(cg.tmp0)
-    alone = _finish(s, world) - t0
+    with _collector_off():
+        t0 = _finish(s, world)
+        for _ in range(iterations):
+            s.values_exchange(comm, cg.p).wait()
+            s.sums_exchange(comm).wait()
+            cg._global(cg.scratch0)
+            cg._global(cg.tmp0)
+        alone = _finish(s, world) - t0
     per = max(iterations, 1)
     return {"compute_seconds_per_iteration": compute / per,
             "exchange_seconds_per_iteration": alone / per,
