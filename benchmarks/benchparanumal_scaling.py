@@ -130,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--kernels", type=Path, default=None,
                    help="a benchParanumal checkout (default: okl's stand-ins)")
     p.add_argument("--exchange", default="auto", help="okl.mpi.Communicator's mode")
-    p.add_argument("--sums", choices=("host", "device"), default="host",
+    p.add_argument("--sums", choices=("host", "device", "resident"), default="host",
                    help="where CG sums its dots over the ranks (run.py --sums)")
     p.add_argument("--iterations", type=int, default=100)
     p.add_argument("--warmup-iterations", type=int, default=1000)

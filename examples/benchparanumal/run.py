@@ -54,7 +54,8 @@ STANDINS = HERE / "standins"
 OGS_BLOCK = 256
 LINALG_BLOCK = 256
 CG_BLOCK = 512
-SUMS = ("host", "device")
+SUMS = ("host", "device", "resident")
+RESIDENT = HERE / "resident.okl"
 
 
 class Setup:
@@ -106,14 +107,14 @@ class Setup:
             self.o.update(cubwJ=a(cubwJ), cubggeo=a(cubggeo),
                           cubInterp=a(self.ref.cubInterp.reshape(-1)),
                           cubD=a(self.ref.cubD.reshape(-1)))
-        build = build or dev.build_kernel
+        build = self.build = build or dev.build_kernel
         defines = problem.defines(degree, mode)
         path, name = problem.operator
         self.operator_kernel = build(root / path, name, defines=defines,
                                      include_dirs=[root / "okl"])
         self.rhs_kernel = build(root / "okl" / "rhsHex3D.okl", "rhsHex3D", defines=defines,
                                 include_dirs=[root / "okl"])
-        platform = {k: v for k, v in defines.items() if not k.startswith("p_")}
+        platform = self.platform = {k: v for k, v in defines.items() if not k.startswith("p_")}
         ogs = dict(platform, p_blockSize=OGS_BLOCK, p_gatherNodesPerBlock=512, T="double",
                    OGS_OP_INIT=0, **{"OGS_OP(a,b)": "a+=b"})
         self.gather_kernel = build(root / "libs/ogs/okl/ogsKernels.okl", "gather", defines=ogs)
@@ -313,6 +314,12 @@ class CG:
         self.compute = dev.stream() if several else dev.current_stream
         self.halo = dev.stream(priority="high") if several else self.compute
         self.queued = dev.mode in ("cuda", "hip", "opencl")
+        if sums == "resident":  # okl's kernels that read CG's scalars from the device
+            self.resident = {name: s.build(RESIDENT, name,
+                                           defines=dict(s.platform, p_blockSize=CG_BLOCK))
+                             for name in ("residentDirection", "residentUpdateCG_1",
+                                          "residentSolution", "residentSave", "residentKeep")}
+            self._scalars: dict[int, tuple] = {}  # maxit -> (rd, pAp)
 
     def operator(self, q, Aq) -> None:
         """On one rank, bp5Operator.cpp's order: half the elements, the other half, the
@@ -398,6 +405,8 @@ class CG:
         stream (the device's current stream for the call).  ``history`` receives the
         residual norm of every iteration, ``coefficients`` its (alpha, beta)."""
         with self.compute:
+            if self.sums == "resident":
+                return self._solve_resident(x, r, maxit, history, coefficients)
             return self._solve(x, r, maxit, history, coefficients)
 
     def _solve(self, x, r, maxit: int, history: list[float] | None,
@@ -429,6 +438,53 @@ class CG:
         else:
             it = maxit
         return it
+
+
+    def _solve_resident(self, x, r, maxit: int, history: list[float] | None,
+                        coefficients: list[tuple[float, float]] | None) -> int:
+        """The same iterations with nothing read back until the end (``sums`` "resident"):
+        alpha and beta are computed where they are used, from the dots the device keeps
+        (rd, pAp: resident.okl), the dots are summed over the ranks on the device
+        (Communicator.allreduce: through the other GPUs' memory on one host), and the host
+        queues the whole solve.  The same arithmetic as ``_solve``: each scalar is the same
+        IEEE division of the same two numbers, and each update the same expression.  The
+        iteration count, residual norms and coefficients are read from rd and pAp at the
+        end."""
+        k, n, R, comm = self.s.k, self.s.ndofs, self.resident, self.comm
+        self.operator(x, self.Ap)
+        k["axpy"](n, -1.0, self.Ap, 1.0, r)
+        rdotr = math.sqrt(self._reduce("norm2_1", "norm2_2", r)) ** 2
+        kept = self._scalars.get(maxit)
+        if kept is None:
+            dev = self.s.dev
+            kept = self._scalars[maxit] = (dev.zeros(maxit + 1, np.float64),
+                                           dev.zeros(max(maxit, 1), np.float64))
+        rd, pAp = kept
+        self.value[0] = rdotr
+        rd[0:1].set(self.value)
+        lblocks = min(math.ceil(n / LINALG_BLOCK), LINALG_BLOCK)
+        cblocks = min(math.ceil(n / CG_BLOCK), CG_BLOCK)
+        for it in range(maxit):
+            R["residentDirection"](n, it, 1.0, rd, r, self.p)
+            self.operator(self.p, self.Ap)
+            k["innerProd_1"](lblocks, n, self.p, self.Ap, self.scratch)
+            k["innerProd_2"](lblocks, self.scratch)
+            comm.allreduce(self.scratch0, stream=self.compute)
+            R["residentSave"](it, self.scratch, pAp)
+            R["residentUpdateCG_1"](n, cblocks, it, rd, pAp, self.Ap, r, self.tmp)
+            k["updateCG_2"](cblocks, self.tmp)
+            comm.allreduce(self.tmp0, stream=self.compute)
+            R["residentKeep"](it, self.tmp, rd)
+            R["residentSolution"](n, it, 1.0, rd, pAp, self.p, x)
+        rds, pAps = rd.get(), pAp.get()
+        done = next((it for it in range(maxit) if rds[it] <= 0.0), maxit)
+        for it in range(done):
+            if coefficients is not None:
+                beta = 0.0 if it == 0 else _divide(rds[it], rds[it - 1])
+                coefficients.append((_divide(rds[it], pAps[it]), beta))
+            if history is not None:
+                history.append(math.sqrt(max(float(rds[it + 1]), 0.0)))
+        return done
 
 
 def _divide(a: float, b: float) -> float:
@@ -505,7 +561,8 @@ def run_bp(s: Setup, iterations: int = 100, warmup_iterations: int = 1000,
     out = {"problem": p.name, "N": N, "DOFs": total, "ranks": size, "elapsed": elapsed,
            "iterations": done, "residual": history[-1] if history else float("nan"),
            "x": x, "history": history, "exchange": s.comm.mode,
-           "exchange_reason": s.comm.reason, "sums": sums if size > 1 else "none"}
+           "exchange_reason": s.comm.reason,
+           "sums": sums if size > 1 or sums == "resident" else "none"}
     out.update(_rates(s, total, done, elapsed))
     if overlap:
         out.update(_communication_times(s, cg, iterations, world, elapsed))
@@ -542,8 +599,12 @@ def _communication_times(s: Setup, cg: CG, iterations: int, world: Any,
         for _ in range(iterations):
             s.values_exchange(comm, cg.p).wait()
             s.sums_exchange(comm).wait()
-            cg._global(cg.scratch0)
-            cg._global(cg.tmp0)
+            if cg.sums == "resident":  # queued: the host waits for none of them
+                comm.allreduce(cg.scratch0)
+                comm.allreduce(cg.tmp0)
+            else:
+                cg._global(cg.scratch0)
+                cg._global(cg.tmp0)
         alone = _finish(s, world) - t0
     per = max(iterations, 1)
     return {"compute_seconds_per_iteration": compute / per,
@@ -700,7 +761,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sums", choices=SUMS, default="host",
                     help="several ranks: CG's dot products summed over the ranks on the host "
                          "after the read-back (benchParanumal's order; default) or on the "
-                         "device by the communicator before it")
+                         "device by the communicator before it; resident (any number of "
+                         "ranks): summed on the device and CG's scalars kept there, nothing "
+                         "read back until the solve ends")
     ap.add_argument("--check", action="store_true",
                     help="BP: compare with one rank's solve of the same box (on rank 0); "
                          "exit 1 if iterations or answer differ")

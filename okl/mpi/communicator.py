@@ -62,6 +62,7 @@ from ..errors import ArgumentError, OKLError
 from ..runtime.memory import Memory
 from ..runtime.stream import Event, Stream
 from .launcher import _mpi, check_launcher
+from .peers import LIMIT, MAX_RANKS, PeerSums
 
 MODES = ("auto", "nccl", "mpi-device", "host")
 OPS = ("sum", "max", "min")
@@ -167,6 +168,7 @@ class Communicator:
         self._kind = backend.kind  # host, opencl, cuda (hip mode runs through CuPy too)
         self._nccl: Any = None  # the NcclCommunicator, in nccl mode
         self._nccl_module: Any = None
+        self._peers: PeerSums | None = None  # nccl mode, one host: small all-reduces (peers.py)
         self._pool: dict[tuple, list] = {}  # host staging buffers: (nbytes,) -> [(array, event)]
         self._closed = False
         self._mine = comm.Dup()
@@ -219,6 +221,8 @@ class Communicator:
             if not gpu or wanted not in ("auto", mode):
                 continue
             ok, why = attempt()
+            if ok and mode == "nccl":
+                return mode, why + "; " + self._try_peers()
             if ok:
                 return mode, why
             if wanted == mode:
@@ -288,6 +292,51 @@ class Communicator:
         version = getattr(nccl, "get_version", lambda: "?")()
         return True, (f"NCCL {version} through CuPy: device buffers, queued on the stream "
                       "(no host wait)")
+
+    def _try_peers(self) -> str:
+        """Set up okl.mpi.peers' boxes on every rank, or on none (each step agreed on before
+        the next collective one), and say what small all-reduces go through."""
+        import cupy
+        MPI, comm = self._MPI, self._mine
+        why = ""
+        if getattr(cupy.cuda.runtime, "is_hip", False):
+            why = "HIP (the peer kernels are CUDA's)"
+        elif self.size > MAX_RANKS:
+            why = f"more than {MAX_RANKS} ranks"
+        node = comm.Split_type(MPI.COMM_TYPE_SHARED)
+        if node.Get_size() != self.size and not why:
+            why = "the ranks are on several hosts"
+        node.Free()
+        peers = PeerSums(cupy, self.dev, self.rank, self.size)
+        handle = b""
+        if not why:
+            try:
+                handle = peers.allocate()
+                peers.kernel("float64", "sum")
+            except Exception as e:
+                why = f"{type(e).__name__}: {e}"
+        first, text = self._first(bool(why), why)
+        if first == self.size:
+            try:
+                peers.open(comm.allgather(handle))
+            except Exception as e:
+                why = f"cudaIpcOpenMemHandle: {type(e).__name__}: {e}"
+            first, text = self._first(bool(why), why)
+        if first == self.size:
+            try:
+                why = peers.test()
+            except Exception as e:
+                why = f"{type(e).__name__}: {e}"
+            first, text = self._first(bool(why), why)
+        if first == self.size:
+            self._peers = peers
+            return (f"all-reduces of up to {LIMIT} values by a kernel through the other GPUs' "
+                    "memory (CUDA IPC; every rank adds in rank order), larger ones by NCCL")
+        peers.unmap()
+        comm.Barrier()
+        peers.free()
+        where = f"rank {first}: " if self.size > 1 else ""
+        return f"all-reduces by NCCL (not through peer memory: {where}{text})"
 
     def _try_mpi_device(self) -> tuple[bool, str]:
         """Whether every rank's MPI library takes device pointers: asked of the library, then
@@ -393,6 +442,10 @@ class Communicator:
         MPI = self._MPI
         mpi_op = {"sum": MPI.SUM, "max": MPI.MAX, "min": MPI.MIN}[op]
         if self.mode == "nccl":
+            if (self._peers is not None and mem.size <= LIMIT
+                    and mem.handle.flags.c_contiguous):
+                self._peers.allreduce(mem, op, s)
+                return
             nccl = self._nccl_module
             with self.dev.backend.cp_device:
                 ptr = mem.handle.data.ptr
@@ -535,6 +588,11 @@ class Communicator:
         if self._nccl is not None:
             self._nccl.destroy()
             self._nccl = None
+        if self._peers is not None:  # every rank unmaps the others' boxes before any frees
+            self._peers.unmap()
+            self._mine.Barrier()
+            self._peers.free()
+            self._peers = None
         self._pool.clear()
         self._mine.Free()
 

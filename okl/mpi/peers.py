@@ -1,0 +1,194 @@
+"""Small all-reduces between the GPUs of one host through each other's memory (CUDA IPC).
+
+Why: a Krylov solver's dots are all-reduces of one or two numbers, twice per iteration.
+NCCL's all-reduce of one double costs 20-25 us on 2-4 H200s of one host (the probe in
+benchmarks/results/mpi-gpu-*-probe.json) -- a tenth of a BP5 iteration's 0.4 ms -- and the
+host's MPI_Allreduce needs the value read back first, which leaves the GPU idle at every
+dot.  Between GPUs of one host that can reach each other's memory (NVLink or PCIe peer
+access), one small kernel does it in a few microseconds: each rank writes its values into
+its slot of every rank's box, then a flag; it waits until every rank's flag in its own box
+has arrived, and adds the slots in rank order.  Every rank adds the same numbers in the same
+order, so every rank gets the same bits, as from NCCL.  It is queued on the stream like any
+kernel: the host does not wait.
+
+The box of each rank is one cudaMalloc allocation (not CuPy's pool: an IPC handle names a
+whole allocation), opened by every other rank with cudaIpcOpenMemHandle; its layout::
+
+    flags: MAX_RANKS uint64       the sequence number of the last values rank r wrote here
+    slots: 2 x MAX_RANKS x LIMIT  values, by parity of the sequence number, then by rank
+
+Two parities make reuse safe: a rank starts call s+2 only after every rank has arrived at
+call s+1, which each starts only after its own call s -- the last reader of the slots call
+s+2 writes -- has finished.  That argument needs a rank's calls to run in the order they were
+made, so each call waits for the previous one's event when it is queued on another stream.
+Like NCCL and MPI, a rank that never makes a call every other rank made leaves them waiting
+(the kernel spins on one block; the rest of the GPU keeps working).
+
+Used by okl.mpi.Communicator in its nccl mode on cuda (not hip) when every rank is on one
+host and a test all-reduce through the boxes gives the right answer on every rank; its
+``reason`` says so.  Larger all-reduces go to NCCL.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+#: values per all-reduce that go through the boxes (more: NCCL)
+LIMIT = 16
+#: ranks of one host that the boxes hold
+MAX_RANKS = 32
+_FLAGS = MAX_RANKS * 8
+_BYTES = _FLAGS + 2 * MAX_RANKS * LIMIT * 8
+
+_CTYPES = {"int8": "signed char", "uint8": "unsigned char", "int32": "int",
+           "uint32": "unsigned int", "int64": "long long", "uint64": "unsigned long long",
+           "float32": "float", "float64": "double"}
+_OPS = {"sum": "a + b", "max": "(b > a ? b : a)", "min": "(b < a ? b : a)"}
+
+_SOURCE = r"""
+typedef %(T)s T;
+__device__ __forceinline__ T okl_op(T a, T b) { return %(OP)s; }
+
+extern "C" __global__ void okl_peer_allreduce(T* mem, const int n,
+                                              const unsigned long long* boxes,
+                                              const int rank, const int size,
+                                              const unsigned long long seq)
+{
+  const int t = threadIdx.x;
+  const size_t parity = (size_t)(seq & 1ull);
+  const T mine = t < n ? mem[t] : (T)0;
+  if (t < n) {
+    for (int p = 0; p < size; ++p) {
+      volatile T* slot = (volatile T*)((char*)boxes[p] + %(FLAGS)d)
+                         + (parity * %(MAXR)d + rank) * %(LIMIT)d;
+      slot[t] = mine;
+    }
+  }
+  __threadfence_system();  /* the values reach every box before any flag does */
+  __syncthreads();
+  if (t < size) {
+    volatile unsigned long long* flags = (volatile unsigned long long*)boxes[t];
+    flags[rank] = seq;
+  }
+  if (t < size) {
+    volatile unsigned long long* flags = (volatile unsigned long long*)boxes[rank];
+    while (flags[t] < seq) { }
+  }
+  __syncthreads();
+  __threadfence();
+  if (t < n) {
+    volatile const T* base = (volatile const T*)((char*)boxes[rank] + %(FLAGS)d)
+                             + parity * %(MAXR)d * %(LIMIT)d;
+    T acc = base[t];
+    for (int r = 1; r < size; ++r) acc = okl_op(acc, base[r * %(LIMIT)d + t]);
+    mem[t] = acc;
+  }
+}
+"""
+
+
+class PeerSums:
+    """The boxes of one Communicator's ranks, and the kernels that add through them."""
+
+    def __init__(self, cupy: Any, dev: Any, rank: int, size: int) -> None:
+        self._cp = cupy
+        self._dev = dev
+        self.rank, self.size = rank, size
+        self._box = 0  # this rank's allocation (a device pointer)
+        self._opened: list[int] = []  # the other ranks' boxes, mapped here
+        self._boxes: Any = None  # device array of every rank's box pointer, by rank
+        self._kernels: dict[tuple[str, str], Any] = {}
+        self._seq = 0
+        self._last: Any = None  # (stream, event) of the last call
+
+    # -- set-up: each step is one rank's; Communicator agrees on the outcome between them --
+    def allocate(self) -> bytes:
+        """This rank's box (zeroed) and its IPC handle, to be given to every other rank."""
+        rt = self._cp.cuda.runtime
+        with self._dev.backend.cp_device:
+            self._box = rt.malloc(_BYTES)
+            rt.memset(self._box, 0, _BYTES)
+            rt.deviceSynchronize()
+            return bytes(rt.ipcGetMemHandle(self._box))
+
+    def open(self, handles: list[bytes]) -> None:
+        """Map every other rank's box (``handles`` by rank) and keep the pointer table."""
+        rt = self._cp.cuda.runtime
+        pointers = []
+        with self._dev.backend.cp_device:
+            for r, handle in enumerate(handles):
+                if r == self.rank:
+                    pointers.append(self._box)
+                    continue
+                ptr = rt.ipcOpenMemHandle(handle)
+                self._opened.append(ptr)
+                pointers.append(ptr)
+            self._boxes = self._cp.asarray(np.array(pointers, dtype=np.uint64))
+
+    def test(self) -> str:
+        """An all-reduce of (rank + 1) through the boxes, twice (both parities): "" if every
+        sum is right, else what came back."""
+        cp = self._cp
+        with self._dev.backend.cp_device:
+            stream = cp.cuda.Stream()
+            got = []
+            for _ in range(2):
+                values = cp.full(2, self.rank + 1, dtype=np.float64)
+                self._launch(values.data.ptr, 2, "float64", "sum", stream)
+                stream.synchronize()
+                got.append(values.get().tolist())
+            self._last = None
+        want = float(self.size * (self.size + 1) // 2)
+        if all(v == want for pair in got for v in pair):
+            return ""
+        return f"a test all-reduce through peer memory gave {got}, not {want}"
+
+    # -- use ---------------------------------------------------------------------------------
+    def allreduce(self, mem: Any, op: str, stream: Any) -> None:
+        """``mem`` (an okl.Memory of at most LIMIT contiguous values) replaced by its ``op``
+        over the ranks, queued on ``stream`` (an okl.Stream)."""
+        s = stream.handle
+        last = self._last
+        if last is not None and last[0] is not s:
+            s.wait_event(last[1])  # calls run in the order they were made (see the module)
+        self._launch(mem.handle.data.ptr, mem.size, mem.dtype.name, op, s)
+
+    def kernel(self, dtype: str, op: str) -> Any:
+        """The all-reduce kernel for ``dtype`` and ``op`` (built at its first use)."""
+        kernel = self._kernels.get((dtype, op))
+        if kernel is None:
+            code = _SOURCE % {"T": _CTYPES[dtype], "OP": _OPS[op], "FLAGS": _FLAGS,
+                              "MAXR": MAX_RANKS, "LIMIT": LIMIT}
+            with self._dev.backend.cp_device:
+                module = self._cp.RawModule(code=code)
+                kernel = self._kernels[(dtype, op)] = module.get_function("okl_peer_allreduce")
+        return kernel
+
+    def _launch(self, ptr: int, n: int, dtype: str, op: str, s: Any) -> None:
+        kernel = self.kernel(dtype, op)
+        self._seq += 1
+        with self._dev.backend.cp_device:
+            kernel((1,), (MAX_RANKS,), (ptr, np.int32(n), self._boxes, np.int32(self.rank),
+                                       np.int32(self.size), np.uint64(self._seq)), stream=s)
+            event = self._cp.cuda.Event(disable_timing=True)
+            event.record(s)
+        self._last = (s, event)
+
+    # -- the end -------------------------------------------------------------------------------
+    def unmap(self) -> None:
+        """Unmap the other ranks' boxes (before any rank frees its own: a barrier between)."""
+        rt = self._cp.cuda.runtime
+        with self._dev.backend.cp_device:
+            for ptr in self._opened:
+                rt.ipcCloseMemHandle(ptr)
+        self._opened = []
+        self._boxes = None
+
+    def free(self) -> None:
+        """Free this rank's box (after every rank unmapped it)."""
+        if self._box:
+            with self._dev.backend.cp_device:
+                self._cp.cuda.runtime.free(self._box)
+            self._box = 0
