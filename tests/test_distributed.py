@@ -33,12 +33,13 @@ N = 48
 _mpiexec = mpirun.mpiexec
 
 
-def _run(tmp_path: Path, ranks: int, args: list[str], script: list[str] | None = None):
+def _run(tmp_path: Path, ranks: int, args: list[str], script: list[str] | None = None,
+         env_extra: dict | None = None):
     """mpiexec -n RANKS python poisson.py ARGS --json REPORT; (exit code, output, report)."""
     report = tmp_path / "report.json"
     cmd = [_mpiexec(), "-n", str(ranks), sys.executable, *(script or [str(EXAMPLE)]),
            *args, "--json", str(report)]
-    env = dict(os.environ)
+    env = dict(os.environ, **(env_extra or {}))
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     env.pop("OMP_NUM_THREADS", None)  # the example divides the cores between the ranks
     rc, out = mpirun.run(cmd, env=env, cwd=tmp_path, timeout=TIMEOUT)
@@ -241,6 +242,7 @@ for mode in modes:
         import cupy
         gpu = okl.mpi.local_rank(world) % cupy.cuda.runtime.getDeviceCount()
         dev, other = okl.Device(mode, device_id=gpu), okl.Device(mode, device_id=gpu)
+        seen["gpus"] = len(set(world.allgather(cupy.cuda.Device(gpu).pci_bus_id)))
     else:
         dev, other = okl.Device(mode), okl.Device(mode)
     stream = dev.stream()
@@ -259,6 +261,15 @@ for mode in modes:
         u = dev.asarray(np.array([rank], np.uint64))
         c.allreduce(u[0:1], "sum")
         seen["sum_uint64"] = u.get().tolist()
+        # many in a row, on two streams in turn, each on the one before's result (a peer
+        # kernel's boxes are reused every second call)
+        chain, other_stream = dev.asarray(np.array([1.0, rank])), dev.stream()
+        for i in range(40):
+            c.allreduce(chain, "max" if i % 4 == 3 else "sum",
+                        stream=stream if i % 3 else other_stream)
+        stream.finish()
+        other_stream.finish()
+        seen["chain"] = chain.get().tolist()
         # exchange: a ring both ways, two messages to each peer (matched in order), a view
         # of a larger buffer, one message to this rank itself, mixed dtypes
         right, left = (rank + 1) % size, (rank - 1) % size
@@ -318,21 +329,26 @@ for mode in modes:
 """
 
 
-COMMUNICATOR_CASES = [  # (device modes, Communicator mode asked for, mode expected)
-    (("serial", "opencl"), "auto", "host"),
-    pytest.param(("cuda",), "nccl", "nccl", marks=pytest.mark.gpu),
-    pytest.param(("cuda",), "host", "host", marks=pytest.mark.gpu),
-    pytest.param(("cuda",), "auto", None, marks=pytest.mark.gpu),  # whatever works, said why
+COMMUNICATOR_CASES = [  # (device modes, Communicator mode asked for, mode expected, peers)
+    (("serial", "opencl"), "auto", "host", ""),
+    pytest.param(("cuda",), "nccl", "nccl", "", marks=pytest.mark.gpu),
+    pytest.param(("cuda",), "host", "host", "", marks=pytest.mark.gpu),
+    pytest.param(("cuda",), "auto", None, "", marks=pytest.mark.gpu),  # whatever works
+    # small all-reduces through peer memory even where ranks share a GPU (their kernels take
+    # turns): the peer kernel checked on a machine with fewer GPUs than ranks
+    pytest.param(("cuda",), "host", "host", "1", marks=pytest.mark.gpu),
 ]
 
 
 @pytest.mark.parametrize("ranks", [2, 4])
-@pytest.mark.parametrize("modes, asked, expected", COMMUNICATOR_CASES,
-                         ids=["cpu-auto", "cuda-nccl", "cuda-host", "cuda-auto"])
-def test_communicator(tmp_path, ranks, modes, asked, expected):
+@pytest.mark.parametrize("modes, asked, expected, peers", COMMUNICATOR_CASES,
+                         ids=["cpu-auto", "cuda-nccl", "cuda-host", "cuda-auto",
+                              "cuda-host-peers"])
+def test_communicator(tmp_path, ranks, modes, asked, expected, peers):
     """okl.mpi.Communicator on every path this machine has: host mode on serial (memory to
     MPI directly) and opencl (staged); on a GPU machine (OKL_TEST_MODES=cuda) nccl, host
-    staging through pinned buffers, and auto."""
+    staging through pinned buffers, and auto, each with its small all-reduces through the
+    other GPUs' memory where each rank has a GPU of its own (or OKL_MPI_PEERS=1 says so)."""
     available = {b.name: b for b in okl.backends()}
     if any(m in ("cuda", "hip") for m in modes):
         for m in modes:
@@ -341,7 +357,7 @@ def test_communicator(tmp_path, ranks, modes, asked, expected):
     script = tmp_path / "communicator.py"
     script.write_text(COMMUNICATOR)
     rc, out, _ = _run(tmp_path, ranks, [str(tmp_path), ",".join(modes), asked],
-                      script=[str(script)])
+                      script=[str(script)], env_extra={"OKL_MPI_PEERS": peers})
     assert rc == 0, out
     for mode in modes:
         for rank in range(ranks):
@@ -359,6 +375,16 @@ def test_communicator(tmp_path, ranks, modes, asked, expected):
             assert seen["sum_then_max"] == sums  # max of equal values leaves the sums
             assert seen["min_int32"] == [10 - (n - 1), 0]
             assert seen["sum_uint64"] == [n * (n - 1) // 2]
+            want = [1.0, float(rank)]
+            for i in range(40):
+                want = [max(v, v) if i % 4 == 3 else n * v for v in want] if i else \
+                    [n * 1.0, n * (n - 1) / 2]
+            assert seen["chain"] == want
+            if mode == "cuda":  # (hip: never through peer memory)
+                through = "through the other GPUs' memory" in seen["reason"]
+                assert through == (seen["gpus"] == n or peers == "1"), seen["reason"]
+                if not through and seen["gpus"] < n:
+                    assert "share a GPU" in seen["reason"]
             left, right = (rank - 1) % n, (rank + 1) % n
             assert seen["ring"] == [
                 [left] * 3, [left * 1.5, -left * 1.5],

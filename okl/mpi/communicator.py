@@ -168,7 +168,7 @@ class Communicator:
         self._kind = backend.kind  # host, opencl, cuda (hip mode runs through CuPy too)
         self._nccl: Any = None  # the NcclCommunicator, in nccl mode
         self._nccl_module: Any = None
-        self._peers: PeerSums | None = None  # nccl mode, one host: small all-reduces (peers.py)
+        self._peers: PeerSums | None = None  # cuda, one host: small all-reduces (peers.py)
         self._pool: dict[tuple, list] = {}  # host staging buffers: (nbytes,) -> [(array, event)]
         self._closed = False
         self._mine = comm.Dup()
@@ -210,7 +210,8 @@ class Communicator:
                     "every rank must ask for the same mode, with a device of the same kind")
         gpu = self._kind == "cuda"
         if wanted == "host":
-            return "host", "mode='host' asked for" + self._host_how()
+            peers = "; " + self._try_peers() if gpu else ""
+            return "host", "mode='host' asked for" + self._host_how() + peers
         if not gpu and wanted in ("nccl", "mpi-device"):
             raise CommunicatorError(
                 f"okl.mpi.Communicator: mode={wanted!r} needs a cuda or hip device, this is "
@@ -221,10 +222,8 @@ class Communicator:
             if not gpu or wanted not in ("auto", mode):
                 continue
             ok, why = attempt()
-            if ok and mode == "nccl":
-                return mode, why + "; " + self._try_peers()
             if ok:
-                return mode, why
+                return mode, why + "; " + self._try_peers()
             if wanted == mode:
                 raise CommunicatorError(f"okl.mpi.Communicator: mode={mode!r} is not "
                                         f"available: {why}")
@@ -232,7 +231,8 @@ class Communicator:
         if not gpu:
             refusals.append("serial/openmp memory is host memory" if self._kind == "host" else
                             "OpenCL buffers have no device path to MPI")
-        return "host", "; ".join(refusals) + self._host_how()
+            return "host", "; ".join(refusals) + self._host_how()
+        return "host", "; ".join(refusals) + self._host_how() + "; " + self._try_peers()
 
     def _host_how(self) -> str:
         return (" (host memory to MPI directly, no copy)" if self._kind == "host" else
@@ -307,6 +307,13 @@ class Communicator:
         if node.Get_size() != self.size and not why:
             why = "the ranks are on several hosts"
         node.Free()
+        wish = os.environ.get("OKL_MPI_PEERS", "")
+        if wish == "0":
+            why = why or "OKL_MPI_PEERS=0"
+        gpus = comm.allgather(None if why else self.dev.backend.cp_device.pci_bus_id)
+        if not why and len(set(gpus)) < self.size and wish != "1":
+            why = ("ranks share a GPU: their kernels take turns on it, and one that waits for "
+                   "another rank's would wait for its turn (OKL_MPI_PEERS=1 uses it anyway)")
         peers = PeerSums(cupy, self.dev, self.rank, self.size)
         handle = b""
         if not why:
@@ -331,12 +338,12 @@ class Communicator:
         if first == self.size:
             self._peers = peers
             return (f"all-reduces of up to {LIMIT} values by a kernel through the other GPUs' "
-                    "memory (CUDA IPC; every rank adds in rank order), larger ones by NCCL")
+                    "memory (CUDA IPC; every rank adds in rank order, queued on the stream)")
         peers.unmap()
         comm.Barrier()
         peers.free()
         where = f"rank {first}: " if self.size > 1 else ""
-        return f"all-reduces by NCCL (not through peer memory: {where}{text})"
+        return f"small all-reduces not through peer memory ({where}{text})"
 
     def _try_mpi_device(self) -> tuple[bool, str]:
         """Whether every rank's MPI library takes device pointers: asked of the library, then
@@ -426,8 +433,10 @@ class Communicator:
         "min") over the ranks, in place.  Collective.  nccl: enqueued on ``stream`` (default:
         the device's current stream), the host does not wait; later work on that stream sees
         the result.  mpi-device and host: returns once the result is in ``mem`` (the stream's
-        earlier work is waited for first).  dtypes: (u)int8, (u)int32, (u)int64, float32,
-        float64."""
+        earlier work is waited for first).  On cuda with every rank on one host and a GPU of
+        its own (``reason`` says), up to 16 values go through the other GPUs' memory instead
+        (okl.mpi.peers), in any mode: enqueued as with nccl, every rank adding in rank order.
+        dtypes: (u)int8, (u)int32, (u)int64, float32, float64."""
         self._live("allreduce")
         mem = self._memory(mem, "allreduce")
         if op not in OPS:
@@ -441,11 +450,10 @@ class Communicator:
             return
         MPI = self._MPI
         mpi_op = {"sum": MPI.SUM, "max": MPI.MAX, "min": MPI.MIN}[op]
+        if self._peers is not None and mem.size <= LIMIT and mem.handle.flags.c_contiguous:
+            self._peers.allreduce(mem, op, s)
+            return
         if self.mode == "nccl":
-            if (self._peers is not None and mem.size <= LIMIT
-                    and mem.handle.flags.c_contiguous):
-                self._peers.allreduce(mem, op, s)
-                return
             nccl = self._nccl_module
             with self.dev.backend.cp_device:
                 ptr = mem.handle.data.ptr

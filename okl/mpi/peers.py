@@ -24,9 +24,9 @@ made, so each call waits for the previous one's event when it is queued on anoth
 Like NCCL and MPI, a rank that never makes a call every other rank made leaves them waiting
 (the kernel spins on one block; the rest of the GPU keeps working).
 
-Used by okl.mpi.Communicator in its nccl mode on cuda (not hip) when every rank is on one
-host and a test all-reduce through the boxes gives the right answer on every rank; its
-``reason`` says so.  Larger all-reduces go to NCCL.
+Used by okl.mpi.Communicator on cuda (not hip), whatever carries its exchanges, when every
+rank is on one host and a test all-reduce through the boxes gives the right answer on every
+rank; its ``reason`` says so.  Larger all-reduces go the mode's way (NCCL, MPI).
 """
 
 from __future__ import annotations
@@ -100,8 +100,9 @@ class PeerSums:
         self._opened: list[int] = []  # the other ranks' boxes, mapped here
         self._boxes: Any = None  # device array of every rank's box pointer, by rank
         self._kernels: dict[tuple[str, str], Any] = {}
+        self._rank32, self._size32 = np.int32(rank), np.int32(size)
         self._seq = 0
-        self._last: Any = None  # (stream, event) of the last call
+        self._last: Any = None  # the CuPy stream of the last call
 
     # -- set-up: each step is one rank's; Communicator agrees on the outcome between them --
     def allocate(self) -> bytes:
@@ -151,8 +152,13 @@ class PeerSums:
         over the ranks, queued on ``stream`` (an okl.Stream)."""
         s = stream.handle
         last = self._last
-        if last is not None and last[0] is not s:
-            s.wait_event(last[1])  # calls run in the order they were made (see the module)
+        if last is not None and last is not s:
+            # calls run in the order they were made (see the module): after everything queued
+            # on the last call's stream so far, which includes that call
+            with self._dev.backend.cp_device:
+                event = self._cp.cuda.Event(disable_timing=True)
+                event.record(last)
+            s.wait_event(event)
         self._launch(mem.handle.data.ptr, mem.size, mem.dtype.name, op, s)
 
     def kernel(self, dtype: str, op: str) -> Any:
@@ -170,11 +176,9 @@ class PeerSums:
         kernel = self.kernel(dtype, op)
         self._seq += 1
         with self._dev.backend.cp_device:
-            kernel((1,), (MAX_RANKS,), (ptr, np.int32(n), self._boxes, np.int32(self.rank),
-                                       np.int32(self.size), np.uint64(self._seq)), stream=s)
-            event = self._cp.cuda.Event(disable_timing=True)
-            event.record(s)
-        self._last = (s, event)
+            kernel((1,), (MAX_RANKS,), (ptr, np.int32(n), self._boxes, self._rank32,
+                                       self._size32, np.uint64(self._seq)), stream=s)
+        self._last = s
 
     # -- the end -------------------------------------------------------------------------------
     def unmap(self) -> None:
