@@ -12,8 +12,9 @@ translation, and prints best / median throughput over interleaved repetitions:
   before that pass), the u loop jammed into the lanes or moved inside them;
 - dot: the same for streamDot, float (the sums fit registers) and double (they do not);
 - bk5: BK5's GPU algorithm (k-slabs through @shared memory, @exclusive columns) against
-  the same translation before cpu.pad, before cpu.forward and cpu.hoist (and cpu.pad), and
-  before cpu.columns and the chained-sum interchange (and cpu.pad) (same bits), the
+  the same translation before cpu.prefetch, before cpu.pad (and cpu.prefetch), before
+  cpu.forward and cpu.hoist (and cpu.pad, cpu.prefetch), and before cpu.columns and the
+  chained-sum interchange (and cpu.pad, cpu.prefetch) (same bits), the
   hand C's whole-element algorithm, and that hand C with every sum in OKL's order
   (peers/openmp/bk5_okl_order.c: what a careful CPU programmer gets without reassociating);
 - pocl: an explicit barrier in a plain loop around an @inner block (needs a CPU OpenCL
@@ -234,6 +235,19 @@ def _pad_off():
         lower.pad_lane_rows = saved
 
 
+@contextlib.contextmanager
+def _prefetch_off():
+    """okl's CPU lowering without cpu.prefetch: the translation as it was before it (the same
+    code less the prefetches)."""
+    import okl.transforms.cpu.lower as lower
+    saved = lower.prefetch_next_slabs
+    lower.prefetch_next_slabs = lambda kernel: 0
+    try:
+        yield
+    finally:
+        lower.prefetch_next_slabs = saved
+
+
 def bk5(E: int, nq: int, reps: int) -> None:
     print(f"BK5, N = {nq - 1}, {E} elements, one thread: okl's translation, the translation "
           f"before cpu.columns and the chained-sum interchange (the @exclusive column r_Aq "
@@ -241,13 +255,16 @@ def bk5(E: int, nq: int, reps: int) -> None:
           f"and the hand C peer (it reassociates its D^T sums)")
     from .bench_bk5 import reference
     defines = {"dfloat": "double", "p_Nq": nq}
-    with _bk5_passes_off(), _pad_off():
+    with _bk5_passes_off(), _pad_off(), _prefetch_off():
         before = translate("bk5.okl", defines)
-    with _forward_hoist_off(), _pad_off():
+    with _forward_hoist_off(), _pad_off(), _prefetch_off():
         unforwarded = translate("bk5.okl", defines)
-    with _pad_off():
+    with _pad_off(), _prefetch_off():
         unpadded = translate("bk5.okl", defines)
+    with _prefetch_off():
+        unprefetched = translate("bk5.okl", defines)
     variants = {"generated": translate("bk5.okl", defines),
+                "before cpu.prefetch": unprefetched,
                 "before cpu.pad": unpadded,
                 "before cpu.forward and cpu.hoist": unforwarded,
                 "before cpu.columns": before}
@@ -288,6 +305,7 @@ def bk5(E: int, nq: int, reps: int) -> None:
     assert np.array_equal(outs["generated"], outs["before cpu.columns"])
     assert np.array_equal(outs["generated"], outs["before cpu.forward and cpu.hoist"])
     assert np.array_equal(outs["generated"], outs["before cpu.pad"])
+    assert np.array_equal(outs["generated"], outs["before cpu.prefetch"])
 
 
 def pocl_dot(n: int, reps: int) -> None:

@@ -32,6 +32,7 @@ from .hoist import hoist_constant_fills
 from .interchange import interchange_lanes
 from .offstack import move_off_stack
 from .pad import pad_lane_rows
+from .prefetch import prefetch_next_slabs
 from .registers import keep_running_values
 from .simd import mark as simd_mark
 from .simd import scatters
@@ -91,6 +92,8 @@ def lower_cpu_kernel(program: Program, kernel: Kernel, target: Target,
             simd_lanes.add(id(loop.node))
     # rows of lanes that end in a part vector: their leading sums over whole vectors
     pad_lane_rows(kernel, simd_lanes)
+    # a slab loop's next iteration's short runs of read-only arrays: asked for a slab ahead
+    prefetch_next_slabs(kernel)
     marked = []  # (pragma, loop) of the parallel @outer loops with no guard around them
     pragmas: dict[int, str] = {}  # id(top-level @outer For node) -> its parallel pragma
     for outer in kernel.outers:
