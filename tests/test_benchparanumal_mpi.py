@@ -162,6 +162,8 @@ CASES = [  # (mode, ranks, arguments)
     # the dots summed by the communicator (on the device, where it has one) instead of by
     # MPI on the host after the read-back
     ("serial", 2, ["--ndofs", "6e3", "--iterations", "30", "--sums", "device"]),
+    # CG's scalars on the device, nothing read back until the solve ends
+    ("serial", 4, ["--ndofs", "6e3", "--iterations", "25", "--sums", "resident"]),
 ]
 
 
@@ -190,6 +192,39 @@ def test_ranks_solve_what_one_rank_solves(tmp_path: Path, mode: str, nranks: int
     assert line["sums"] == (extra[-1] if "--sums" in extra else "host")
     if "--ndofs-per-rank" in extra:
         assert report["NZ"] == nranks * report["nx"]
+
+
+def _cg_solves(sums: str, zero_residual: bool = False, iterations: int = 30):
+    """One rank's BP5 CG on serial, as run.py runs it: (iterations, residual norms,
+    coefficients, x)."""
+    import run
+
+    import okl
+    dev = okl.Device("serial")
+    problem = parse("BP5")
+    s = run.Setup(dev, run.STANDINS, problem, 3, 4, 4, 4, "serial")
+    cg = run.CG(s, sums=sums)
+    x, r, start = run.bp_system(s)
+    start()
+    if zero_residual:  # CG stops before its first iteration, as benchParanumal's does
+        r.set(np.zeros(s.nall))
+    history: list[float] = []
+    coefficients: list[tuple[float, float]] = []
+    done = cg.solve(x, r, iterations, history, coefficients)
+    return done, history, coefficients, x.get()
+
+
+@pytest.mark.parametrize("zero_residual", [False, True], ids=["solve", "nothing-to-solve"])
+def test_resident_cg_is_the_host_loop_bit_for_bit(zero_residual: bool) -> None:
+    """--sums resident computes alpha and beta on the device from the dots it keeps there:
+    the same divisions of the same numbers and the same updates as the host loop, so the
+    same bits, the same iteration count, and the same stop where the residual is zero."""
+    host = _cg_solves("host", zero_residual)
+    resident = _cg_solves("resident", zero_residual)
+    assert host[0] == resident[0] == (0 if zero_residual else 30)
+    assert host[1] == resident[1] and host[2] == resident[2]
+    assert np.array_equal(host[3], resident[3])
+    assert len(resident[1]) == resident[0]
 
 
 # Faults the check must see.  DROP_ONCE: rank 0 drops, once, the partial sums of its top

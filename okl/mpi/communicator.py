@@ -448,11 +448,11 @@ class Communicator:
         s = self._stream(stream, "allreduce")
         if mem.size == 0:
             return
-        MPI = self._MPI
-        mpi_op = {"sum": MPI.SUM, "max": MPI.MAX, "min": MPI.MIN}[op]
-        if self._peers is not None and mem.size <= LIMIT and mem.handle.flags.c_contiguous:
+        if self._peers is not None and mem.size <= LIMIT:  # (views are contiguous)
             self._peers.allreduce(mem, op, s)
             return
+        MPI = self._MPI
+        mpi_op = {"sum": MPI.SUM, "max": MPI.MAX, "min": MPI.MIN}[op]
         if self.mode == "nccl":
             nccl = self._nccl_module
             with self.dev.backend.cp_device:
