@@ -32,21 +32,24 @@ between two such reads.  Checked, refused otherwise:
   under a branch), a counted loop of constant range that holds two @inner loops or more
   (so other blocks' work separates its reads; one block is a plain loop nest, which the
   hardware prefetcher follows);
-- the loads are of a ``const``-qualified pointer parameter (the kernel stores through no
-  pointer) of a known scalar type, one
-  subscript, reached from the slab loop's body through blocks and counted loops of constant
-  range only (no ``if``, ``?:``, ``&&``, ``||`` or other loop on the way);
+- the loads are of a ``const``-qualified pointer parameter of a known scalar type (and the
+  kernel stores through no other pointer than its named arrays), one subscript, reached
+  from the slab loop's body through blocks and counted loops of constant range only (no
+  ``if``, ``?:``, ``&&``, ``||`` or other loop on the way);
 - the subscript is affine in the @outer iterator, the slab iterator and the counted loops'
   iterators (locals declared with an initialiser in a block around the load, never written,
   are read through): ``c_e e + c_k k + sum c_v v + c``, ``c_e`` and ``c_k`` not zero and the
   same for every load of the array; per slab, the loads' ranges, merged where less than a
   line apart, each at most twice as long as the number of values that read it.
 
-Only runs shorter than 8 lines (512 bytes) are prefetched, at most 64 lines a slab: at BK5
-N = 7 and 9 (runs of 8 and 12.5 lines) the same prefetches cost 3-10 % (the hardware
-prefetcher already follows those runs).  One thread, ratio to the OKL-order hand C
-(/tmp scratch harness, interleaved, 10 rounds): N = 3 0.88-0.92 -> 1.21-1.29, N = 5
-0.95-1.00 -> 1.10-1.17.  Measured on one x86 VM (gcc 12, AVX-512); ``__builtin_prefetch``
+Only runs shorter than 8 lines (512 bytes) are prefetched, a line each (a run that fits one
+line: one prefetch, no loop), at most 64 lines a slab: at BK5 N = 7 and 9 (runs of 8 and
+12.5 lines) the same prefetches cost 3-10 % (measured; why was not established -- the
+hardware prefetcher may already follow runs that long).  One thread, ratio to the
+OKL-order hand C (an interleaved C harness, the median over 12 rounds of each round's best of
+3 calls, two runs): N = 3 0.88 -> 1.16-1.25, N = 5 0.97 -> 1.11-1.13; OpenMP, 2 threads:
+N = 3 0.89 -> 1.17-1.18, N = 5 1.00 -> 1.15-1.24.  The prefetches add 3-4 % of the
+instructions (callgrind).  Measured on one x86 VM (gcc 12, AVX-512); ``__builtin_prefetch``
 is gcc's and clang's (okl's CPU compilers).
 """
 
