@@ -86,6 +86,9 @@ REFUSED = {
     # written arrays are not asked for
     "not const": ("@restrict const double *g, @restrict const double *q",
                   "@restrict double *g, @restrict double *q"),
+    # a local array of the argument's name: not the argument
+    "shadowed": ("          const int n = ",
+                 "          const double g[2 * Q * Q * Q] = {0};\n          const int n = "),
     # a slab loop of a run-time length
     "uncounted": ("for (int k = 0; k < Q; ++k) {", "for (int k = 0; k < Q + E % 1; ++k) {"),
     # a slab loop that the next element may skip
@@ -98,7 +101,7 @@ REFUSED = {
 def test_refused(case):
     old, new = REFUSED[case]
     src = _variant(old, new)
-    if case in ("square", "argument", "no element", "no slab"):
+    if case in ("square", "argument", "no element", "no slab", "shadowed"):
         # q's loads still qualify; g's do not
         c = okl.translate(src, "serial").source
         assert "q__next" in c and "g__next" not in c

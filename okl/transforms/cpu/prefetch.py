@@ -105,7 +105,10 @@ def _read_only_params(kernel: Kernel) -> dict[str, int]:
         if "const" in base.quals and size is not None and p.name:
             out[p.name] = size
     written = written_names(kernel.node.body)
-    return {n: s for n, s in out.items() if n not in written and "*" not in written}
+    # a name declared again in the body may mean a local array there
+    declared = {n.name for n in walk(kernel.node.body) if isinstance(n, c_ast.Decl)}
+    return {n: s for n, s in out.items()
+            if n not in written and n not in declared and "*" not in written}
 
 
 def _outer_shape(node: c_ast.For) -> tuple[str, c_ast.Node, list[str]] | None:
