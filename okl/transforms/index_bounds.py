@@ -29,7 +29,7 @@ from dataclasses import field
 
 from pycparser import c_ast, c_generator
 
-from ..ctree import children, walk
+from ..ctree import REVERSED_SLOTS, reversed_child_slots, walk
 from ..model.basetypes import INTEGER_TYPES
 from ..model.kernel import Kernel
 from ..record import record
@@ -265,27 +265,48 @@ class _Analysis:
     # -- accesses ------------------------------------------------------------------------------
     def scan(self, n: c_ast.Node | None, env: dict, ctx: _Ctx) -> None:
         """Record the pointer accesses in an expression (narrowing through ``?:`` and ``&&``)."""
+        # preorder with an explicit stack (children pushed last first); only the nodes that
+        # narrow ``env`` for a part of themselves recurse.  (pycparser's node classes have
+        # no subclasses: the class decides.)
         if n is None:
             return
-        if isinstance(n, c_ast.TernaryOp):
-            self.scan(n.cond, env, ctx)
-            self.scan(n.iftrue, *self.refine(n.cond, True, env, ctx))
-            self.scan(n.iffalse, *self.refine(n.cond, False, env, ctx))
-            return
-        if isinstance(n, c_ast.BinaryOp) and n.op in ("&&", "||"):
-            self.scan(n.left, env, ctx)
-            self.scan(n.right, *self.refine(n.left, n.op == "&&", env, ctx))
-            return
-        if isinstance(n, c_ast.UnaryOp) and n.op == "sizeof":
-            return
-        if isinstance(n, c_ast.UnaryOp) and n.op == "&" and isinstance(n.expr, c_ast.ArrayRef):
-            self.scan(n.expr.subscript, env, ctx)  # &x[n] may point one past the end
-            self.scan(n.expr.name, env, ctx)
-            return
-        if isinstance(n, c_ast.ArrayRef) and isinstance(n.name, c_ast.ID):
-            self.access(n, env, ctx)
-        for child in children(n):
-            self.scan(child, env, ctx)
+        table = REVERSED_SLOTS
+        stack = [n]
+        pop, push, extend = stack.pop, stack.append, stack.extend
+        while stack:
+            n = pop()
+            if n is None:
+                continue
+            cls = type(n)
+            if cls is c_ast.TernaryOp:
+                self.scan(n.cond, env, ctx)
+                self.scan(n.iftrue, *self.refine(n.cond, True, env, ctx))
+                self.scan(n.iffalse, *self.refine(n.cond, False, env, ctx))
+                continue
+            if cls is c_ast.BinaryOp and (n.op == "&&" or n.op == "||"):
+                self.scan(n.left, env, ctx)
+                self.scan(n.right, *self.refine(n.left, n.op == "&&", env, ctx))
+                continue
+            if cls is c_ast.UnaryOp:
+                if n.op == "sizeof":
+                    continue
+                if n.op == "&" and type(n.expr) is c_ast.ArrayRef:
+                    self.scan(n.expr.subscript, env, ctx)  # &x[n] may point one past the end
+                    self.scan(n.expr.name, env, ctx)
+                    continue
+            elif cls is c_ast.ArrayRef and type(n.name) is c_ast.ID:
+                self.access(n, env, ctx)
+            slots = table.get(cls)
+            if slots is None:
+                slots = reversed_child_slots(cls)
+            for slot in slots:
+                value = getattr(n, slot)
+                if value is None:
+                    continue
+                if type(value) is list:
+                    extend(value[::-1])
+                else:
+                    push(value)
 
     def access(self, n: c_ast.ArrayRef, env: dict, ctx: _Ctx) -> None:
         name = n.name.name
@@ -332,27 +353,47 @@ def derive_bounds(kernel: Kernel, origin: Callable[[int], tuple[str, int]]) -> B
 def _assigned(body: c_ast.Node) -> tuple[set[str], bool]:
     """Names written anywhere except by their own loop's update (``++i`` in ``for (i...)``),
     and names whose address is taken; and whether the body has a goto or a label."""
-    skip: set[int] = set()
     out: set[str] = set()
     jumps = False
-    # (pycparser's node classes have no subclasses: the class decides)
-    for n in walk(body):  # a For comes before the nodes of its update
+    # one stack walk, as ctree.walk, inlined (this runs over every node of every kernel):
+    # a canonical loop's update is not pushed at all, which skips what its walk would meet
+    # there (the loop's own step; a canonical update holds no other write).  (pycparser's
+    # node classes have no subclasses: the class decides.)
+    table = REVERSED_SLOTS
+    stack = [body]
+    pop, push, extend = stack.pop, stack.append, stack.extend
+    assignment, unary, for_, goto, label = (c_ast.Assignment, c_ast.UnaryOp, c_ast.For,
+                                            c_ast.Goto, c_ast.Label)
+    while stack:
+        n = pop()
         cls = type(n)
-        if cls is c_ast.Goto or cls is c_ast.Label:
-            jumps = True
-        if skip and id(n) in skip:
-            continue
-        if cls is c_ast.Assignment:
+        if cls is assignment:
             target = n.lvalue
-        elif cls is c_ast.UnaryOp and n.op in ("++", "--", "p++", "p--", "&"):
-            target = n.expr
-        else:
-            if cls is c_ast.For and n.next is not None and _loop_form(n) is not None:
-                skip.update(id(x) for x in walk(n.next))
-            continue
-        if type(target) is c_ast.ID:
-            out.add(target.name)
+            if type(target) is c_ast.ID:
+                out.add(target.name)
+        elif cls is unary:
+            if n.op in _WRITES:
+                target = n.expr
+                if type(target) is c_ast.ID:
+                    out.add(target.name)
+        elif cls is goto or cls is label:
+            jumps = True
+        slots = table.get(cls)
+        if slots is None:
+            slots = reversed_child_slots(cls)
+        for slot in slots:  # reversed: the first child is popped first
+            value = getattr(n, slot)
+            if value is None:
+                continue
+            if type(value) is list:
+                extend(value[::-1])
+            elif not (slot == "next" and cls is for_ and _loop_form(n) is not None):
+                push(value)
     return out, jumps
+
+
+#: the unary operators that write their operand or take its address
+_WRITES = frozenset({"++", "--", "p++", "p--", "&"})
 
 
 def _loop_form(n: c_ast.For):
