@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from pycparser import c_ast
 
-from ..ctree import clone, parent_map, walk, with_coord
+from ..ctree import clone, statement_parents, walk, with_coord
 from ..errors import Diagnostics, SourceLoc
 from ..parser.attributes import Attribute
 from ..parser.cparse import parse_expression
@@ -154,15 +154,15 @@ def _float_outer_loops(fn: c_ast.FuncDef, amap: AttributeMap, tiled_outer: set[i
 
 
 def _tiled_outers(root: c_ast.Node, tiled_outer: set[int]):
-    """The tiled @outer loops under ``root`` in preorder, and the parent map of ``root``
-    (one walk)."""
+    """The tiled @outer loops under ``root`` in preorder, and the parent map of its
+    statements (one walk: loops are statements)."""
     found: list[c_ast.For] = []
 
     def visit(n: c_ast.Node) -> None:
         if type(n) is c_ast.For and id(n) in tiled_outer:
             found.append(n)
 
-    return found, parent_map(root, visit)
+    return found, statement_parents(root, visit)
 
 
 def _parent(parents, n: c_ast.Node) -> c_ast.Node | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from ..ctree import parent_map, root_name, walk
+from ..ctree import root_name, statement_parents, walk
 from ..errors import Diagnostics
 from ..model.basetypes import canonical_base
 from ..model.kernel import Kernel, Program
@@ -22,7 +22,7 @@ def lower_atomics(program: Program, kernel: Kernel, target: Target, diags: Diagn
         return
     scope = _scope(kernel)
     shared = {v.name for v in kernel.shared}
-    parents = parent_map(kernel.node)
+    parents = statement_parents(kernel.node)  # an @atomic update is a statement
     for atomic in kernel.atomics:
         node = atomic.node
         if isinstance(node, c_ast.Assignment) and node.op == "=":

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from ..ctree import ids_in, parent_map
+from ..ctree import ids_in, statement_parents
 from ..model.attach import AttributeMap
 from ..model.kernel import Loop, Program
 from ..parser.attributes import Attribute
@@ -32,7 +32,7 @@ def insert_barriers(program: Program) -> None:
                 if last or block.nobarrier or not _touches(block, shared):
                     continue
                 if parents is None:
-                    parents = parent_map(kernel.node)
+                    parents = statement_parents(kernel.node)  # a block is a statement
                 _insert_after(block.node, parents, program.attrs)
 
 

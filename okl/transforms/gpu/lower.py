@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from ...ctree import clone, parent_map, rewrite, walk
+from ...ctree import clone, rewrite, statement_parents, walk
 from ...errors import Diagnostics
 from ...model.kernel import Kernel, Loop, Program
 from ...model.sizes import array_bytes
@@ -28,9 +28,10 @@ def lower_gpu_kernel(program: Program, kernel: Kernel, plan: KernelPlan, target:
     _check_thread_memory(program, kernel, diags)
     barriers = program.attrs.named("barrier")
     for dk in plan.device_kernels:
-        # the parent map holds every node below the @outer loop: what is in the device
-        # kernel is known without a walk per @shared array or a rewrite without barriers
-        parents = parent_map(dk.outer_loop.node)
+        # the parent map holds every statement below the @outer loop (loops, barriers and
+        # @shared declarations are statements): what is in the device kernel is known
+        # without a walk per @shared array or a rewrite without barriers
+        parents = statement_parents(dk.outer_loop.node)
         body = _lower_loop(program, dk, dk.outer_loop, target, diags, parents)
         if any(id(b) in parents for b in barriers):
             body = _lower_barriers(program, body, target)
