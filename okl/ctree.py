@@ -217,6 +217,37 @@ def statement_parents(root: c_ast.Node, visit: Callable[[c_ast.Node], object] | 
     return out
 
 
+def rewrite_statements(root: c_ast.Node, fn: Callable[[c_ast.Node], c_ast.Node | None],
+                       ) -> c_ast.Node:
+    """:func:`rewrite` of the statements below ``root`` only (the nodes in the slots that
+    :func:`statement_parents` follows): ``fn(statement)`` returns a replacement, which is
+    not entered, or None to keep the statement and look inside it.  For a pass that
+    replaces statements (barriers): a call per statement, not per node."""
+    table = _STATEMENT_SLOTS
+    stack = [root]
+    pop, push = stack.pop, stack.append
+    while stack:
+        n = pop()
+        for slot in table.get(type(n), ()):
+            value = getattr(n, slot)
+            if value is None:
+                continue
+            if type(value) is list:
+                for k, item in enumerate(value):
+                    new = fn(item)
+                    if new is None:
+                        push(item)
+                    else:
+                        value[k] = new
+            else:
+                new = fn(value)
+                if new is None:
+                    push(value)
+                else:
+                    setattr(n, slot, new)
+    return root
+
+
 #: node class -> its slots that hold statements or declarations, last first (as
 #: :data:`REVERSED_SLOTS`); a class not here holds none
 _STATEMENT_SLOTS: dict[type, tuple[str, ...]] = {

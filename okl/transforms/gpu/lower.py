@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from ...ctree import clone, rewrite, statement_parents, walk
+from ...ctree import clone, rewrite_statements, statement_parents, walk
 from ...errors import Diagnostics
 from ...model.kernel import Kernel, Loop, Program
 from ...model.sizes import array_bytes
@@ -155,6 +155,8 @@ def _is_zero(node) -> bool:
 
 
 def _lower_barriers(program: Program, body: c_ast.Node, target: Target) -> c_ast.Node:
+    """Each @barrier statement in ``body`` as ``target``'s (a barrier is a statement: the
+    expressions are not searched)."""
     def fn(n):
         if is_barrier(n, program.attrs):
             attr = program.attrs.get(n, "barrier")
@@ -164,7 +166,7 @@ def _lower_barriers(program: Program, body: c_ast.Node, target: Target) -> c_ast
                 stmt.coord = n.coord
                 return stmt
         return None
-    rewrite(body, fn)
+    rewrite_statements(body, fn)
     return body
 
 
