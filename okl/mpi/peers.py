@@ -155,10 +155,10 @@ class PeerSums:
         if last is not None and last is not s:
             # calls run in the order they were made (see the module): after everything queued
             # on the last call's stream so far, which includes that call
-            with self._dev.backend.cp_device:
+            with self._dev.backend.cp_device:  # (a null stream is the current device's)
                 event = self._cp.cuda.Event(disable_timing=True)
                 event.record(last)
-            s.wait_event(event)
+                s.wait_event(event)
         self._launch(mem.handle.data.ptr, mem.size, mem.dtype.name, op, s)
 
     def kernel(self, dtype: str, op: str) -> Any:

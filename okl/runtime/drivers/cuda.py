@@ -272,10 +272,19 @@ class CudaBackend:
             stream.use()
 
     def stream_finish(self, stream) -> None:
-        stream.synchronize()
+        # with our GPU current: the default stream (CuPy's null stream, handle 0) means the
+        # legacy stream of whichever device is current, and synchronizing another GPU's
+        # returned before this one's copies had landed (seen: ranks on GPU 1 read stale
+        # all-reduce staging buffers on a 2-GPU host)
+        if _cupy().cuda.runtime.getDevice() == self.device_id:
+            stream.synchronize()
+        else:
+            with self.cp_device:
+                stream.synchronize()
 
     def stream_wait(self, stream, event, event_stream) -> None:
-        stream.wait_event(event)  # cudaStreamWaitEvent: the host does not wait
+        with self.cp_device:  # (the null stream is the current device's, as stream_finish)
+            stream.wait_event(event)  # cudaStreamWaitEvent: the host does not wait
 
     def event_record(self, stream):
         with self.cp_device:
