@@ -392,3 +392,31 @@ def test_high_priority_stream_on_gpus():
     dev = okl.Device("cuda")
     high, normal = dev.stream(priority="high"), dev.stream()
     assert high.handle.priority < normal.handle.priority  # CUDA: lower is higher
+
+
+@pytest.mark.gpu
+def test_the_default_stream_finishes_on_its_own_gpu():
+    """On a Device of GPU 1 the default stream is CuPy's null stream, which names the legacy
+    stream of whichever GPU is current: ``finish()`` must wait for GPU 1's, not GPU 0's.  A
+    copy queued behind a long stretch of work on GPU 1 is read once the stream has finished
+    (a finish on GPU 0's null stream returned at once and the read found the old bytes)."""
+    skip_unless_available("cuda")
+    import cupy
+    if cupy.cuda.runtime.getDeviceCount() < 2:
+        pytest.skip("needs two GPUs (the bug was GPU 1's stream finished as GPU 0's)")
+    dev = okl.Device("cuda", device_id=1)
+    s = dev.current_stream
+    busy = dev.zeros(1 << 26, np.float64)
+    src = dev.asarray(np.arange(4.0))
+    for round_ in range(3):
+        with cupy.cuda.Device(1):
+            x = busy.handle
+            for _ in range(30):  # ~tens of ms of queued work on GPU 1's null stream
+                x *= 1.0000001
+        host = dev.pinned(4, np.float64)
+        host[:] = -1.0
+        with s:
+            src.copy_to(host, blocking=False)
+        cupy.cuda.runtime.setDevice(0)  # another GPU current, as in a program using both
+        s.finish()
+        assert host.tolist() == [0.0, 1.0, 2.0, 3.0], round_
