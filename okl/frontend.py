@@ -18,7 +18,7 @@ from .model.dim import apply_dims
 from .model.kernel import Program
 from .model.tile import expand_tiles
 from .model.types import TypeTable
-from .parser.attributes import extract
+from .parser.attributes import extract_tokens
 from .parser.cparse import parse
 from .parser.cpp.preprocess import preprocess
 from .parser.cxx import lower_cxx
@@ -59,13 +59,14 @@ def _analyze(source: str | bytes, filename: str, mode: str, defines, include_dir
     check_bounds(expanded)
     clock.lap("preprocess")
     diags.items.extend(expanded.warnings)
-    text, attrs = extract(expanded, diags)
+    blanked, attrs, tokens = extract_tokens(expanded, diags)
     errors = len(diags.errors)
-    text = lower_cxx(text, expanded, diags)
+    text = lower_cxx(blanked, expanded, diags)
     if len(diags.errors) > errors:  # C++ that C cannot parse: its own error, not the parser's
         diags.raise_if_errors()
     clock.lap("attributes")
-    ast = parse(text, expanded, diags)
+    # the attribute scan's tokens are the parser's where lower_cxx changed nothing
+    ast = parse(text, expanded, diags, tokens if text is blanked else None)
     clock.lap("parse")
     amap = attach(ast, attrs)
     types = TypeTable()

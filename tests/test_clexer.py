@@ -11,7 +11,7 @@ from pycparser import c_lexer, c_parser
 
 from okl.errors import Diagnostics, TranslationError
 from okl.parser import clexer
-from okl.parser.attributes import extract
+from okl.parser.attributes import extract_tokens, tokenize
 from okl.parser.clexer import FAST_PATH, PUNCTUATORS, FastLexer
 from okl.parser.cparse import PARSER, TYPEDEF_NAMES, _BufferedParser, _Parser
 from okl.parser.cpp.preprocess import Expanded, preprocess
@@ -41,13 +41,14 @@ TRICKY = [
 ]
 
 
-def tokens(lexer_class, text: str, *, read_ahead: bool = False):
+def tokens(lexer_class, text: str, *, read_ahead: bool = False, known=None):
     """(type, value, line, column, file) of every token and the errors reported; with
-    ``read_ahead``, FastLexer.tokens() first and token() for what it leaves."""
+    ``read_ahead``, FastLexer.tokens() first (given the attribute scan's tokens ``known``)
+    and token() for what it leaves."""
     errors = []
     lex = lexer_class(lambda msg, line, col: errors.append((msg, line, col)))
     lex.input(text, "f.okl")
-    ahead = lex.tokens() if read_ahead else []
+    ahead = lex.tokens(known) if read_ahead else []
     if read_ahead:
         assert not errors  # read-ahead stops before an error: token() reports it
     out = [tok for tok in ahead if tok is not None]
@@ -94,6 +95,44 @@ def test_kernel_files(path):
     assert tokens(FastLexer, text, read_ahead=True) == tokens(c_lexer.CLexer, text)
 
 
+#: texts where the attribute scan's tokens and CLexer's differ, or CLexer counts lines
+#: its own way
+KNOWN_TRICKY = [
+    "a\r\nb", "x\u00a0y", "#line 5\nx y\n", "int a; # 7 \"q.c\"\nb c", "a... b", "f(a::b)",
+    "x[[y]] z[ [1]]", "a/*b*/c", "a//b\nc", "x$y $z 1$ L'a' Lx\"s\"", "1.0x2 3.5e+2f 00 7u",
+    "#pragma unroll\nfor(;;) {}\n#pragma omp x\n y", "  #pragma a\nb", "`x` \\\nz",
+    "#ifndef X\n#include <a.h>\nvoid f(void);",
+]
+
+
+@same_pycparser
+@pytest.mark.parametrize("text", TRICKY + KNOWN_TRICKY)
+def test_known_tokens_tricky(text):
+    """FastLexer.tokens given the attribute scan's tokens of the text reads what CLexer
+    reads (and stops before the same errors)."""
+    for variant in (text, text + "\n  "):
+        assert tokens(FastLexer, variant, read_ahead=True, known=tokenize(variant)) == \
+            tokens(c_lexer.CLexer, variant)
+
+
+@same_pycparser
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_known_tokens_files(path):
+    """The same on every kernel file as the parser gets it (attributes blanked, their tokens
+    still among the known ones), and with the last character of a token in the middle
+    changed to one CLexer rejects."""
+    text, known = expanded(path, with_tokens=True)
+    assert tokens(FastLexer, text, read_ahead=True, known=known) == \
+        tokens(c_lexer.CLexer, text)
+    longer = [t for t in known if len(t.text) > 1 and text.startswith(t.text, t.start)]
+    if longer:
+        t = longer[len(longer) // 2]
+        at = t.start + len(t.text) - 1
+        cut = text[:at] + "`" + text[at + 1:]
+        assert tokens(FastLexer, cut, read_ahead=True, known=known) == \
+            tokens(c_lexer.CLexer, cut)
+
+
 def parsed(parser_class, text: str) -> str:
     """The tree as text with every coordinate, or the parse error."""
     p = parser_class()
@@ -113,9 +152,9 @@ BENCH_DEFINES = {"dfloat": "double", "dlong": "int", "p_Nq": 8, "p_cubNq": 9, "p
                  "p_U": 32, "p_DOTB": 256}
 
 
-def expanded(path: Path) -> str:
+def expanded(path: Path, with_tokens: bool = False):
     """The text that okl parses: preprocessed (the source itself where cpp refuses it) with
-    the attributes blanked."""
+    the attributes blanked (and, ``with_tokens``, the attribute scan's tokens of it)."""
     source = path.read_text(encoding="utf-8", errors="replace")
     defines = dict(BENCH_DEFINES)
     if path.with_suffix(".defines").exists():
@@ -128,7 +167,8 @@ def expanded(path: Path) -> str:
     except TranslationError:
         lines = [(str(path), k + 1) for k in range(source.count("\n") + 1)]
         text = Expanded(source, lines)
-    return extract(text, Diagnostics())[0]
+    blanked, _attrs, known = extract_tokens(text, Diagnostics())
+    return (blanked, known) if with_tokens else blanked
 
 
 @pytest.mark.skipif(PARSER is not _BufferedParser, reason="installed pycparser's parser is "

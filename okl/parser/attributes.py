@@ -136,6 +136,15 @@ def _kind_of(token: str, start: int, text: str) -> str:
 
 def extract(expanded: Expanded, diags: Diagnostics) -> tuple[str, list[Attribute]]:
     """Return the text with attributes blanked and the list of attributes found."""
+    text, attrs, _tokens = extract_tokens(expanded, diags)
+    return text, attrs
+
+
+def extract_tokens(expanded: Expanded, diags: Diagnostics,
+                   ) -> tuple[str, list[Attribute], list[Token]]:
+    """:func:`extract`, and the tokens of the text it read: the blanked text has the same
+    offsets, lines and columns, and the parser's lexer takes the tokens still in it from
+    here instead of matching each again (okl.parser.clexer.FastLexer.tokens)."""
     text = expanded.text
     tokens = tokenize(text)
     stops = _stops(tokens, text)
@@ -224,7 +233,7 @@ def extract(expanded: Expanded, diags: Diagnostics) -> tuple[str, list[Attribute
             closed_for = None
         last_sig = tok
         i += 1
-    return "".join(chars), attrs
+    return "".join(chars), attrs, tokens
 
 
 #: The tokens that :func:`extract` acts on (with the names that start with RESERVED_PREFIX)

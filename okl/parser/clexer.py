@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Sequence
 
 from pycparser import c_lexer
 from pycparser.c_lexer import CLexer
@@ -96,61 +97,178 @@ class FastLexer(CLexer):
     """``CLexer`` that reads all tokens at once, with a one-regex path for identifiers,
     punctuators and plain integers."""
 
-    def tokens(self) -> list:
+    def tokens(self, known: Sequence[Sequence] | None = None) -> list:
         """The tokens that ``token()`` would return from here on, up to and with the final
         None; or, where the lexer reports an error, the tokens before it, with the lexer
         left where it was before that token: ``token()`` reads on from there and reports
         the error when the parser gets there, as it would have without reading ahead.
         (The parser called the lexer once per token through two calls of its token buffer:
-        a fifth of the parse.)  Empty where ``FAST_PATH`` is off."""
+        a fifth of the parse.)  Empty where ``FAST_PATH`` is off.
+
+        ``known``: the text's tokens as okl.parser.attributes.tokenize found them (kind,
+        text, offset, line, column), where the text is the one they were read from with
+        some tokens blanked (attributes) or changed, never the blanks between them: most
+        are taken as they are instead of matching each again (see :meth:`_known`)."""
         out: list = []
         if not FAST_PATH:
             return out
-        append, fast, keywords = out.append, _FAST.match, self._keyword_map
-        text, pos, lineno, line_start = self._lexdata, self._pos, self._lineno, self._line_start
         report, self.error_func = self.error_func, _stop
-        slow = self._pending_tok is not None or self._in_attribute  # CLexer's to finish
         try:
+            if known is not None and self._known(out, known):
+                return out
+            self._read(out)
+            return out
+        finally:
+            self.error_func = report
+
+    def _known(self, out: list, known: Sequence[Sequence]) -> bool:
+        """Read the text through ``known``: each token still in the text (a blanked one is
+        not) whose kind and neighbours leave no doubt that ``_read`` would read the same --
+        an ASCII identifier or keyword, a punctuator, a plain decimal integer or floating
+        constant -- is appended with its line and column; any other is read by ``CLexer``
+        from its offset (with what follows it, while a known token is cut or CLexer is
+        inside a pragma or an attribute).  True when done (the final None, or an error ahead);
+        False to let ``_read`` go on from where this left the lexer: at the end of
+        ``known``, or where CLexer's line count no longer agrees with the text's (a
+        ``#line`` directive).  Matching a token costs as much as all of this (about 4,000
+        instructions a match): the tokens of the attribute scan are read once, not twice.
+        Only where the text is the whole input, from its start, with no blank other than
+        CLexer's (space, tab, newline, form feed, vertical tab)."""
+        text = self._lexdata
+        if self._pos or self._lineno != 1 or self._line_start or \
+                self._pending_tok is not None or self._in_attribute or _ODD_BLANK.search(text):
+            return False
+        append, keywords, filename = out.append, self._keyword_map, self._filename
+        punctuators, special, end_text = PUNCTUATORS, _KNOWN_SPECIAL, len(text)
+        pos = 0  # the text before this is read
+        line, line_start = 1, 0  # of the last token read
+        k, count = 0, len(known)
+        while k < count:
+            kind, value, start, tline, col = known[k]
+            k += 1
+            if start < pos:
+                continue  # read with the token before
+            end = start + len(value)
+            tok_type = None
+            if not text.startswith(value, start):
+                if text[start:end].isspace():
+                    continue  # blanked
+                kind = ""  # changed otherwise: CLexer's
+            line, line_start = tline, start - col + 1
+            after = text[end] if end < end_text else ""
+            if kind == "id":
+                if after not in _AFTER_NAME and value.isascii():
+                    tok_type = keywords.get(value, "ID")
+            elif kind == "op":
+                tok_type = punctuators.get(value)
+                if tok_type is not None and value in special and special[value](text, end):
+                    tok_type = None
+            elif kind == "num" and after not in _AFTER_NUMBER and value.isascii():
+                if value.isdigit():
+                    if value[0] != "0":
+                        tok_type = "INT_CONST_DEC"
+                    elif value == "0":
+                        tok_type = "INT_CONST_OCT"
+                elif _FLOAT_WHOLE.match(value):
+                    tok_type = "FLOAT_CONST"
+            if tok_type is not None:
+                append(_Token(tok_type, value, line, col, filename))
+                pos = end
+                continue
+            # CLexer's, from this token's start, until it has read past the known tokens it
+            # reached (one it cut -- `1.0x`, a directive line -- is read on by CLexer)
+            self._pos, self._lineno, self._line_start = start, line, line_start
+            limit = end
             while True:
-                if not slow:
-                    m = fast(text, pos)
-                    blank = m.group("blank")
-                    if blank:
-                        lines = blank.count("\n")
-                        if lines:
-                            lineno += lines
-                            line_start = pos + blank.rfind("\n") + 1
-                    kind = m.lastgroup
-                    pos = m.end()
-                    if kind is not None and kind != "blank":
-                        value = m.group(kind)
-                        if kind == "id":
-                            tok_type = keywords.get(value, "ID")
-                        elif kind == "punct":
-                            tok_type = PUNCTUATORS[value]
-                        elif kind == "float":
-                            tok_type = "FLOAT_CONST"
-                        else:
-                            tok_type = "INT_CONST_OCT" if value == "0" else "INT_CONST_DEC"
-                        append(_Token(tok_type, value, lineno, m.start(kind) - line_start + 1,
-                                      self._filename))
-                        continue
-                # anything else is CLexer's, from where the blanks end
-                self._pos, self._lineno, self._line_start = pos, lineno, line_start
                 state = [getattr(self, name) for name in _STATE]
                 try:
-                    tok = super().token()
+                    tok = CLexer.token(self)
                 except _Stop:
                     for name, value in zip(_STATE, state, strict=True):
                         setattr(self, name, value)
-                    return out
+                    return True
                 append(tok)
                 if tok is None:
-                    return out
-                pos, lineno, line_start = self._pos, self._lineno, self._line_start
-                slow = self._pending_tok is not None or self._in_attribute
-        finally:
-            self.error_func = report
+                    return True
+                if self._pending_tok is not None or self._in_attribute:
+                    continue
+                pos = self._pos
+                while k < count and known[k][2] < pos:
+                    limit = max(limit, known[k][2] + len(known[k][1]))
+                    k += 1
+                if pos >= limit:
+                    break
+            # CLexer's line count must still be the text's (no #line directive)
+            nl = text.rfind("\n", 0, pos)
+            if self._line_start != nl + 1 or self._lineno != line + text.count("\n", start, pos):
+                return False
+            line, line_start = self._lineno, self._line_start
+        self._pos, self._lineno, self._line_start = pos, line, line_start
+        return False
+
+    def _read(self, out: list) -> None:
+        """Read on from where the lexer is (see :meth:`tokens`), one match per token."""
+        append, fast, keywords = out.append, _FAST.match, self._keyword_map
+        text, pos, lineno, line_start = self._lexdata, self._pos, self._lineno, self._line_start
+        slow = self._pending_tok is not None or self._in_attribute  # CLexer's to finish
+        while True:
+            if not slow:
+                m = fast(text, pos)
+                blank = m.group("blank")
+                if blank:
+                    lines = blank.count("\n")
+                    if lines:
+                        lineno += lines
+                        line_start = pos + blank.rfind("\n") + 1
+                kind = m.lastgroup
+                pos = m.end()
+                if kind is not None and kind != "blank":
+                    value = m.group(kind)
+                    if kind == "id":
+                        tok_type = keywords.get(value, "ID")
+                    elif kind == "punct":
+                        tok_type = PUNCTUATORS[value]
+                    elif kind == "float":
+                        tok_type = "FLOAT_CONST"
+                    else:
+                        tok_type = "INT_CONST_OCT" if value == "0" else "INT_CONST_DEC"
+                    append(_Token(tok_type, value, lineno, m.start(kind) - line_start + 1,
+                                  self._filename))
+                    continue
+            # anything else is CLexer's, from where the blanks end
+            self._pos, self._lineno, self._line_start = pos, lineno, line_start
+            state = [getattr(self, name) for name in _STATE]
+            try:
+                tok = super().token()
+            except _Stop:
+                for name, value in zip(_STATE, state, strict=True):
+                    setattr(self, name, value)
+                return
+            append(tok)
+            if tok is None:
+                return
+            pos, lineno, line_start = self._pos, self._lineno, self._line_start
+            slow = self._pending_tok is not None or self._in_attribute
+
+
+#: a blank that CLexer does not skip as one (a carriage return, a Unicode space): the
+#: attribute scan's tokens are not used on such a text
+_ODD_BLANK = re.compile(r"[^\S \t\n\f\v]")
+#: what after an identifier makes CLexer read more or something else (``x$y``, ``L"s"``)
+_AFTER_NAME = frozenset("$'\"")
+#: what after a number makes it CLexer's (a digit separator, ``$``)
+_AFTER_NUMBER = frozenset("$'")
+#: a whole decimal floating constant as ``_FAST`` reads one
+_FLOAT_WHOLE = re.compile(rf"(?:{_FLOAT})\Z")
+#: punctuators that start a longer token (or a comment, an attribute) where ``_FAST``'s
+#: lookaheads refuse them: (text, offset after the punctuator) -> refused
+_KNOWN_SPECIAL = {
+    ".": lambda text, end: text.startswith(".", end),  # ...
+    ":": lambda text, end: text.startswith(":", end),  # ::
+    "/": lambda text, end: text.startswith(("*", "/"), end),
+    "[": lambda text, end: bool(_ATTRIBUTE_START.match(text, end)),  # [[
+}
+_ATTRIBUTE_START = re.compile(r"\s*\[")
 
 
 class _Stop(Exception):

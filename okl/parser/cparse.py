@@ -61,6 +61,9 @@ class _Parser(c_parser.CParser):
     def __init__(self) -> None:
         super().__init__(lexer=FastLexer)
         self.typedef_names: frozenset[str] = frozenset()
+        #: the attribute scan's tokens of the text being parsed, where it has them
+        #: (:meth:`FastLexer.tokens`); None otherwise
+        self.known_tokens: list[Token] | None = None
 
     def _parse_translation_unit_or_empty(self):
         # parse() has just made the file scope: it starts with the names as types
@@ -117,7 +120,7 @@ class _BufferedParser(_Parser):
     (:func:`_buffer_fits`)."""
 
     def _parse_translation_unit_or_empty(self):
-        self._tokens._buffer = self.clex.tokens()
+        self._tokens._buffer = self.clex.tokens(self.known_tokens)
         return super()._parse_translation_unit_or_empty()
 
     def _peek(self, k: int = 1):
@@ -241,15 +244,20 @@ def parser() -> c_parser.CParser:
 NESTS_TOO_DEEPLY = "more levels than the parser's recursion has room for"
 
 
-def _parse_text(text: str) -> c_ast.FileAST:
+def _parse_text(text: str, known: list[Token] | None = None) -> c_ast.FileAST:
+    """The tree of ``text``; ``known``: its tokens from the attribute scan, if any (see
+    :func:`parse`)."""
     p = parser()
     p.typedef_names = TYPEDEF_NAMES
+    p.known_tokens = known
     try:
         with deep_recursion():  # pycparser recurses per nested construct (okl.recursion)
             return p.parse(text, filename="okl")
     except RecursionError:
         line, col = _deepest(text)
         raise SyntaxProblem(NESTS_TOO_DEEPLY, line, col, None) from None
+    finally:
+        p.known_tokens = None
 
 
 def _deepest(text: str) -> tuple[int, int]:
@@ -264,15 +272,19 @@ def _deepest(text: str) -> tuple[int, int]:
     return line, where - text.rfind("\n", 0, where)
 
 
-def parse(text: str, expanded: Expanded, diags: Diagnostics) -> c_ast.FileAST:
+def parse(text: str, expanded: Expanded, diags: Diagnostics,
+          known: list[Token] | None = None) -> c_ast.FileAST:
     """Parse attribute-free C; on errors record all of them (a missing ';' is repaired so
-    that the errors after it are found too) and raise TranslationError."""
+    that the errors after it are found too) and raise TranslationError.  ``known``: the
+    tokens okl.parser.attributes found in the text before it blanked the attributes
+    (offsets unchanged), which the lexer takes instead of reading most of them again."""
     errors = len(diags.errors)
     # each repair parses the whole file again: a large file gets fewer (time ~ tokens)
     budget = 2 * int(limits.TOKENS)
+    first = text
     for _ in range(MAX_RECOVERIES):
         try:
-            ast = _parse_text(text)
+            ast = _parse_text(text, known if text is first else None)
         except SyntaxProblem as e:
             tokens = tokenize(text)
             budget -= len(tokens)
