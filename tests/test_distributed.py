@@ -354,6 +354,11 @@ def test_communicator(tmp_path, ranks, modes, asked, expected, peers):
         for m in modes:
             skip_unless_available(m)
     modes = tuple(m for m in modes if available[m].available)
+    if asked == "nccl":
+        import cupy
+        if cupy.cuda.runtime.getDeviceCount() < ranks:
+            pytest.skip(f"NCCL takes one GPU per rank: {ranks} ranks on "
+                        f"{cupy.cuda.runtime.getDeviceCount()} GPUs")
     script = tmp_path / "communicator.py"
     script.write_text(COMMUNICATOR)
     rc, out, _ = _run(tmp_path, ranks, [str(tmp_path), ",".join(modes), asked],
