@@ -429,6 +429,26 @@ def numbering(mesh: BoxMesh, nfields: int, per_block: int = 512, shared_below: b
                      _blocks(halo_starts, per_block))
 
 
+def with_received(num: Numbering, received_at: int,
+                  per_block: int = 512) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The owned rows' gather (row starts, members, blocks) with one more member at the end
+    of each top-plane row ``r < Nsend``: entry ``received_at + r`` of the local vector, where
+    the rank above's partial sum of that row is received.  The gather then adds it last, as
+    an add of the sums after the gather does (``g + up`` and ``up + g`` round alike): one
+    kernel fewer per operator on a rank with a rank above."""
+    starts = num.row_starts.astype(np.int64)
+    extra = np.zeros(num.Ngather, dtype=np.int64)
+    extra[:num.Nsend] = 1
+    before = np.concatenate(([0], np.cumsum(extra)))  # extras in the rows before each row
+    new_starts = starts + before
+    cols = np.empty(int(new_starts[-1]), dtype=np.int32)
+    rows = np.repeat(np.arange(num.Ngather), np.diff(starts))
+    cols[np.arange(len(num.col_ids)) + before[rows]] = num.col_ids
+    cols[new_starts[1:num.Nsend + 1] - 1] = received_at + np.arange(num.Nsend)
+    new_starts32 = new_starts.astype(np.int32)
+    return new_starts32, cols, _blocks(new_starts32, per_block)
+
+
 def _blocks(row_starts: np.ndarray, per_block: int) -> np.ndarray:
     """Contiguous row blocks holding at most ``per_block`` members each (greedy)."""
     starts = [0]

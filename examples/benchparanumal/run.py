@@ -101,6 +101,13 @@ class Setup:
         # values_exchange's messages per vector: (the vector, sends, receives)
         self._planes: dict[int, tuple] = {}
         self.up = dev.zeros(num.Nsend, np.float64) if num.Nsend else None
+        # the operator's gather with the received sums as the last member of their rows,
+        # read from the local vector's tail (hexmesh.with_received; CG.operator)
+        if num.Nsend:
+            starts, cols, blocks = hexmesh.with_received(num, self.nlocal)
+            self.o.update(receivedRowStarts=a(starts), receivedColIds=a(cols),
+                          receivedBlockStarts=a(blocks))
+            self.received_blocks = len(blocks) - 1
         if problem.cubature:
             cubwJ, cubggeo = self.mesh.cubature_factors(x, y, z)
             self.host.update(cubwJ=cubwJ, cubggeo=cubggeo)
@@ -194,6 +201,21 @@ class Setup:
         self.gather_kernel(len(self.num.block_starts) - 1, 1, self.o["blockStarts"],
                            self.o["rowStarts"], self.o["colIds"], local, gathered)
 
+    def gather_received(self, local, gathered) -> None:
+        """``gather`` and ``add_sums`` in one launch: ``local`` holds the rank above's
+        partial sums of the top plane after its ``nlocal`` entries (``received``)."""
+        if not self.num.Nsend:
+            self.gather(local, gathered)
+            return
+        o = self.o
+        self.gather_kernel(self.received_blocks, 1, o["receivedBlockStarts"],
+                           o["receivedRowStarts"], o["receivedColIds"], local, gathered)
+
+    def received(self, local) -> Any:
+        """Where the rank above's partial sums are received for ``gather_received``: the
+        entries after the first ``nlocal`` of a local vector of ``nlocal + Nsend``."""
+        return local[self.nlocal:self.nlocal + self.num.Nsend] if self.num.Nsend else None
+
     def gather_halo(self, local, stream: Any = None) -> None:
         """This rank's partial sums of the halo rows, into ``down`` (on ``stream``: default
         the device's current one)."""
@@ -203,12 +225,14 @@ class Setup:
                                self.o["haloBlockStarts"], self.o["haloRowStarts"],
                                self.o["haloColIds"], local, self.down, **extra)
 
-    def sums_exchange(self, comm: Any, stream: Any = None) -> Any:
+    def sums_exchange(self, comm: Any, stream: Any = None, into: Any = None) -> Any:
         """Start sending the halo rows' partial sums to their owner (below) and receiving
-        the partial sums of this rank's top plane (from above)."""
+        the partial sums of this rank's top plane (from above) into ``into`` (default
+        ``up``)."""
         part = self.part
+        into = self.up if into is None else into
         sends = [(part.below, self.down)] if self.down is not None else []
-        recvs = [(part.above, self.up)] if self.up is not None else []
+        recvs = [(part.above, into)] if into is not None else []
         return comm.exchange(sends=sends, recvs=recvs, stream=stream)
 
     def add_sums(self, gathered) -> None:
@@ -299,7 +323,9 @@ class CG:
         dev = s.dev
         self.p = dev.zeros(s.nall, np.float64)
         self.Ap = dev.zeros(s.nall, np.float64)
-        self.AqL = dev.zeros(s.nlocal, np.float64)
+        # the local vector, then (several ranks) the rank above's sums of the top plane
+        self.AqL = dev.zeros(s.nlocal + s.num.Nsend, np.float64)
+        self.received = s.received(self.AqL) if self.comm.size > 1 else None
         self.tmp = dev.zeros(CG_BLOCK, np.float64)
         self.scratch = dev.zeros(LINALG_BLOCK, np.float64)
         # the first entries, read back each iteration (made once, as the C++ code keeps its
@@ -329,12 +355,14 @@ class CG:
         rows and starts sending them, while the compute stream applies it to every other
         element (one launch, where bp5Operator.cpp splits the elements away from the ranks'
         planes in two around the halo's wait, and applies both layers beside them after
-        it); then the gather, once those elements are done, and the sums the rank above
-        sent.  The element lists write disjoint parts of ``AqL`` (each element its own
-        nodes), and the gather adds in the same order: the same bits as bp5Operator.cpp's
-        order.  The top layer is in the compute stream's launch: nothing it reads or writes
-        waits for a message, and a rank between two others then puts one layer on the
-        exchange stream's path, not two."""
+        it); then, once those elements are done and the rank above's sums have arrived in
+        ``AqL``'s tail, the gather with each received sum as the last member of its row
+        (one launch where bp5Operator.cpp gathers, then adds the sums).  The element lists
+        write disjoint parts of ``AqL`` (each element its own nodes), and the gather adds in
+        the same order: the same bits as bp5Operator.cpp's order.  The top layer is in
+        the compute stream's launch: nothing it reads or writes waits for a message, and a
+        rank between two others then puts one layer on the exchange stream's path, not
+        two."""
         s, comm, AqL = self.s, self.comm, self.AqL
         if comm.size == 1:
             s.apply("localFirst", q, AqL)
@@ -348,13 +376,12 @@ class CG:
             s.apply("exchanged", q, AqL, stream)
             touched.append(stream.record())
             s.gather_halo(AqL, stream)
-            return s.sums_exchange(comm, stream)
+            return s.sums_exchange(comm, stream, into=self.received)
 
         sums = self._overlapped(halo, lambda: s.apply("interior", q, AqL))
         self.compute.wait(touched[0])
-        s.gather(AqL, Aq)
         self._join(sums)
-        s.add_sums(Aq)
+        s.gather_received(AqL, Aq)
 
     def _overlapped(self, exchange: Callable[[Any], Any], work: Callable[[], None]) -> Any:
         """``exchange`` on the halo stream, from the compute stream's present point, and
