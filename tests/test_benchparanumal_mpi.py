@@ -236,17 +236,18 @@ DROP_ONCE = """
 import sys
 sys.path.insert(0, {folder!r})
 import run
-real = run.Setup.add_sums
+real = run.Setup.gather_received
 calls = {{"n": 0}}
 
-def add_sums(self, gathered):
-    if self.part.rank == 0 and self.up is not None:
+def gather_received(self, local, gathered):
+    if self.part.rank == 0 and self.num.Nsend:
         calls["n"] += 1
-        if calls["n"] == 8:  # the timed solve's second operator
+        if calls["n"] == 6:  # the timed solve's second CG operator: the sums left out
+            self.gather(local, gathered)
             return
-    real(self, gathered)
+    real(self, local, gathered)
 
-run.Setup.add_sums = add_sums
+run.Setup.gather_received = gather_received
 sys.exit(run.main(sys.argv[1:]))
 """
 
