@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from pycparser import c_ast, c_generator
 
-from ..ctree import child_slots
+from ..ctree import REVERSED_SLOTS, reversed_child_slots
 from ..parser.cpp.preprocess import Expanded
 from ..parser.linemarker import line_directive
 
@@ -19,6 +19,9 @@ from ..parser.linemarker import line_directive
 def uses_of(nodes) -> set[str]:
     """Type and function names used in the given ASTs (for prologues)."""
     out: set[str] = set()
+    # the slots read from the table here (the order does not matter): a call of child_slots
+    # per node of the output cost more
+    table = REVERSED_SLOTS
     for root in nodes:
         stack = [root]
         while stack:
@@ -33,7 +36,8 @@ def uses_of(nodes) -> set[str]:
                     out.add("double")
             elif cls is c_ast.Decl and n.funcspec:  # a function's specifier macro
                 out.update(n.funcspec)
-            for slot in child_slots(cls):
+            slots = table.get(cls)
+            for slot in reversed_child_slots(cls) if slots is None else slots:
                 value = getattr(n, slot)
                 if value is None:
                     continue
