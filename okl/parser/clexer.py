@@ -140,6 +140,8 @@ class FastLexer(CLexer):
             return False
         append, keywords, filename = out.append, self._keyword_map, self._filename
         punctuators, special, end_text = PUNCTUATORS, _KNOWN_SPECIAL, len(text)
+        make = _Token
+        assert make is not None  # FAST_PATH
         pos = 0  # the text before this is read
         line, line_start = 1, 0  # of the last token read
         k, count = 0, len(known)
@@ -172,7 +174,7 @@ class FastLexer(CLexer):
                 elif _FLOAT_WHOLE.match(value):
                     tok_type = "FLOAT_CONST"
             if tok_type is not None:
-                append(_Token(tok_type, value, line, col, filename))
+                append(make(tok_type, value, line, col, filename))
                 pos = end
                 continue
             # CLexer's, from this token's start, until it has read past the known tokens it
@@ -260,6 +262,7 @@ _AFTER_NAME = frozenset("$'\"")
 _AFTER_NUMBER = frozenset("$'")
 #: a whole decimal floating constant as ``_FAST`` reads one
 _FLOAT_WHOLE = re.compile(rf"(?:{_FLOAT})\Z")
+_ATTRIBUTE_START = re.compile(r"\s*\[")
 #: punctuators that start a longer token (or a comment, an attribute) where ``_FAST``'s
 #: lookaheads refuse them: (text, offset after the punctuator) -> refused
 _KNOWN_SPECIAL = {
@@ -268,7 +271,6 @@ _KNOWN_SPECIAL = {
     "/": lambda text, end: text.startswith(("*", "/"), end),
     "[": lambda text, end: bool(_ATTRIBUTE_START.match(text, end)),  # [[
 }
-_ATTRIBUTE_START = re.compile(r"\s*\[")
 
 
 class _Stop(Exception):
