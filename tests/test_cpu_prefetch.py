@@ -67,6 +67,25 @@ def test_same_bits(mode, monkeypatch):
     np.testing.assert_allclose(now, (a.transpose(0, 1, 3, 2) - 2 * a).ravel(), rtol=1e-13)
 
 
+@pytest.mark.parametrize("mode", ["serial", "openmp"])
+def test_checked_builds_leave_the_hints_alone(mode):
+    """check_bounds instruments every array access of a kernel; a prefetch reads nothing,
+    so its address is not one (it had no source position either: the checked build
+    crashed with an AttributeError).  The checked kernel gives the same bits, and still
+    refuses a real out-of-bounds read.  (The same values, not the same bits: a checked
+    loop is not vectorised, and the compiler contracts its sums differently.)"""
+    dev = okl.Device(mode, check_bounds=True)
+    assert "__builtin_prefetch" in okl.translate(SLAB, mode, check_bounds=True).source
+    rng = np.random.default_rng(3)
+    E = 3
+    g = rng.random(E * 2 * Q**3)
+    q = rng.random(E * Q**3)
+    np.testing.assert_allclose(_run(dev, SLAB, g, q), _run(okl.Device(mode), SLAB, g, q),
+                               rtol=1e-13, atol=1e-14)
+    with pytest.raises(okl.OKLError):
+        _run(dev, SLAB, g[:-1], q)
+
+
 REFUSED = {
     # loads under a branch: the next slab may not read those addresses
     "branch": ("s_a[j][i] = g[n] * q[((e * Q + k) * Q + j) * Q + i] + g[n + Q * Q * Q];",

@@ -229,13 +229,25 @@ def _written(body: c_ast.Node) -> set[int]:
     return out
 
 
+def _prefetched(body: c_ast.Node) -> set[int]:
+    """ids of the array references that only name an address for ``__builtin_prefetch``
+    (cpu.prefetch's hints): a prefetch reads nothing, so there is no access to check."""
+    out: set[int] = set()
+    for n in walk(body):
+        if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and \
+                n.name.name == "__builtin_prefetch" and n.args is not None:
+            out.update(id(m) for m in walk(n.args) if isinstance(m, c_ast.ArrayRef))
+    return out
+
+
 def _guard(body: c_ast.Node, name: str, helper: str, count: str, program: Program,
            table: CheckTable) -> None:
     written = _written(body)
+    hints = _prefetched(body)
 
     def fn(n: c_ast.Node):
         if not (isinstance(n, c_ast.ArrayRef) and isinstance(n.name, c_ast.ID) and
-                n.name.name == name):
+                n.name.name == name) or id(n) in hints:
             return None
         coord = n.name.coord or n.coord
         loc = program.expanded.locate(coord.line, coord.column)
