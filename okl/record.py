@@ -87,8 +87,29 @@ def _init(cls: type, fields: tuple[dataclasses.Field, ...], frozen: bool) -> Cal
     post_init = hasattr(cls, "__post_init__")
     put = object.__setattr__ if frozen else setattr  # a frozen record's own setattr refuses
     count = len(names)
+    # fills[n]: for a call with n positional arguments and no keywords (most of a
+    # translation's records), each later init field with its default function, in order;
+    # None where one has no default (the general path below says which).  Such a call
+    # sets the fields without the two dict tests per field of the general path.  (Writing
+    # the instance's __dict__ instead of setattr costs more: it turns the instance's
+    # shared-key attributes into a dict of its own.)
+    fills: list[tuple[tuple[str, Callable[[], Any]], ...] | None] = [
+        None if any(n not in defaults for n in names[k:]) else
+        tuple((n, defaults[n]) for n in names[k:]) for k in range(count + 1)]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if not kwargs and len(args) <= count:
+            fill = fills[len(args)]
+            if fill is not None:
+                for name, value in zip(names, args, strict=False):  # len(args) <= count
+                    put(self, name, value)
+                for name, make in fill:
+                    put(self, name, make())
+                for name, default in later:
+                    put(self, name, default())
+                if post_init:
+                    self.__post_init__()
+                return
         if len(args) > count:
             raise TypeError(f"{type(self).__qualname__}() takes {count} positional "
                             f"arguments but {len(args)} were given")
