@@ -186,9 +186,13 @@ class PeerSums:
 
     # -- the end -------------------------------------------------------------------------------
     def unmap(self) -> None:
-        """Unmap the other ranks' boxes (before any rank frees its own: a barrier between)."""
+        """Unmap the other ranks' boxes (before any rank frees its own: a barrier between),
+        once every kernel of this GPU has finished -- on any stream, not only the current
+        one: a peer kernel still running writes into the other ranks' boxes."""
         rt = self._cp.cuda.runtime
         with self._dev.backend.cp_device:
+            if self._opened:
+                rt.deviceSynchronize()
             for ptr in self._opened:
                 rt.ipcCloseMemHandle(ptr)
         self._opened = []
