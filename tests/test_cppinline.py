@@ -34,6 +34,11 @@ SAME = {
     "call_over_lines": ("#define F(a, b) (a * b)\nint y = F(1,\n        2) + 3; int z = F\n"
                         "  (4, 5);\nint w;\n"),
     "call_after_blank_line": "#define F(a) (a)\nint y = F\n\n(7);\n",
+    # runs of plain lines read at once, with lines that name a function-like macro (or an
+    # object-like one that expands to such a name) among them read one by one
+    "runs_with_calls": ("#define F(a, b) (a+b)\n#define K 3\n#define W F\nint aFb = K;  \t\n"
+                        "int q = F(1,\n K) + W\n\n(K, K);\n   int r = K;\nint s = F;\n"
+                        "#undef K\n#define K 4\nint t = K W(K,K) Fx;\n\n  \nint u = K;\n"),
     "name_then_other_line": "#define F(a) (a)\nint F\n; int q;\n",
     "recursion": "#define foo foo + 1\n#define a b\n#define b a\nfoo; a; b;\n",
     "indirect_recursion": "#define f(x) g(x)\n#define g(x) f(x) + x\nf(1);\n",

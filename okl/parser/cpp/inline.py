@@ -46,6 +46,12 @@ _PP_TOKEN = re.compile(r"""(\s*)((?:u8|[uUL])?"(?:\\.|[^"\\])*"|[uUL]?'(?:\\.|[^
                        r"""|[A-Za-z_]\w*|\.?[0-9](?:[eEpP][+-]|[\w.])*|\.\.\.|<<=|>>=|->"""
                        r"""|\+\+|--|<<|>>|<=|>=|==|!=|&&|\|\||[*/%+\-&^|]=|\#\#|\S)""")
 _IDENT = re.compile(r"[A-Za-z_]\w*")
+#: where a line needs _step's reading: a directive (or a '##' line) after the newline
+#: matched, a continuation (any backslash), a literal, __VA_ARGS__.  Each alternative
+#: starts with one character, so that ``re`` skips to the next of them in C (with ``^``, or
+#: a class for the quotes, it tries the whole pattern at every position of the text).
+_SPECIAL_LINE = re.compile(r"""\n[ \t\x1c-\x1f]*\#|"|'|\\|__VA_ARGS__""")
+_NEWLINE = re.compile("\n")
 #: pp-numbers (so that words inside them are not taken for names) and identifiers
 _WORD = re.compile(r"\.?[0-9](?:[eEpP][+-]|[\w.])*|[A-Za-z_]\w*")
 _WORD_SPLIT = re.compile(f"({_WORD.pattern})")  # split() keeps the words
@@ -57,6 +63,14 @@ _OTHER_STDC = re.compile(r"__STDC(?!__\b|_VERSION__\b|_HOSTED__\b)\w*")
 #: trigraphs, digraphs, '$' in names, odd white space, null characters
 _ODD = ("??", "%:", "$", "\r", "\f", "\v", "\x00")
 _LINE = re.compile(r'\s*(\d+)(?:\s+("(?:\\.|[^"\\])*"))?\s*\Z')
+
+
+#: The macros of definitions given on the command line or predefined (line 0), by their
+#: text: every translation of a mode defines the same ~20 (``__OKL__``, ``OKL_MODE``, the C
+#: spellings, the usual -D's), and lexing them was a sixth of the preprocessing.  A macro is
+#: never changed once made (an expansion places copies of its tokens), so files share it.
+_GIVEN: dict[str, _Macro] = {}
+_GIVEN_CAP = 1024  # distinct -D texts kept (a program that varies them starts afresh)
 
 
 class _Bail(Exception):
@@ -187,8 +201,23 @@ class _Preprocessor:
         #: per open conditional: [taking its lines now, a group taken already, #else seen]
         self.stack: list[list[bool]] = []
         self.emitted: list[str] = []
+        # the lines _step must read one by one (directives, continued lines, quotes,
+        # __VA_ARGS__); the runs of other lines between them go through _plain_lines
+        newlines = [m.start() for m in _NEWLINE.finditer(text)]
+        special = {bisect.bisect_left(newlines, m.start()) + (text[m.start()] == "\n")
+                   for m in _SPECIAL_LINE.finditer(text)}
+        if self.lines[0].lstrip().startswith("#"):  # (always: _prepare's #line)
+            special.add(0)
+        stops = sorted(special)
+        stops.append(len(self.lines))
+        k = 0
         while self.pos < len(self.lines):
-            self._step()
+            while stops[k] < self.pos:
+                k += 1
+            if stops[k] == self.pos:
+                self._step()
+            else:
+                self._plain_lines(stops[k])
         if self.stack:
             raise _Bail  # a missing #endif: cpp_repairs handles it
         return "\n".join(self.out + self.emitted)
@@ -247,28 +276,59 @@ class _Preprocessor:
             else:
                 self._emit(flat)
 
-    def _flat_line(self, text: str) -> str | None:
-        """The line with its macros replaced, where each is object-like and expands to the
-        same text wherever it stands; None where the line needs the general expansion.
-
-        Most lines of a kernel use no macro or only constants (``p_Nq``, ``dfloat``):
-        replacing words in the text keeps every other column as written and costs a tenth
-        of lexing the line into tokens."""
+    def _plain_lines(self, end: int) -> None:
+        """Lines ``self.pos`` to ``end`` (none a directive, continued, or holding a quote or
+        ``__VA_ARGS__``), emitted as :meth:`_step` would emit each: one split of the run and
+        a set intersection with the macros instead of a Python pass per line and per word
+        (the per-line work was half of the preprocessing).  A line with a function-like
+        macro's name, or a macro whose expansion does, is :meth:`_step`'s."""
+        start = self.pos
+        lines = self.lines[start:end]
+        if not self._active():
+            self.emitted.extend([""] * len(lines))
+            self.pos = end
+            return
+        parts = _WORD_SPLIT.split("\n".join(lines))  # between words, word, ..., between
         macros = self.macros
-        parts = _WORD_SPLIT.split(text)  # between words, word, between, ..., between
-        flats = {}
-        for word in parts[1::2]:
-            if word in macros:
-                flat = self.flats.get(word)
-                if flat is None:
-                    flat = self.flats[word] = self._flatten(word)
-                if flat is False:
-                    return None
+        flats: dict[str, str] = {}
+        waits: list[str] = []  # the names that need _step's expansion
+        for word in macros.keys() & set(parts[1::2]):
+            flat = self.flats.get(word)
+            if flat is None:
+                flat = self.flats[word] = self._flatten(word)
+            if isinstance(flat, str):
                 flats[word] = flat
-        if not flats:
-            return text.rstrip()
-        # the words in place, left to right, each glued to the characters around it as
-        # written (a sub() with a callback per word was a tenth of the preprocessing)
+            else:
+                waits.append(word)
+        if not waits:
+            self._emit_plain(parts, flats)
+            self.pos = end
+            return
+        # the lines naming one of them (a name inside a longer word too: such a line is
+        # only read the slow way) one by one, the stretches between them at once
+        for k, line in enumerate(lines):
+            if start + k < self.pos:  # read by _step already (a call that went on)
+                continue
+            if any(word in line for word in waits):
+                if self.pos < start + k:
+                    self._plain_lines(start + k)
+                self._step()
+        if self.pos < end:
+            self._plain_lines(end)
+
+    def _emit_plain(self, parts: list[str], flats: dict[str, str]) -> None:
+        """Emit the lines that ``parts`` split, each macro of ``flats`` replaced (a
+        replacement holds no newline: a line each still)."""
+        block = self._replace(parts, flats) if flats else "".join(parts)
+        out = [line.rstrip() for line in block.split("\n")]
+        self._spend(sum(map(len, out)))
+        self.emitted.extend(out)
+
+    def _replace(self, parts: list[str], flats: dict[str, str]) -> str:
+        """``parts`` (a split by _WORD_SPLIT) with each word of ``flats`` replaced by its
+        text, glued to the characters around it as written."""
+        # the words in place, left to right (a sub() with a callback per word was a tenth of
+        # the preprocessing)
         out = list(parts)
         last = len(parts) - 1
         for k in range(1, last, 2):
@@ -285,7 +345,29 @@ class _Preprocessor:
             lead = " " if _glue_space(before, flat) else ""
             self._spend(len(flat))
             out[k] = lead + flat + (" " if _glue_space(flat, after) else "")
-        return "".join(out).rstrip()
+        return "".join(out)
+
+    def _flat_line(self, text: str) -> str | None:
+        """The line with its macros replaced, where each is object-like and expands to the
+        same text wherever it stands; None where the line needs the general expansion.
+
+        Most lines of a kernel use no macro or only constants (``p_Nq``, ``dfloat``):
+        replacing words in the text keeps every other column as written and costs a tenth
+        of lexing the line into tokens."""
+        macros = self.macros
+        parts = _WORD_SPLIT.split(text)  # between words, word, between, ..., between
+        flats: dict[str, str] = {}
+        for word in parts[1::2]:
+            if word in macros:
+                flat = self.flats.get(word)
+                if flat is None:
+                    flat = self.flats[word] = self._flatten(word)
+                if not isinstance(flat, str):  # False: it depends on what follows
+                    return None
+                flats[word] = flat
+        if not flats:
+            return text.rstrip()
+        return self._replace(parts, flats).rstrip()
 
     def _flatten(self, name: str) -> str | bool:
         """What object-like macro ``name`` expands to, as text, when that does not depend on
@@ -553,6 +635,25 @@ class _Preprocessor:
     def _define(self, rest: str, line: int) -> str:
         """Define the macro of a ``#define``'s text; return its spelling, as ``-dD`` prints
         it."""
+        if line == 0:  # predefined or -D: the same ~20 for every file of a mode
+            macro = _GIVEN.get(rest)
+            if macro is None:
+                macro = self._parse_define(rest, line)
+                if len(_GIVEN) >= _GIVEN_CAP:
+                    _GIVEN.clear()
+                _GIVEN[rest] = macro
+        else:
+            macro = self._parse_define(rest, line)
+        name = macro.name
+        old = self.macros.get(name)
+        if old is not None and (name in self.fixed or not old.same(macro)):
+            raise _Bail  # a redefinition cpp warns about
+        self.macros[name] = macro
+        self.flats.clear()
+        return macro.spelling
+
+    def _parse_define(self, rest: str, line: int) -> _Macro:
+        """The macro of a ``#define``'s text (:meth:`_define` enters it)."""
         m = re.match(r"\s*([A-Za-z_]\w*)", rest)
         if m is None or m.group(1) in ("defined", "__VA_ARGS__"):
             raise _Bail
@@ -581,13 +682,7 @@ class _Preprocessor:
         if body:
             body[0].space = False
         self._check_body(body, params, variadic)
-        macro = _Macro(name, params, variadic, body)
-        old = self.macros.get(name)
-        if old is not None and (name in self.fixed or not old.same(macro)):
-            raise _Bail  # a redefinition cpp warns about
-        self.macros[name] = macro
-        self.flats.clear()
-        return macro.spelling
+        return _Macro(name, params, variadic, body)
 
     @staticmethod
     def _check_body(body: list[_Token], params, variadic: bool) -> None:

@@ -41,9 +41,12 @@ What this stage does beyond plain ``cpp``:
 
 from __future__ import annotations
 
+import bisect
+import operator
 import os
 import re
 from dataclasses import field
+from itertools import accumulate, count, repeat
 from typing import TYPE_CHECKING, NoReturn
 
 from ... import limits, modes
@@ -79,6 +82,9 @@ _CPP_MESSAGE = r"^(.*?):(\d+):(?:(\d+):)? (fatal error|error|warning|note): (.*)
 _PASSTHROUGH = "__okl_passthrough_include"
 #: what decoding with "surrogateescape" makes of bytes that are not UTF-8
 _UNDECODED = re.compile("[\udc80-\udcff]")
+#: a line of the preprocessor's output that starts with '#' after white space (the match
+#: starts at the newline before it: ``re`` skips to each newline in C)
+_DIRECTIVE_LINE = re.compile("\n[^\\S\n]*#")
 #: cpp runs again after each repair (cpp_repairs); a repair can expose another one in a
 #: group that the failed condition had skipped
 MAX_REPAIR_ROUNDS = 8
@@ -359,7 +365,26 @@ def _collect(output: str, filename: str, names=lambda name: name) -> Expanded:
     system_includes: list[str] = []
     file, line = filename, 1
     not_utf8: dict[str, Diagnostic] = {}
-    for raw in output.split("\n"):
+    raws = output.split("\n")
+    # the lines read one by one below (markers, directives, bytes that are not UTF-8); the
+    # others (most of a kernel) are kept as they are, a run at a time
+    ends = list(map(operator.add, accumulate(map(len, raws)), count()))  # each line's \n
+    stops = sorted({bisect.bisect_left(ends, m.start() + 1)
+                    for m in _DIRECTIVE_LINE.finditer(output)} | {0})
+    if _UNDECODED.search(output):  # every line read (a header that is not UTF-8: rare)
+        stops = list(range(len(raws)))
+    stops.append(len(raws))
+    at = 0
+    for stop in stops:
+        if at < stop:  # lines at..stop-1: plain
+            if file == filename or not file.startswith("<"):
+                lines += raws[at:stop]
+                origins += zip(repeat(file), range(line, line + stop - at))
+            line += stop - at
+        if stop == len(raws):
+            break
+        raw = raws[stop]
+        at = stop + 1
         m = _MARKER.match(raw)
         if m:
             line, file = int(m.group(1)), names(unescape(m.group(2)))
