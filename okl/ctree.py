@@ -154,33 +154,7 @@ def parent_map(root: c_ast.Node, visit: Callable[[c_ast.Node], object] | None = 
     """id(child) -> (parent, the slot holding it) for every node below ``root``; ``visit``,
     when given, is called with every node in preorder (a pass that needs the map and a
     walk gets both from one traversal)."""
-    # one stack walk (as :func:`walk`, inlined): each node's slots are read once, for the
-    # map and for the walk; a list's children share one (parent, slot) tuple
-    out: dict[int, tuple[c_ast.Node, str]] = {}
-    table = REVERSED_SLOTS
-    stack = [root]
-    pop, push, extend = stack.pop, stack.append, stack.extend
-    while stack:
-        n = pop()
-        if visit is not None:
-            visit(n)
-        slots = table.get(type(n))
-        if slots is None:
-            slots = reversed_child_slots(type(n))
-        for slot in slots:  # reversed: the first child is popped first
-            value = getattr(n, slot)
-            if value is None:
-                continue
-            if type(value) is list:
-                if value:
-                    entry = (n, slot)
-                    for child in value:
-                        out[id(child)] = entry
-                    extend(value[::-1])
-            else:
-                out[id(value)] = (n, slot)
-                push(value)
-    return out
+    return _parents(root, visit, REVERSED_SLOTS, reversed_child_slots)
 
 
 def statement_parents(root: c_ast.Node, visit: Callable[[c_ast.Node], object] | None = None,
@@ -193,15 +167,31 @@ def statement_parents(root: c_ast.Node, visit: Callable[[c_ast.Node], object] | 
     nodes (loops, @shared declarations, barriers, @atomic updates) are all in such slots:
     the passes that move them need only this, a fifth of the nodes of a kernel.  ``visit``,
     when given, is called with ``root`` and every statement in preorder."""
+    return _parents(root, visit, _STATEMENT_SLOTS, _no_slots)
+
+
+def _no_slots(cls: type) -> tuple[str, ...]:
+    return ()
+
+
+def _parents(root: c_ast.Node, visit: Callable[[c_ast.Node], object] | None,
+             table: dict[type, tuple[str, ...]],
+             missing: Callable[[type], tuple[str, ...]]) -> dict[int, tuple[c_ast.Node, str]]:
+    """The walk of :func:`parent_map` and :func:`statement_parents`: a node's child slots
+    (reversed) from ``table``, or ``missing(its class)``.  One stack walk (as :func:`walk`,
+    inlined): each node's slots are read once, for the map and for the walk; a list's
+    children share one (parent, slot) tuple."""
     out: dict[int, tuple[c_ast.Node, str]] = {}
-    table = _STATEMENT_SLOTS
     stack = [root]
     pop, push, extend = stack.pop, stack.append, stack.extend
     while stack:
         n = pop()
         if visit is not None:
             visit(n)
-        for slot in table.get(type(n), ()):  # reversed: the first child is popped first
+        slots = table.get(type(n))
+        if slots is None:
+            slots = missing(type(n))
+        for slot in slots:  # reversed: the first child is popped first
             value = getattr(n, slot)
             if value is None:
                 continue

@@ -202,9 +202,7 @@ class CudaBackend:
         buffer, address, lock = self._staging
         cuda = _cupy().cuda
         out = np.empty(mem.shape, mem.dtype)
-        # entering cp_device costs ~0.5 us: only when another GPU is current (as finish())
-        on_device = cuda.runtime.getDevice() == self.device_id
-        with contextlib.nullcontext() if on_device else self.cp_device, lock:
+        with self.on_device(), lock:
             stream = cuda.get_current_stream(self.device_id)
             cuda.runtime.memcpyAsync(address, mem.handle.data.ptr, nbytes,
                                      cuda.runtime.memcpyDeviceToHost, stream.ptr)
@@ -237,13 +235,16 @@ class CudaBackend:
         pool (Memory.free drops the last reference)."""
         self.finish()
 
+    def on_device(self):
+        """A context with this GPU current: ``cp_device``, or nothing where it already is
+        (entering ``cp_device`` costs ~0.5 us, a read-back or a stream's finish ~10)."""
+        if _cupy().cuda.runtime.getDevice() == self.device_id:
+            return contextlib.nullcontext()
+        return self.cp_device
+
     def finish(self) -> None:
-        cuda = _cupy().cuda
-        if cuda.runtime.getDevice() == self.device_id:  # entering cp_device costs ~0.5 us
-            cuda.get_current_stream(self.device_id).synchronize()
-        else:
-            with self.cp_device:
-                cuda.get_current_stream(self.device_id).synchronize()
+        with self.on_device():
+            _cupy().cuda.get_current_stream(self.device_id).synchronize()
 
     # -- streams and events (okl/runtime/stream.py) --------------------------------------------
     # An okl stream is a cupy.cuda.Stream; making it current makes it CuPy's current stream on
@@ -276,11 +277,8 @@ class CudaBackend:
         # legacy stream of whichever device is current, and synchronizing another GPU's
         # returned before this one's copies had landed (seen: ranks on GPU 1 read stale
         # all-reduce staging buffers on a 2-GPU host)
-        if _cupy().cuda.runtime.getDevice() == self.device_id:
+        with self.on_device():
             stream.synchronize()
-        else:
-            with self.cp_device:
-                stream.synchronize()
 
     def stream_wait(self, stream, event, event_stream) -> None:
         with self.cp_device:  # (the null stream is the current device's, as stream_finish)
