@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -273,23 +273,34 @@ def _convert_numpy(value: np.generic, dt: np.dtype) -> np.ndarray:
 
 # -- structs ----------------------------------------------------------------------------------
 
+def _struct(dt: np.dtype) -> tuple[tuple[str, ...], Mapping[str, tuple]]:
+    """A struct dtype's field names and fields (name -> (dtype, offset[, title]))."""
+    names, fields = dt.names, dt.fields
+    if names is None or fields is None:
+        raise TypeError(f"{dt} is not a struct dtype")
+    return names, fields
+
+
 def _layout_mismatch(src: np.dtype, dst: np.dtype, prefix: str = "") -> str | None:
-    """The first difference between two struct layouts, in words, or None if they match."""
+    """The first difference between two struct layouts (``dst``: the C struct's), in words,
+    or None if they match."""
     what = f"field '{prefix[:-1]}' is" if prefix else "dtype is"
     if src.fields is None:
         return f"{what} {_dtype_text(src)}, not a struct"
     if src.itemsize != dst.itemsize:
         what = f"field '{prefix[:-1]}' is" if prefix else "size is"
         return f"{what} {src.itemsize} bytes, the C struct's is {dst.itemsize}"
-    for name in dst.names:
-        if name not in src.fields:
+    src_names, src_fields = _struct(src)
+    dst_names, dst_fields = _struct(dst)
+    for name in dst_names:
+        if name not in src_fields:
             return f"field '{prefix}{name}' is missing"
-    for name in src.names:
-        if name not in dst.fields:
+    for name in src_names:
+        if name not in dst_fields:
             return f"field '{prefix}{name}' is not in the C struct"
-    for name in dst.names:
-        sdt, soff = src.fields[name][:2]
-        ddt, doff = dst.fields[name][:2]
+    for name in dst_names:
+        sdt, soff = src_fields[name][:2]
+        ddt, doff = dst_fields[name][:2]
         if soff != doff:
             return f"field '{prefix}{name}' is at offset {soff}, the C struct has it at {doff}"
         if ddt.fields is not None:
@@ -315,26 +326,27 @@ def _convert_struct(value, dt: np.dtype) -> np.ndarray:
             raise _Reject(f"{what} whose {mismatch}",
                           "build the dtype like the C struct: numpy.dtype(fields, align=True)")
         return np.frombuffer(bytearray(value.tobytes()), dt).reshape(())  # a private copy
+    names, fields = _struct(dt)
     if isinstance(value, dict):
-        unknown = [k for k in value if k not in dt.fields]
+        unknown = [k for k in value if k not in fields]
         if unknown:
             raise _Reject(f"dict with field {unknown[0]!r}, which the struct does not have",
-                          f"its fields are {', '.join(dt.names)}")
-        missing = [n for n in dt.names if n not in value]
+                          f"its fields are {', '.join(names)}")
+        missing = [n for n in names if n not in value]
         if missing:
             raise _Reject(f"dict without field {missing[0]!r}",
-                          f"give every field: {', '.join(dt.names)}")
-        items = [(n, value[n]) for n in dt.names]
+                          f"give every field: {', '.join(names)}")
+        items = [(n, value[n]) for n in names]
     elif isinstance(value, tuple):
-        if len(value) != len(dt.names):
+        if len(value) != len(names):
             raise _Reject(_got(value),
-                          f"the struct has {len(dt.names)} fields ({', '.join(dt.names)})")
-        items = list(zip(dt.names, value, strict=True))
+                          f"the struct has {len(names)} fields ({', '.join(names)})")
+        items = list(zip(names, value, strict=True))
     else:
         raise _Reject(_got(value), _hint(dt))
     out = np.zeros((), dt)
     for name, v in items:
-        fdt = dt.fields[name][0]
+        fdt = fields[name][0]
         try:
             out[name] = _convert_field(v, fdt)
         except _Reject as r:
@@ -431,11 +443,11 @@ def check_array(info: ArrayInfo | None, param, index: int, kernel: str, *,
 def _vector_component(dt: np.dtype) -> np.dtype | None:
     """The component dtype if ``dt`` is laid out like a vector type (fields x, y[, z[, w]] of
     one scalar dtype, packed), else None."""
-    names = dt.names
-    if names is None or "".join(names) not in ("xy", "xyz", "xyzw"):
+    if dt.names is None or "".join(dt.names) not in ("xy", "xyz", "xyzw"):
         return None
-    component = dt.fields["x"][0]
-    packed = all(dt.fields[f][:2] == (component, k * component.itemsize)
+    names, fields = _struct(dt)
+    component = fields["x"][0]
+    packed = all(fields[f][:2] == (component, k * component.itemsize)
                  for k, f in enumerate(names))
     if not packed or component.kind not in "iuf" or dt.itemsize != len(names) * \
             component.itemsize:
@@ -444,7 +456,8 @@ def _vector_component(dt: np.dtype) -> np.dtype | None:
 
 
 def _fields_text(dt: np.dtype) -> str:
-    return "[" + ", ".join(f"({f!r}, {dt.fields[f][0].name!r})" for f in dt.names) + "]"
+    names, fields = _struct(dt)
+    return "[" + ", ".join(f"({f!r}, {fields[f][0].name!r})" for f in names) + "]"
 
 
 def _describe_host(value) -> ArrayInfo | None:

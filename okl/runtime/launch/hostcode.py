@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NoReturn
 
 import numpy as np
 from pycparser import c_ast, c_generator
@@ -149,7 +150,7 @@ class HostWriter:
             self._line("pass", None)
         self.guard, self.depth = guard, depth
 
-    def fail(self, node: c_ast.Node, what: str):
+    def fail(self, node: c_ast.Node, what: str) -> NoReturn:
         text = c_generator.CGenerator().visit(node)
         loc = self.locate(node)
         raise HostCodeError(diagnostics=[Diagnostic(
@@ -236,14 +237,19 @@ class HostWriter:
 
     def scalar(self, n: c_ast.Node) -> Val:
         v = self.expr(n)
-        if v.type is None:
-            self.fail(n, "a struct where a number is needed")
+        self.number(v.type, n)
         return v
+
+    def number(self, t: CScalar | None, n: c_ast.Node) -> CScalar:
+        """``t``, the type of a value or variable that must be a number (None: a struct)."""
+        if t is None:
+            self.fail(n, "a struct where a number is needed")
+        return t
 
     def binary(self, op: str, a: Val, b: Val, n: c_ast.Node) -> Val:
         if op in ("<<", ">>"):
             return self.shift(op, a, b, n)
-        t = cv.common(a.type, b.type)
+        t = cv.common(self.number(a.type, n), self.number(b.type, n))
         x, y = self.convert(a, t, n), self.convert(b, t, n)
         if op in ("<", "<=", ">", ">=", "==", "!="):
             return self.fold(Val(f"(1 if {x.code} {op} {y.code} else 0)", INT, 0, 1), x, y)
@@ -279,10 +285,11 @@ class HostWriter:
         return self.fail(n, f"the operator '{op}'")
 
     def shift(self, op: str, a: Val, b: Val, n: c_ast.Node) -> Val:
-        if a.type.floating or b.type.floating:
+        ta, tb = self.number(a.type, n), self.number(b.type, n)
+        if ta.floating or tb.floating:
             self.fail(n, f"'{op}' on floating-point operands (C rejects it)")
-        t = cv.promote(a.type)
-        x, y = self.convert(a, t, n), self.convert(b, cv.promote(b.type), n)
+        t = cv.promote(ta)
+        x, y = self.convert(a, t, n), self.convert(b, cv.promote(tb), n)
         count = y.code if 0 <= y.lo and y.hi < t.bits else f"_shc({y.code}, {t.bits})"
         c_lo, c_hi = max(min(y.lo, t.bits - 1), 0), min(max(y.hi, 0), t.bits - 1)
         if op == ">>":
@@ -299,21 +306,22 @@ class HostWriter:
                 size = dtype.itemsize if dtype is not None else None
             else:
                 v = self.expr(n.expr)
-                size = v.dtype.itemsize if v.type is None else v.type.bits // 8
+                size = v.type.bits // 8 if v.type is not None else \
+                    v.dtype.itemsize if v.dtype is not None else None
             if size is None:
                 self.fail(n, "sizeof of this type")
             return const_val(size, ULONG)
         if op in ("++", "--", "p++", "p--"):
             var, new = self.step(n)
+            vt = self.number(var.type, n)
             if op in ("++", "--"):
-                return Val(f"({var.py} := {new.code})", var.type, *_range(var.type))
+                return Val(f"({var.py} := {new.code})", vt, *_range(vt))
             old = self.fresh("_t")
-            return Val(f"({old} := {var.py}, {var.py} := {new.code})[0]", var.type,
-                       *_range(var.type))
+            return Val(f"({old} := {var.py}, {var.py} := {new.code})[0]", vt, *_range(vt))
         v = self.scalar(n.expr)
         if op == "!":
             return self.fold(Val(f"(0 if {v.code} else 1)", INT, 0, 1), v)
-        t = cv.promote(v.type)
+        t = cv.promote(self.number(v.type, n))
         x = self.convert(v, t, n)
         if op == "+":
             return x
@@ -332,7 +340,7 @@ class HostWriter:
         var = self.target(n.expr)
         one = const_val(1, INT)
         new = self.binary("+" if "+" in n.op else "-", self._ID(n.expr), one, n)
-        return var, self.convert(new, var.type, n)
+        return var, self.convert(new, self.number(var.type, n), n)
 
     def target(self, n: c_ast.Node) -> Var:
         if not isinstance(n, c_ast.ID):
@@ -348,7 +356,7 @@ class HostWriter:
         value = self.scalar(n.rvalue)
         if n.op != "=":
             value = self.binary(n.op[:-1], self._ID(n.lvalue), value, n)
-        return var, self.convert(value, var.type, n)
+        return var, self.convert(value, self.number(var.type, n), n)
 
     def _Assignment(self, n: c_ast.Assignment) -> Val:
         var, value = self.assigned(n)
@@ -356,7 +364,7 @@ class HostWriter:
 
     def _TernaryOp(self, n: c_ast.TernaryOp) -> Val:
         c, a, b = self.scalar(n.cond), self.scalar(n.iftrue), self.scalar(n.iffalse)
-        t = cv.common(a.type, b.type)
+        t = cv.common(self.number(a.type, n), self.number(b.type, n))
         x, y = self.convert(a, t, n), self.convert(b, t, n)
         if c.const is not None:
             return x if c.const else y
@@ -399,7 +407,7 @@ class HostWriter:
                 "fmin", "fmax", "min", "max", "abs", "labs", "llabs")):
             self.fail(n, "this function call")
         if base in ("min", "max"):  # okl's type-generic min/max: a < b ? a : b in C
-            t = cv.common(args[0].type, args[1].type)
+            t = cv.common(self.number(args[0].type, n), self.number(args[1].type, n))
             x, y = (self.convert(a, t, n) for a in args)
             return self.fold(Val(f"_{base}({x.code}, {y.code})", t, min(x.lo, y.lo),
                                  max(x.hi, y.hi)), x, y)
