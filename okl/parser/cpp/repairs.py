@@ -63,18 +63,19 @@ class CppRepairs:
         unterminated = 0
         changed = False
         for d in errors:
-            if d.loc is None or d.loc.file != self.filename or \
-                    not 0 < d.loc.line <= len(original) or \
-                    lines[d.loc.line - 1] != original[d.loc.line - 1]:
+            loc = d.loc
+            if loc is None or loc.file != self.filename or \
+                    not 0 < loc.line <= len(original) or \
+                    lines[loc.line - 1] != original[loc.line - 1]:
                 continue  # a header, or a line this round already rewrote
             if d.message == _ASSIGN_MSG:
-                changed |= self._assignment(lines, d.loc.line)
-            elif _UNTERMINATED.match(d.message):
-                unterminated += self._unterminated(original, d)
-            elif _EXTRA_ARG.match(d.message):
-                changed |= self._extra_argument(lines, d)
+                changed |= self._assignment(lines, loc.line)
+            elif m := _UNTERMINATED.match(d.message):
+                unterminated += self._unterminated(original, m.group(1), loc.line)
+            elif m := _EXTRA_ARG.match(d.message):
+                changed |= self._extra_argument(lines, d, m, loc)
         self.source = "\n".join(lines) + "\n#endif" * unterminated + "\n" * bool(unterminated)
-        self.warnings.sort(key=lambda w: (w.loc.line, w.loc.col))
+        self.warnings.sort(key=lambda w: (w.loc.line, w.loc.col) if w.loc else (0, 0))
         return changed or bool(unterminated)
 
     def _loc(self, line: int, col: int) -> SourceLoc:
@@ -104,30 +105,34 @@ class CppRepairs:
         lines[line - 1] = text
         return bool(spots)
 
-    def _unterminated(self, original: list[str], d: Diagnostic) -> int:
-        kind = _UNTERMINATED.match(d.message).group(1)
-        text = original[d.loc.line - 1]
-        if not _CONDITIONAL.match(text):
+    def _unterminated(self, original: list[str], kind: str, line: int) -> int:
+        """cpp's "unterminated #``kind``" at ``line``: a warning, and 1 #endif to add (0
+        where the line is not a conditional)."""
+        text = original[line - 1]
+        opened = _CONDITIONAL.match(text)
+        if not opened:
             return 0
         notes = []
         if kind in ("else", "elif"):
-            branch = _last_branch(original, d.loc.line)
+            branch = _last_branch(original, line)
             if branch:
                 notes.append(note(f"its #{kind} is here", self._loc(branch, 1 + _hash(
                     original[branch - 1]))))
-        opening = _CONDITIONAL.match(text).group(1)
         self.warnings.append(Diagnostic(
-            "warning", f"#{opening} without #endif: okl closes it at the end of the file "
-                       "(OCCA does the same without a word)",
-            self._loc(d.loc.line, 1 + _hash(text)), notes, hint="add the missing '#endif'"))
+            "warning", f"#{opened.group(1)} without #endif: okl closes it at the end of the "
+                       "file (OCCA does the same without a word)",
+            self._loc(line, 1 + _hash(text)), notes, hint="add the missing '#endif'"))
         return 1
 
-    def _extra_argument(self, lines: list[str], d: Diagnostic) -> bool:
-        name, passed, takes = _EXTRA_ARG.match(d.message).groups()
+    def _extra_argument(self, lines: list[str], d: Diagnostic, said: re.Match[str],
+                        loc: SourceLoc) -> bool:
+        """cpp's "macro passed N arguments, takes N-1" (``said``) at ``loc``: an empty extra
+        argument dropped, with a warning."""
+        name, passed, takes = said.groups()
         if int(passed) != int(takes) + 1:
             return False
         source = "\n".join(lines)
-        offset = sum(len(x) + 1 for x in lines[:d.loc.line - 1]) + d.loc.col - 1
+        offset = sum(len(x) + 1 for x in lines[:loc.line - 1]) + loc.col - 1
         if source[offset:offset + 1] != ")":
             return False
         comma = _comma_before(source, offset)

@@ -19,6 +19,7 @@ import shlex
 import signal
 import subprocess
 import time
+from typing import IO
 
 from ... import limits
 from ...errors import Diagnostic, SourceLoc, TranslationError
@@ -87,14 +88,17 @@ def run_cpp(args: list[str], data: bytes, cwd: str, where: SourceLoc) -> CppOutp
     # alone leaves cc1 running on (seen: an orphaned macro bomb at 16 GB)
     proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, cwd=cwd, start_new_session=True)
+    stdin, stdout, stderr = proc.stdin, proc.stdout, proc.stderr
+    assert stdin is not None and stdout is not None and stderr is not None  # PIPE, each
     try:
-        out, err, exceeded = _exchange(proc, data, time.monotonic() + seconds, cap)
+        out, err, exceeded = _exchange((stdin, stdout, stderr), data,
+                                       time.monotonic() + seconds, cap)
         if exceeded is None:
             proc.wait()  # both pipes are closed: cpp has exited or is about to
     finally:
         if proc.poll() is None:
             _kill_group(proc)
-        for pipe in (proc.stdin, proc.stdout, proc.stderr):
+        for pipe in (stdin, stdout, stderr):
             if not pipe.closed:
                 pipe.close()
     if exceeded == "bytes":
@@ -106,27 +110,30 @@ def run_cpp(args: list[str], data: bytes, cwd: str, where: SourceLoc) -> CppOutp
     return CppOutput(proc.returncode, b"".join(out), b"".join(err))
 
 
-def _exchange(proc: subprocess.Popen, data: bytes, deadline: float,
+def _exchange(pipes: tuple[IO[bytes], IO[bytes], IO[bytes]], data: bytes, deadline: float,
               cap: int) -> tuple[list[bytes], list[bytes], str | None]:
-    """Feed ``data`` to cpp and collect what it prints until it closes both outputs; the
-    limit it passed ("bytes" or "seconds"), or None."""
-    chunks: dict[int, list[bytes]] = {proc.stdout.fileno(): [], proc.stderr.fileno(): []}
+    """Feed ``data`` to cpp (``pipes``: its stdin, stdout and stderr) and collect what it
+    prints until it closes both outputs; the limit it passed ("bytes" or "seconds"), or
+    None."""
+    stdin, stdout, stderr = pipes
+    chunks: dict[int, list[bytes]] = {stdout.fileno(): [], stderr.fileno(): []}
     printed = 0
     view, sent = memoryview(data), 0
     with selectors.DefaultSelector() as sel:
         if data:
-            sel.register(proc.stdin, selectors.EVENT_WRITE)
+            sel.register(stdin, selectors.EVENT_WRITE)
         else:
-            proc.stdin.close()
-        sel.register(proc.stdout, selectors.EVENT_READ)
-        sel.register(proc.stderr, selectors.EVENT_READ)
+            stdin.close()
+        sel.register(stdout, selectors.EVENT_READ)
+        sel.register(stderr, selectors.EVENT_READ)
         while sel.get_map():
             left = deadline - time.monotonic()
             if left <= 0:
                 return [], [], "seconds"
             for key, _ in sel.select(left):
                 pipe = key.fileobj
-                if pipe is proc.stdin:
+                assert not isinstance(pipe, int)  # registered as file objects
+                if pipe is stdin:
                     try:
                         sent += os.write(pipe.fileno(), view[sent:sent + _CHUNK])
                     except BrokenPipeError:  # cpp stopped early: its stderr says why
@@ -143,7 +150,7 @@ def _exchange(proc: subprocess.Popen, data: bytes, deadline: float,
                 if printed > cap:
                     return [], [], "bytes"
                 chunks[pipe.fileno()].append(chunk)
-    return chunks[proc.stdout.fileno()], chunks[proc.stderr.fileno()], None
+    return chunks[stdout.fileno()], chunks[stderr.fileno()], None
 
 
 def _stopped(what: str, where: SourceLoc) -> TranslationError:
