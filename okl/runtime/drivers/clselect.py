@@ -19,6 +19,7 @@ import os
 import tempfile
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -49,8 +50,8 @@ class Candidate:
 
     platform_index: int
     device_index: int
-    platform: object  # pyopencl.Platform
-    device: object  # pyopencl.Device
+    platform: Any  # pyopencl.Platform
+    device: Any  # pyopencl.Device
 
     @property
     def kind(self) -> str:
@@ -156,7 +157,7 @@ def _probe(c: Candidate) -> str:
         program = cl.Program(context, PROBE_SOURCE)
         with captured_stderr():
             program.build(options=["-cl-std=CL1.2"])
-        out = np.zeros(1, np.int32)
+        out: np.ndarray = np.zeros(1, np.int32)
         buf = cl.Buffer(context, cl.mem_flags.READ_WRITE, out.nbytes)
         kernel = cl.Kernel(program, "okl_probe")
         kernel.set_args(buf, np.float32(3.0))

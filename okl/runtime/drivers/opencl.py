@@ -7,6 +7,8 @@ new process creates a program from its binary instead of compiling the source ag
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ...errors import (
@@ -38,11 +40,11 @@ def _cl():
 
 
 #: OpenCL device pointer -> the context every okl.Device on that device shares
-_CONTEXTS: dict[int, object] = {}
+_CONTEXTS: dict[int, Any] = {}
 #: (cache directory, context pointer, build key) -> the program built in this process
-_PROGRAMS: dict[tuple, object] = process_memo({})
+_PROGRAMS: dict[tuple, Any] = process_memo({})
 #: (program pointer, kernel name) -> cl.Kernel
-_KERNELS: dict[tuple, object] = process_memo({})
+_KERNELS: dict[tuple, Any] = process_memo({})
 
 
 def _cl_kernel(program, name: str, kernel: str):
@@ -98,6 +100,7 @@ def _given_context(props: dict):
             raise ArgumentError("okl.Device('opencl'): device_id cannot be combined with "
                                 "queue= (the queue says the device)")
         return queue.context, queue.device, queue
+    assert context is not None  # (neither given: returned above)
     devices = context.devices
     index = props.get("device_id") or 0
     if not 0 <= int(index) < len(devices):
