@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 import operator
 import weakref
+from typing import Any
 
 import numpy as np
 
@@ -247,7 +248,7 @@ def copy_to(src, dst, count, offset, dst_offset, blocking) -> None:
          ("dst", "self"), ("dst_offset", "offset"))
 
 
-def copy(memory: type, dst, src, count, dst_offset, src_offset, blocking, who: str,
+def copy(memory: type[Any], dst, src, count, dst_offset, src_offset, blocking, who: str,
          names=("dst", "src"), offset_names=("dst_offset", "src_offset")) -> None:
     """Copy ``count`` elements from ``src`` (from ``src_offset``) to ``dst`` (from
     ``dst_offset``); one of them is an okl.Memory, the other a Memory or a numpy array.
