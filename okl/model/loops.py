@@ -64,8 +64,8 @@ class LoopForm:
         step = 1 if self.step is None else evaluate(self.step, env)
         cmp = None if start is None or bound is None or step is None else \
             common(promote(integer_bits(self.iter_type)), integer_type(self.bound))
-        if cmp is None:  # a tile's `i < _okl_tiled_i + S` still counts S
-            return evaluate(self.trip_count(), env)
+        if cmp is None or start is None or bound is None or step is None:
+            return evaluate(self.trip_count(), env)  # still counts a tile's `i < _t + S`
         start = convert(convert(start, integer_bits(self.iter_type)), cmp)
         bound = convert(bound, cmp)
         count = (bound - start) if self.increasing else (start - bound)

@@ -413,23 +413,22 @@ def _report(e: SyntaxProblem, tokens: list[Token], expanded: Expanded,
                         hint="the file ends in the middle of a declaration or statement")
         return
     loc = expanded.locate(e.line, e.col)
-    if e.token == "}" and e.message != "unmatched '}'" and braces is not None and \
-            braces.text == "}" and _first_unmatched(tokens) is not None:
+    extra = _first_unmatched(tokens) if e.token == "}" and e.message != "unmatched '}'" and \
+        braces is not None and braces.text == "}" else None
+    if extra is not None:
         # pycparser releases differ in how they fail on an extra '}' (an internal scope
         # error in 3.0, "before: }" later): report it the same way whatever the version
-        extra = _first_unmatched(tokens)
         e = SyntaxProblem("unmatched '}'", extra.line, extra.col, "}")
         loc = expanded.locate(e.line, e.col)
     if e.message == "unmatched '}'":
         notes = []
-        if by_indent and braces.text == "}" and braces.line != e.line:
+        if by_indent and braces is not None and braces.text == "}" and braces.line != e.line:
             notes.append(note("this '}' is probably the extra one (it is indented "
                               "differently from its '{')",
                               expanded.locate(braces.line, braces.col)))
         diags.error("syntax error: unmatched '}'", loc, notes=notes,
                     hint="remove it, or add the '{' it should close")
-    elif e.message.startswith("before: ") and _unclosed(tokens, e) is not None:
-        opened = _unclosed(tokens, e)
+    elif e.message.startswith("before: ") and (opened := _unclosed(tokens, e)) is not None:
         diags.error("syntax error: expected ')' before ';'", loc,
                     notes=[note("to match this '('", expanded.locate(opened.line, opened.col))],
                     hint="close the '(' where the expression ends (okl does not guess where; "

@@ -51,6 +51,8 @@ def _casts(text: str, expanded: Expanded, diags: Diagnostics) -> str:
     cast = re.compile(_CAST)
     for start in reversed([m.start() for m in cast.finditer(text)]):  # inner casts first
         m = cast.match(text, start)
+        if m is None:  # (found there; only the text after it has changed since)
+            continue
         kind, target = m.group(1), " ".join(m.group(2).split())
         line = text.count("\n", 0, start) + 1
         where = expanded.locate(line, start - (text.rfind("\n", 0, start) + 1) + 1)
