@@ -183,6 +183,7 @@ def _host_array_of(obj, dtype, copy=None) -> np.ndarray:
                 except ValueError as e:
                     raise ArgumentError(f"asarray(copy=False): a {_what(obj)} needs a copy "
                                         f"({e})") from None
+    assert out is not None  # (each path above gives an array or raises)
     if dtype is not None and out.dtype != dtype:
         _no_copy(copy, obj, f"its dtype is {out.dtype}, not {dtype}")
         out = out.astype(dtype)

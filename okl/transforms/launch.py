@@ -111,9 +111,10 @@ class DeviceKernel:
         out = []
         for axis in range(self.dims(kind)):
             values = [e.value() for e in self.on_axis(kind, axis)]
-            if not values or any(v is None for v in values):
+            known = [v for v in values if v is not None]
+            if not known or len(known) < len(values):
                 return None
-            out.append(max(values))
+            out.append(max(known))
         return tuple(out)
 
     def exact(self, loop: Loop) -> bool:

@@ -127,7 +127,7 @@ def _bindings(e: Extent, writer: HostWriter) -> list[tuple[str, str]]:
     to their start values: (Python name, ``(name := start)``) outermost first."""
     lets: list[tuple[str, str]] = []
     for (name, start), base in zip(e.bindings, e.binding_types, strict=True):
-        t = cv.scalar_type(base, None)
+        t = writer.number(cv.scalar_type(base, None), start)
         init = writer.convert(writer.scalar(start), t, start)
         var = writer.declare(name, t)
         lets.append((var.py, f"({var.py} := {init.code})"))
@@ -145,10 +145,10 @@ def _trip_count(e: Extent, writer: HostWriter) -> str:
     form = e.form
     writer.scopes.append({})
     lets = _bindings(e, writer)  # (Python name, binding)
-    t = cv.scalar_type(form.iter_type, None)
+    t = writer.number(cv.scalar_type(form.iter_type, None), form.start)
     start = writer.convert(writer.scalar(form.start), t, form.start)
     bound = writer.scalar(form.bound)
-    cmp = cv.common(t, bound.type)
+    cmp = cv.common(t, writer.number(bound.type, form.bound))
     lo, hi = writer.convert(start, cmp, form.start), writer.convert(bound, cmp, form.bound)
     if not form.increasing:
         lo, hi = hi, lo

@@ -44,7 +44,7 @@ Parents = dict[int, tuple[c_ast.Node, str]]
 
 
 def lower_cpu_kernel(program: Program, kernel: Kernel, target: Target,
-                     independent: set[int] = frozenset(),
+                     independent: AbstractSet[int] = frozenset(),
                      sequential: bool = False) -> list[c_ast.Node]:
     """``independent``: the @inner loops (ids of For nodes) to mark for SIMD (cpu.simd).
     ``sequential`` (the race checker's code): no loop is rewritten for speed and no @outer

@@ -45,6 +45,8 @@ AVX-512 the macro is empty and the split still helps a little (-march=haswell: 0
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
+
 from pycparser import c_ast
 
 from ...ctree import clone, is_id, is_pure, parent_map, walk
@@ -64,7 +66,7 @@ WIDE_REGISTER_BYTES = 2048
 VECTOR_BYTES = 16
 
 
-def keep_running_values(kernel: Kernel, independent: set[int], counted: set[int],
+def keep_running_values(kernel: Kernel, independent: AbstractSet[int], counted: set[int],
                         swapped: set[int]) -> None:
     """Split each plain loop whose body is one lane loop with running @exclusive values (see
     the module's docstring).  ``independent``, ``counted``, ``swapped``: lower_cpu_kernel's
