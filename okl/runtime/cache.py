@@ -144,7 +144,7 @@ class Cache:
     def get(self, level: str, key: str) -> dict[str, bytes] | None:
         """All files of a complete, intact entry, or None. Never raises for damage or I/O."""
         path = self.entry_path(level, key)
-        if self._overlaid is not None:
+        if self._overlaid is not None and self._overlay_stats is not None:  # (set together)
             files = self._overlaid.get((level, key))
             self._overlay_stats["hits" if files is not None else "misses"] += 1
             if files is not None:

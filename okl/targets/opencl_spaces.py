@@ -355,8 +355,8 @@ def _local_spaces(body: c_ast.Node, env: dict[str, str], types,
                 env[n.name] = "__local"
             elif _pointee(n.type, types) is None:
                 env[n.name] = "__private"
-            elif _space_of(n.type, types):
-                env[n.name] = _space_of(n.type, types)
+            elif space := _space_of(n.type, types):
+                env[n.name] = space
             else:
                 env.pop(n.name, None)
                 candidates.append(n)

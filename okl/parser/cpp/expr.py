@@ -84,8 +84,7 @@ class _Parser:
         if level == len(_LEVELS):
             return self.unary(live)
         value = self.binary(level + 1, live)
-        while _PRECEDENCE.get(self.peek()) == level:
-            op = self.peek()
+        while (op := self.peek()) is not None and _PRECEDENCE.get(op) == level:
             self.pos += 1
             right = self.binary(level + 1, live)
             value = _apply(op, value, right) if live else 0
