@@ -71,9 +71,9 @@ def test_same_bits(mode, monkeypatch):
 def test_checked_builds_leave_the_hints_alone(mode):
     """check_bounds instruments every array access of a kernel; a prefetch reads nothing,
     so its address is not one (it had no source position either: the checked build
-    crashed with an AttributeError).  The checked kernel gives the same bits, and still
-    refuses a real out-of-bounds read.  (The same values, not the same bits: a checked
-    loop is not vectorised, and the compiler contracts its sums differently.)"""
+    crashed with an AttributeError).  The checked kernel gives the same values (not the
+    same bits: a checked loop is not vectorised, and the compiler contracts its sums
+    differently), and still refuses a real out-of-bounds read."""
     dev = okl.Device(mode, check_bounds=True)
     assert "__builtin_prefetch" in okl.translate(SLAB, mode, check_bounds=True).source
     rng = np.random.default_rng(3)

@@ -62,10 +62,9 @@ class LoopForm:
         the type C compares them in, so ``for (int i = -1; i < 5u; ...)`` counts 0, not 6."""
         start, bound = evaluate(self.start, env), evaluate(self.bound, env)
         step = 1 if self.step is None else evaluate(self.step, env)
-        cmp = None if start is None or bound is None or step is None else \
-            common(promote(integer_bits(self.iter_type)), integer_type(self.bound))
-        if cmp is None or start is None or bound is None or step is None:
-            return evaluate(self.trip_count(), env)  # still counts a tile's `i < _t + S`
+        if start is None or bound is None or step is None or (cmp := common(
+                promote(integer_bits(self.iter_type)), integer_type(self.bound))) is None:
+            return evaluate(self.trip_count(), env)  # (a tile's `i < _t + S` still counts S)
         start = convert(convert(start, integer_bits(self.iter_type)), cmp)
         bound = convert(bound, cmp)
         count = (bound - start) if self.increasing else (start - bound)
