@@ -44,7 +44,7 @@ def driver_args(args: argparse.Namespace) -> list[str]:
     out = ["--problem", args.problem, "--degree", str(args.degree), "--ndofs-per-rank",
            str(args.ndofs_per_rank), "--mode", args.mode, "--iterations", str(args.iterations),
            "--warmup-iterations", str(args.warmup_iterations), "--exchange", args.exchange,
-           "--sums", args.sums]
+           "--sums", args.sums, "--graphs", args.graphs]
     if args.kernels is not None:
         out += ["--kernels", str(args.kernels)]
     return out
@@ -106,13 +106,13 @@ def weak_efficiency(rows: list[dict]) -> None:
 
 def markdown(rows: list[dict]) -> str:
     lines = ["| ranks | DOFs per rank | iterations | s | DOFs*it/(ranks*s) | efficiency | "
-             "exchange | sums | compute ms/it | exchange ms/it | exposed ms/it | check |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "exchange | sums | graphs | compute ms/it | exchange ms/it | exposed ms/it | check |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         lines.append(
             f"| {r['ranks']} | {r['DOFs_per_rank']:.0f} | {r['iterations']} | "
             f"{r['seconds']:.4f} | {r[THROUGHPUT]:.3e} | {r['weak_efficiency']:.3f} | "
-            f"{r['exchange']} | {r.get('sums', '-')} | "
+            f"{r['exchange']} | {r.get('sums', '-')} | {r.get('graphs', '-')} | "
             f"{1e3 * r['compute_seconds_per_iteration']:.3f} | "
             f"{1e3 * r['exchange_seconds_per_iteration']:.3f} | "
             f"{1e3 * r['exposed_seconds_per_iteration']:.3f} | {r.get('check', 'not run')} |")
@@ -132,6 +132,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--exchange", default="auto", help="okl.mpi.Communicator's mode")
     p.add_argument("--sums", choices=("host", "device", "resident"), default="host",
                    help="where CG sums its dots over the ranks (run.py --sums)")
+    p.add_argument("--graphs", choices=("auto", "off"), default="auto",
+                   help="resident sums on cuda: CG's iterations as CUDA graphs (run.py "
+                        "--graphs)")
     p.add_argument("--iterations", type=int, default=100)
     p.add_argument("--warmup-iterations", type=int, default=1000)
     p.add_argument("--repeat", type=int, default=1)

@@ -194,23 +194,27 @@ def test_ranks_solve_what_one_rank_solves(tmp_path: Path, mode: str, nranks: int
         assert report["NZ"] == nranks * report["nx"]
 
 
-def _cg_solves(sums: str, zero_residual: bool = False, iterations: int = 30):
-    """One rank's BP5 CG on serial, as run.py runs it: (iterations, residual norms,
-    coefficients, x)."""
+def _cg_solves(sums: str, zero_residual: bool = False, iterations: int = 30,
+               mode: str = "serial", graphs: str = "auto", solves: int = 1):
+    """One rank's BP5 CG, as run.py runs it: (iterations, residual norms, coefficients, x)
+    of the last of ``solves`` solves (each from the start; on cuda the second and later
+    solves launch the graph the first captured)."""
     import run
 
     import okl
-    dev = okl.Device("serial")
+    dev = okl.Device(mode)
     problem = parse("BP5")
-    s = run.Setup(dev, run.STANDINS, problem, 3, 4, 4, 4, "serial")
-    cg = run.CG(s, sums=sums)
+    s = run.Setup(dev, run.STANDINS, problem, 3, 4, 4, 4, mode)
+    cg = run.CG(s, sums=sums, graphs=graphs)
     x, r, start = run.bp_system(s)
-    start()
-    if zero_residual:  # CG stops before its first iteration, as benchParanumal's does
-        r.set(np.zeros(s.nall))
-    history: list[float] = []
-    coefficients: list[tuple[float, float]] = []
-    done = cg.solve(x, r, iterations, history, coefficients)
+    for _ in range(solves):
+        start()
+        if zero_residual:  # CG stops before its first iteration, as benchParanumal's does
+            r.set(np.zeros(s.nall))
+        history: list[float] = []
+        coefficients: list[tuple[float, float]] = []
+        done = cg.solve(x, r, iterations, history, coefficients)
+    assert cg.graphs == (mode == "cuda" and sums == "resident" and graphs == "auto")
     return done, history, coefficients, x.get()
 
 
@@ -225,6 +229,39 @@ def test_resident_cg_is_the_host_loop_bit_for_bit(zero_residual: bool) -> None:
     assert host[1] == resident[1] and host[2] == resident[2]
     assert np.array_equal(host[3], resident[3])
     assert len(resident[1]) == resident[0]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("zero_residual", [False, True], ids=["solve", "nothing-to-solve"])
+def test_resident_cg_as_cuda_graphs_is_the_host_loop_bit_for_bit(zero_residual: bool) -> None:
+    """On cuda each resident iteration after the first is one launch of a captured graph
+    (its number read on the device): the same kernels in the same order as the host loop
+    queues them one by one, so the same bits -- in a first solve (capture) and a second
+    (the kept graph launched again), and with graphs off."""
+    skip_unless_available("cuda")
+    host = _cg_solves("host", zero_residual, mode="cuda")
+    for graphs, solves in (("auto", 1), ("auto", 2), ("off", 1)):
+        resident = _cg_solves("resident", zero_residual, mode="cuda", graphs=graphs,
+                              solves=solves)
+        assert host[0] == resident[0] == (0 if zero_residual else 30)
+        assert host[1] == resident[1] and host[2] == resident[2]
+        assert np.array_equal(host[3], resident[3])
+
+
+@pytest.mark.gpu
+def test_ranks_solve_what_one_rank_solves_with_cuda_graphs(tmp_path: Path) -> None:
+    """Two ranks on two GPUs, NCCL exchanges and device sums captured in each iteration's
+    graph: --check passes against one rank's host loop."""
+    skip_unless_available("cuda")
+    import cupy
+    if cupy.cuda.runtime.getDeviceCount() < 2:
+        pytest.skip("needs two GPUs (NCCL: one GPU per rank)")
+    rc, out, report = _run(tmp_path, 2, ["--mode", "cuda", "--check", "--ndofs", "2e4",
+                                         "--iterations", "30", "--sums", "resident"])
+    assert rc == 0, out
+    assert report["check"] is True and report["graphs"] is True, out
+    assert report["exchange"] == "nccl", out
+    assert report["iterations"] == report["check_one_rank_iterations"] == 30
 
 
 # Faults the check must see.  DROP_ONCE: rank 0 drops, once, the partial sums of its top

@@ -295,6 +295,31 @@ for mode in modes:
         c.exchange([(right, first)], [(left, got_first)]).wait()
         dev.finish()
         seen["again"] = got_first.get().tolist()
+        # cuda: an all-reduce and an exchange (with peers the ring above reached)
+        # captured once in a CUDA graph (okl.Graph) and launched five times: each launch
+        # adds and moves anew (the peers' sequence numbers live on the device, NCCL's calls
+        # are captured as queued); a first NCCL all-reduce is refused inside a capture on
+        # every rank (NCCL connects on first use), and the capture ends cleanly
+        if mode == "cuda" and c.mode == "nccl":
+            g_first = dev.zeros(17)  # beyond the peers' 16 values: NCCL's all-reduce
+            g_stream = dev.stream()
+
+            def capture_first():
+                with g_stream.capture():
+                    c.allreduce(g_first, stream=g_stream)
+            if "other GPUs' memory" in c.reason:  # no NCCL all-reduce ran before
+                seen["first_capture"] = refused(okl.mpi.CommunicatorError, capture_first)
+            g_sum = dev.asarray(np.array([1.0, rank]))
+            g_send = dev.asarray(np.array([float(rank)]))
+            g_got = dev.zeros(1)
+            with g_stream.capture() as graph:
+                c.allreduce(g_sum, stream=g_stream)
+                c.exchange([((rank + 1) % size, g_send)], [((rank - 1) % size, g_got)],
+                           stream=g_stream).wait()
+            for _ in range(5):
+                graph.launch(g_stream)
+            g_stream.finish()
+            seen["graph"] = [g_sum.get().tolist(), g_got.get().tolist()]
         # refusals, each an okl error naming the argument, none collective
         seen["errors"] = {
             "peer": refused(okl.ArgumentError, lambda: c.exchange([(size, first)], [])),
@@ -385,6 +410,11 @@ def test_communicator(tmp_path, ranks, modes, asked, expected, peers):
                 want = [max(v, v) if i % 4 == 3 else n * v for v in want] if i else \
                     [n * 1.0, n * (n - 1) / 2]
             assert seen["chain"] == want
+            if "graph" in seen:  # five launches of one captured all-reduce and exchange
+                if "first_capture" in seen:
+                    assert "first all-reduce cannot be captured" in seen["first_capture"]
+                assert seen["graph"] == [[float(n) ** 5, n ** 4 * n * (n - 1) / 2],
+                                         [float((rank - 1) % n)]]
             if mode == "cuda":  # (hip: never through peer memory)
                 through = "through the other GPUs' memory" in seen["reason"]
                 assert through == (seen["gpus"] == n or peers == "1"), seen["reason"]

@@ -50,6 +50,7 @@ NOT_RUN = {
     "mpi-build": "needs mpi4py, an MPI launcher and GPUs (okl.mpi has its own tests)",
     "mpi-poisson": "needs mpi4py and an MPI launcher (the example has its own tests)",
     "mpi-model": "needs GPUs and an MPI launcher (benchmarks/mpi_model.py)",
+    "graphs-cuda": "needs an NVIDIA GPU (tests/test_graphs.py runs the same on one)",
     "benchparanumal-run": "needs a benchParanumal checkout and a GPU (the driver's parts have "
                           "their own tests: tests/test_benchparanumal.py)",
 }

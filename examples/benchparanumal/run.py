@@ -55,6 +55,8 @@ OGS_BLOCK = 256
 LINALG_BLOCK = 256
 CG_BLOCK = 512
 SUMS = ("host", "device", "resident")
+#: CG(graphs=): auto (CUDA graphs where CG can use them: see CG) or off
+GRAPHS = ("auto", "off")
 RESIDENT = HERE / "resident.okl"
 
 
@@ -308,12 +310,20 @@ class CG:
     this rank's owned rows (``s.ndofs``); the dots summed over the ranks (``comm``: the
     setup's, or ranks.Silent for the compute-only timing)."""
 
-    def __init__(self, s: Setup, comm: Any = None, sums: str = "host") -> None:
+    def __init__(self, s: Setup, comm: Any = None, sums: str = "host",
+                 graphs: str = "auto") -> None:
         if sums not in SUMS:
             raise ValueError(f"sums={sums!r}: one of {', '.join(SUMS)}")
+        if graphs not in GRAPHS:
+            raise ValueError(f"graphs={graphs!r}: one of {', '.join(GRAPHS)}")
         self.s = s
         self.comm = comm or s.comm
         self.sums = sums
+        # resident sums on cuda, with exchanges and sums that only queue work (NCCL, the
+        # peers' all-reduce; not the MPI modes, whose host waits): each iteration after the
+        # first is one launch of a CUDA graph (okl.Graph) that captured it
+        self.graphs = (graphs == "auto" and sums == "resident" and s.dev.mode == "cuda" and
+                       getattr(self.comm, "mode", "none") in ("none", "nccl"))
         # host sums: benchParanumal's own order (linAlg's innerProd and CG's update read the
         # rank's sum back, then MPI_Allreduce on the host).  The value goes to the host
         # anyway, and a host all-reduce of one double (2-5 us on one node) costs less than a
@@ -337,7 +347,8 @@ class CG:
         # for every other stream's work and makes them wait for its own -- no overlap at all
         # (measured on 4 H200s: 0.40-0.71 ms exposed per 0.45 ms iteration).
         several = self.comm.size > 1
-        self.compute = dev.stream() if several else dev.current_stream
+        # (a graph is captured from a stream of one's own too)
+        self.compute = dev.stream() if several or self.graphs else dev.current_stream
         self.halo = dev.stream(priority="high") if several else self.compute
         self.queued = dev.mode in ("cuda", "hip", "opencl")
         if sums == "resident":  # okl's kernels that read CG's scalars from the device
@@ -345,7 +356,10 @@ class CG:
                                            defines=dict(s.platform, p_blockSize=CG_BLOCK))
                              for name in ("residentDirection", "residentUpdateCG_1",
                                           "residentSolution", "residentSave", "residentKeep")}
-            self._scalars: dict[int, tuple] = {}  # maxit -> (rd, pAp)
+            # rd, pAp and the iteration's number: grown to the longest solve so far, and the
+            # graph of an iteration on them, by the x and r it solved for (see _iterate)
+            self._scalars: tuple = ()
+            self._graph: tuple = ()
 
     def operator(self, q, Aq) -> None:
         """On one rank, bp5Operator.cpp's order: half the elements, the other half, the
@@ -380,7 +394,10 @@ class CG:
 
         sums = self._overlapped(halo, lambda: s.apply("interior", q, AqL))
         self.compute.wait(touched[0])
-        self._join(sums)
+        sums.wait()
+        # the exchange stream's work joined (its last: the sums' arrival; a captured
+        # iteration must end with every stream it forked joined back)
+        self.compute.wait(self.halo.record())
         s.gather_received(AqL, Aq)
 
     def _overlapped(self, exchange: Callable[[Any], Any], work: Callable[[], None]) -> Any:
@@ -477,33 +494,25 @@ class CG:
         IEEE division of the same two numbers, and each update the same expression.  The
         iteration count, residual norms and coefficients are read from rd and pAp at the
         end."""
-        k, n, R, comm = self.s.k, self.s.ndofs, self.resident, self.comm
+        k, n = self.s.k, self.s.ndofs
         self.operator(x, self.Ap)
         k["axpy"](n, -1.0, self.Ap, 1.0, r)
         rdotr = math.sqrt(self._reduce("norm2_1", "norm2_2", r)) ** 2
-        kept = self._scalars.get(maxit)
-        if kept is None:
-            dev = self.s.dev
-            kept = self._scalars[maxit] = (dev.zeros(maxit + 1, np.float64),
-                                           dev.zeros(max(maxit, 1), np.float64))
-        rd, pAp = kept
+        rd, pAp, number = self._resident_scalars(maxit)
         self.value[0] = rdotr
         rd[0:1].set(self.value)
-        lblocks = min(math.ceil(n / LINALG_BLOCK), LINALG_BLOCK)
-        cblocks = min(math.ceil(n / CG_BLOCK), CG_BLOCK)
-        for it in range(maxit):
-            R["residentDirection"](n, it, 1.0, rd, r, self.p)
-            self.operator(self.p, self.Ap)
-            k["innerProd_1"](lblocks, n, self.p, self.Ap, self.scratch)
-            k["innerProd_2"](lblocks, self.scratch)
-            comm.allreduce(self.scratch0, stream=self.compute)
-            R["residentSave"](it, self.scratch, pAp)
-            R["residentUpdateCG_1"](n, cblocks, it, rd, pAp, self.Ap, r, self.tmp)
-            k["updateCG_2"](cblocks, self.tmp)
-            comm.allreduce(self.tmp0, stream=self.compute)
-            R["residentKeep"](it, self.tmp, rd)
-            R["residentSolution"](n, it, 1.0, rd, pAp, self.p, x)
-        rds, pAps = rd.get(), pAp.get()
+        number.set(np.zeros(1, np.int32))
+        if maxit > 0:
+            self._iteration(x, r)  # the first on its own: kernels' and messages' first use
+        if maxit > 1:
+            if self.graphs:
+                graph = self._iteration_graph(x, r)
+                for _ in range(1, maxit):
+                    graph.launch(self.compute)
+            else:
+                for _ in range(1, maxit):
+                    self._iteration(x, r)
+        rds, pAps = rd[0:maxit + 1].get(), pAp[0:max(maxit, 1)].get()
         done = next((it for it in range(maxit) if rds[it] <= 0.0), maxit)
         for it in range(done):
             if coefficients is not None:
@@ -512,6 +521,48 @@ class CG:
             if history is not None:
                 history.append(math.sqrt(max(float(rds[it + 1]), 0.0)))
         return done
+
+    def _resident_scalars(self, maxit: int) -> tuple:
+        """rd (maxit + 1 entries at least), pAp (maxit) and the iteration's number (one int),
+        made anew only for a longer solve than any before (which also drops the graph: it
+        holds their addresses)."""
+        if not self._scalars or len(self._scalars[0]) < maxit + 1:
+            dev = self.s.dev
+            self._scalars = (dev.zeros(maxit + 1, np.float64),
+                             dev.zeros(max(maxit, 1), np.float64), dev.zeros(1, np.int32))
+            self._graph = ()
+        return self._scalars
+
+    def _iteration(self, x, r) -> None:
+        """One resident iteration, queued: its number, alpha and beta read on the device."""
+        k, n, R, comm = self.s.k, self.s.ndofs, self.resident, self.comm
+        rd, pAp, number = self._scalars
+        lblocks = min(math.ceil(n / LINALG_BLOCK), LINALG_BLOCK)
+        cblocks = min(math.ceil(n / CG_BLOCK), CG_BLOCK)
+        R["residentDirection"](n, number, 1.0, rd, r, self.p)
+        self.operator(self.p, self.Ap)
+        k["innerProd_1"](lblocks, n, self.p, self.Ap, self.scratch)
+        k["innerProd_2"](lblocks, self.scratch)
+        comm.allreduce(self.scratch0, stream=self.compute)
+        R["residentSave"](number, self.scratch, pAp)
+        R["residentUpdateCG_1"](n, cblocks, number, rd, pAp, self.Ap, r, self.tmp)
+        k["updateCG_2"](cblocks, self.tmp)
+        comm.allreduce(self.tmp0, stream=self.compute)
+        R["residentSolution"](n, number, 1.0, rd, pAp, self.p, x)
+        R["residentKeep"](number, self.tmp, rd)  # last: it advances the number
+
+    def _iteration_graph(self, x, r) -> Any:
+        """An iteration captured from the compute stream (okl.Graph), made once per x, r and
+        scalars: every iteration queues the same kernels with the same arguments (its
+        number is on the device), the exchanges and sums too (NCCL's calls and the peers'
+        all-reduce are captured as they are queued), so one graph replays any of them."""
+        kept = self._graph
+        if kept and kept[0] is x and kept[1] is r and kept[2] is self._scalars:
+            return kept[3]
+        with self.compute.capture() as graph:
+            self._iteration(x, r)
+        self._graph = (x, r, self._scalars, graph)
+        return graph
 
 
 def _divide(a: float, b: float) -> float:
@@ -563,15 +614,16 @@ def _finish(s: Setup, world: Any) -> float:
 
 
 def run_bp(s: Setup, iterations: int = 100, warmup_iterations: int = 1000,
-           world: Any = None, overlap: bool = False, sums: str = "host") -> dict:
+           world: Any = None, overlap: bool = False, sums: str = "host",
+           graphs: str = "auto") -> dict:
     """The untimed solve, then the timed one (as bp5Run.cpp).  ``world``: the mpi4py
     communicator of a multi-rank run (its barriers bound the timed part; sums over it give the
     global counts).  ``overlap``: time the communication too -- the same solve with none
     (ranks.Silent: the compute alone; the exposed communication is the difference) and the
     exchanges and reductions of as many iterations alone.  ``sums``: where CG sums its
-    dots over the ranks (CG)."""
+    dots over the ranks, ``graphs`` whether its iterations may be CUDA graphs (CG)."""
     n = s.ndofs
-    cg = CG(s, sums=sums)
+    cg = CG(s, sums=sums, graphs=graphs)
     x, r, start = bp_system(s)
     start()
     if warmup_iterations:
@@ -589,7 +641,8 @@ def run_bp(s: Setup, iterations: int = 100, warmup_iterations: int = 1000,
            "iterations": done, "residual": history[-1] if history else float("nan"),
            "x": x, "history": history, "exchange": s.comm.mode,
            "exchange_reason": s.comm.reason,
-           "sums": sums if size > 1 or sums == "resident" else "none"}
+           "sums": sums if size > 1 or sums == "resident" else "none",
+           "graphs": cg.graphs}
     out.update(_rates(s, total, done, elapsed))
     if overlap:
         out.update(_communication_times(s, cg, iterations, world, elapsed))
@@ -611,10 +664,10 @@ def _communication_times(s: Setup, cg: CG, iterations: int, world: Any,
     """Seconds per CG iteration: the compute alone (the solve with ranks.Silent), the
     communication alone (per iteration: the operator's two exchanges and CG's two sums),
     and the exposed part (the real solve's time less the compute's, at least 0)."""
-    quiet = CG(s, ranks.Silent(s.comm), sums=cg.sums)
+    quiet = CG(s, ranks.Silent(s.comm), sums=cg.sums, graphs="auto" if cg.graphs else "off")
     x, r, start = bp_system(s)  # its own vectors: the real solve's answer stays
     start()
-    quiet.solve(x, r, min(iterations, 20))  # its streams' and kernels' first use, untimed
+    quiet.solve(x, r, iterations)  # first use of its streams, kernels and graph: untimed
     start()
     with _collector_off():
         t0 = _finish(s, world)
@@ -658,7 +711,7 @@ def scaling_record(r: dict, s: Setup) -> dict:
             "DOFs_per_rank": r["DOFs"] / size, "iterations": it, "seconds": e,
             "DOFs*iterations/(ranks*time)": r["DOFs"] * it / (size * e),
             "exchange": r["exchange"], "exchange_reason": r["exchange_reason"],
-            "sums": r["sums"], "seconds_per_iteration": e / per,
+            "sums": r["sums"], "graphs": r["graphs"], "seconds_per_iteration": e / per,
             "compute_seconds_per_iteration": r.get("compute_seconds_per_iteration", e / per),
             "exchange_seconds_per_iteration": r.get("exchange_seconds_per_iteration", 0.0),
             "exposed_seconds_per_iteration": r.get("exposed_seconds_per_iteration", 0.0),
@@ -791,6 +844,10 @@ def main(argv: list[str] | None = None) -> int:
                          "device by the communicator before it; resident (any number of "
                          "ranks): summed on the device and CG's scalars kept there, nothing "
                          "read back until the solve ends")
+    ap.add_argument("--graphs", choices=GRAPHS, default="auto",
+                    help="--sums resident on cuda: each CG iteration after the first one "
+                         "launch of a CUDA graph that captured it (auto, with NCCL or no "
+                         "exchange; default) or queued kernel by kernel (off)")
     ap.add_argument("--check", action="store_true",
                     help="BP: compare with one rank's solve of the same box (on rank 0); "
                          "exit 1 if iterations or answer differ")
@@ -870,7 +927,7 @@ def _solve(args: argparse.Namespace, problem: Problem, world: Any, part: ranks.S
     record: dict = {}
     if problem.solve:
         result = run_bp(setup, args.iterations, args.warmup_iterations, world=world,
-                        overlap=part.size > 1, sums=args.sums)
+                        overlap=part.size > 1, sums=args.sums, graphs=args.graphs)
         line = scaling_record(result, setup)
         if args.check:
             verdict = check_against_one_rank(setup, result, world, args.kernels, args.mode,

@@ -170,6 +170,9 @@ class Communicator:
         self._nccl_module: Any = None
         self._peers: PeerSums | None = None  # cuda, one host: small all-reduces (peers.py)
         self._pool: dict[tuple, list] = {}  # host staging buffers: (nbytes,) -> [(array, event)]
+        # nccl: what has run once outside a graph capture -- ("send"|"recv", peer) and
+        # ("allreduce", -1) -- and so may be captured (see _capturable)
+        self._connected: set[tuple[str, int]] = set()
         self._closed = False
         self._mine = comm.Dup()
         try:
@@ -451,6 +454,7 @@ class Communicator:
         if self._peers is not None and mem.size <= LIMIT:  # (views are contiguous)
             self._peers.allreduce(mem, op, s)
             return
+        self._capturable(s, "allreduce", [("allreduce", -1)])
         MPI = self._MPI
         mpi_op = {"sum": MPI.SUM, "max": MPI.MAX, "min": MPI.MIN}[op]
         if self.mode == "nccl":
@@ -505,9 +509,36 @@ class Communicator:
                 raise ArgumentError(f"okl.mpi.Communicator.exchange: send {i} to this rank "
                                     f"itself has {a.nbytes} bytes ({a.dtype} x {a.size}), its "
                                     f"matching receive {b.nbytes} ({b.dtype} x {b.size})")
+        self._capturable(s, "exchange", [("send", p) for p, m in out if m.nbytes] +
+                         [("recv", p) for p, m in into if m.nbytes])
         if self.mode == "nccl":
             return self._nccl_exchange(out, into, s)
         return self._mpi_exchange(out, into, s)
+
+    def _capturable(self, s: Stream, what: str, uses: list[tuple[str, int]]) -> None:
+        """Refuse what a graph capture on ``s`` (okl.Stream.capture) cannot hold, before any
+        rank starts it -- every rank refuses alike, as the ranks make matching calls, so none
+        is left waiting: the MPI modes (the host waits for the device and for MPI), and with
+        NCCL a first message to or from a peer, or a first all-reduce (NCCL connects on
+        first use, which waits for the device).  Otherwise note what has run uncaptured."""
+        if not _capturing(s):
+            if self.mode == "nccl":
+                self._connected.update(uses)
+            return
+        if self.mode != "nccl":
+            raise CommunicatorError(
+                f"okl.mpi.Communicator.{what}: mode {self.mode!r} waits on the host, which a "
+                "graph capture cannot hold; capture with mode 'nccl', or queue this call "
+                "outside the capture")
+        new = [u for u in uses if u not in self._connected]
+        if new:
+            kind, peer = new[0]
+            first = "all-reduce" if kind == "allreduce" else \
+                f"message {'to' if kind == 'send' else 'from'} rank {peer}"
+            raise CommunicatorError(
+                f"okl.mpi.Communicator.{what}: the first {first} cannot be captured into a "
+                "graph (NCCL connects on first use, which waits for the device); make the "
+                "same call once outside the capture (e.g. the first iteration), then capture")
 
     def _nccl_exchange(self, sends, recvs, s: Stream) -> Exchange:
         nccl, nc, ptr = self._nccl_module, self._nccl, s.handle.ptr
@@ -609,6 +640,19 @@ class Communicator:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _capturing(s: Stream) -> bool:
+    """Whether ``s`` (an okl.Stream) is being captured into a graph: CuPy's streams say
+    (cudaStreamIsCapturing; ROCm's CuPy refuses the question: no graphs there), other
+    backends' have no graphs."""
+    is_capturing = getattr(s.handle, "is_capturing", None)
+    if is_capturing is None:
+        return False
+    try:
+        return bool(is_capturing())
+    except RuntimeError:
+        return False
 
 
 class Exchange:

@@ -16,6 +16,11 @@ whole allocation), opened by every other rank with cudaIpcOpenMemHandle; its lay
 
     flags: MAX_RANKS uint64       the sequence number of the last values rank r wrote here
     slots: 2 x MAX_RANKS x LIMIT  values, by parity of the sequence number, then by rank
+    count: uint64                 this rank's calls so far (its last sequence number)
+
+The sequence number lives on the device (each call reads ``count``, adds one, and writes it
+back as it ends), so a call's arguments are the same every time: a CUDA graph that captured
+one (okl.runtime.graph) adds correctly each time it is launched.
 
 Two parities make reuse safe: a rank starts call s+2 only after every rank has arrived at
 call s+1, which each starts only after its own call s -- the last reader of the slots call
@@ -40,7 +45,8 @@ LIMIT = 16
 #: ranks of one host that the boxes hold
 MAX_RANKS = 32
 _FLAGS = MAX_RANKS * 8
-_BYTES = _FLAGS + 2 * MAX_RANKS * LIMIT * 8
+_COUNT = _FLAGS + 2 * MAX_RANKS * LIMIT * 8
+_BYTES = _COUNT + 8
 
 _CTYPES = {"int8": "signed char", "uint8": "unsigned char", "int32": "int",
            "uint32": "unsigned int", "int64": "long long", "uint64": "unsigned long long",
@@ -53,10 +59,15 @@ __device__ __forceinline__ T okl_op(T a, T b) { return %(OP)s; }
 
 extern "C" __global__ void okl_peer_allreduce(T* mem, const int n,
                                               const unsigned long long* boxes,
-                                              const int rank, const int size,
-                                              const unsigned long long seq)
+                                              const int rank, const int size)
 {
+  __shared__ unsigned long long seq_shared;
   const int t = threadIdx.x;
+  volatile unsigned long long* count =
+      (volatile unsigned long long*)((char*)boxes[rank] + %(COUNT)d);
+  if (t == 0) seq_shared = *count + 1ull;
+  __syncthreads();
+  const unsigned long long seq = seq_shared;
   const size_t parity = (size_t)(seq & 1ull);
   const T mine = t < n ? mem[t] : (T)0;
   if (t < n) {
@@ -85,6 +96,7 @@ extern "C" __global__ void okl_peer_allreduce(T* mem, const int n,
     for (int r = 1; r < size; ++r) acc = okl_op(acc, base[r * %(LIMIT)d + t]);
     mem[t] = acc;
   }
+  if (t == 0) *count = seq;  /* the next call, later on the stream, reads it */
 }
 """
 
@@ -101,7 +113,6 @@ class PeerSums:
         self._boxes: Any = None  # device array of every rank's box pointer, by rank
         self._kernels: dict[tuple[str, str], Any] = {}
         self._rank32, self._size32 = np.int32(rank), np.int32(size)
-        self._seq = 0
         self._last: Any = None  # the CuPy stream of the last call
 
     # -- set-up: each step is one rank's; Communicator agrees on the outcome between them --
@@ -152,9 +163,12 @@ class PeerSums:
         over the ranks, queued on ``stream`` (an okl.Stream)."""
         s = stream.handle
         last = self._last
-        if last is not None and last is not s:
+        if last is not None and last is not s and not s.is_capturing():
             # calls run in the order they were made (see the module): after everything queued
-            # on the last call's stream so far, which includes that call
+            # on the last call's stream so far, which includes that call.  (A call captured
+            # into a graph runs where the graph is launched: the caller orders that launch,
+            # as it orders NCCL's captured calls; CUDA refuses a capture that waits for work
+            # outside it.)
             with self._dev.backend.cp_device:  # (a null stream is the current device's)
                 event = self._cp.cuda.Event(disable_timing=True)
                 event.record(last)
@@ -166,7 +180,7 @@ class PeerSums:
         kernel = self._kernels.get((dtype, op))
         if kernel is None:
             code = _SOURCE % {"T": _CTYPES[dtype], "OP": _OPS[op], "FLAGS": _FLAGS,
-                              "MAXR": MAX_RANKS, "LIMIT": LIMIT}
+                              "MAXR": MAX_RANKS, "LIMIT": LIMIT, "COUNT": _COUNT}
             with self._dev.backend.cp_device:
                 module = self._cp.RawModule(code=code)
                 kernel = self._kernels[(dtype, op)] = module.get_function("okl_peer_allreduce")
@@ -174,8 +188,7 @@ class PeerSums:
 
     def _launch(self, ptr: int, n: int, dtype: str, op: str, s: Any) -> None:
         kernel = self.kernel(dtype, op)
-        self._seq += 1
-        args = (ptr, np.int32(n), self._boxes, self._rank32, self._size32, np.uint64(self._seq))
+        args = (ptr, np.int32(n), self._boxes, self._rank32, self._size32)
         with self._dev.backend.on_device():
             kernel((1,), (MAX_RANKS,), args, stream=s)
         self._last = s

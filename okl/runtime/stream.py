@@ -87,6 +87,13 @@ class Stream:
         """Wait until everything queued on this stream has run."""
         self.device.backend.stream_finish(self.handle)
 
+    def capture(self):
+        """``with s.capture() as g:`` -- the work queued in the block is captured into an
+        okl.Graph instead of run; ``g.launch()`` runs it, as often as wanted (cuda; see
+        okl.runtime.graph)."""
+        from .graph import capture
+        return capture(self)
+
     def record(self, event: Event | None = None) -> Event:
         """An Event marking this point of the stream (``event``: an okl.Event of this
         device to record again, instead of a new one)."""

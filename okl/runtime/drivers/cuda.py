@@ -47,6 +47,7 @@ from ..launch.gpu import (
 from ..launch.hostrun import compile_function
 from ..memory import Memory
 from ..verbose import say
+from .cudagraph import Graph
 
 HIP_INCLUDE = os.path.join(os.path.dirname(__file__), "include")
 #: (cache directory, mode, GPU, source, options) -> the loaded functions of one module
@@ -283,6 +284,22 @@ class CudaBackend:
     def stream_wait(self, stream, event, event_stream) -> None:
         with self.cp_device:  # (the null stream is the current device's, as stream_finish)
             stream.wait_event(event)  # cudaStreamWaitEvent: the host does not wait
+
+    # -- graphs (okl/runtime/graph.py): CUDA stream capture --------------------------------
+    def graph_begin(self, stream) -> None:
+        if self.rocm:
+            raise ArgumentError("Stream.capture: okl drives graphs on CUDA only, not on "
+                                "ROCm's CuPy; queue the work directly")
+        with self.cp_device:  # relaxed: other threads may allocate meanwhile
+            stream.begin_capture(_cupy().cuda.runtime.streamCaptureModeRelaxed)
+
+    def graph_end(self, stream) -> Graph:
+        with self.cp_device:
+            return Graph.end(stream.ptr)
+
+    def graph_launch(self, graph: Graph, stream) -> None:
+        with self.on_device():
+            graph.launch(stream.ptr)
 
     def event_record(self, stream):
         with self.cp_device:
@@ -547,7 +564,7 @@ class CudaBackend:
                 for j in range(n):
                     probe[j] = base + 8 * n + 16 * j
                 try:
-                    drv.launch(f, 0, 0, 0, 0, 0, 0, 0, drv.stream(), base, 0)
+                    drv.launch(f, 0, 0, 0, 0, 0, 0, 0, drv.probe_stream(), base, 0)
                 except drv.Error:
                     pass
         except Exception as e:
@@ -603,6 +620,7 @@ class _Driver:
 
     def __init__(self, cp, device_id: int):
         driver = cp.cuda.driver
+        self._cp = cp
         self.launch = driver.launchKernel
         self.Error = driver.CUDADriverError
         self.device_id = device_id
@@ -611,6 +629,15 @@ class _Driver:
     def stream(self) -> int:
         """CuPy's current stream on our device (which must be current), as a CUstream."""
         return self.current_stream(self.device_id).ptr
+
+    def probe_stream(self) -> int:
+        """A non-blocking stream of our own for the probe launches (which the driver refuses):
+        a refused launch on a stream being captured (okl.runtime.graph) would end the
+        capture, and on the legacy stream it would wait for the capturing one."""
+        stream = self.__dict__.get("_probe")
+        if stream is None:
+            stream = self._probe = self._cp.cuda.Stream(non_blocking=True)
+        return stream.ptr
 
 
 class _Direct:
@@ -758,3 +785,4 @@ def _device_pointer(value) -> int:
             type(value).__module__.startswith("cupy"):
         return value.data.ptr
     return _cupy().asarray(value).data.ptr
+

@@ -1,0 +1,102 @@
+"""Graphs: work captured from a stream once and launched again as one unit.
+
+    with s.capture() as g:      # s: a stream of one's own (dev.stream()), cuda
+        k1(...); k2(...)        # queued into g, not run
+    g.launch()                  # runs k1, k2 (on the current stream; or g.launch(stream=t))
+
+Why: a solver's iteration is a dozen small launches, and on several GPUs the host's Python
+queueing them (kernels, NCCL calls, events) takes as long as the GPU takes to run them, so
+the GPU waits for the host.  A captured iteration is one launch for the host (CUDA graphs,
+through CuPy's ``Stream.begin_capture``), and the GPU starts each kernel of it without the
+host's help.
+
+What a capture holds is what CUDA's stream capture holds: the kernels, copies, NCCL calls
+and cross-stream waits queued on ``s`` and on the streams that waited for one of its events
+inside the block (those must be joined back to ``s`` -- ``s.wait(t.record())`` -- before
+the block ends).  Each launch of the graph runs them with the same arguments: the values of
+scalars and the addresses of memory at capture time.  So a graph suits work whose changing
+inputs live in device memory; the Memory objects it uses must stay alive as long as it is
+launched (okl does not track them, as CuPy does not).  Inside the block nothing may wait for
+the device (``Memory.get``, ``finish``, a blocking copy): CUDA refuses it, and okl ends the
+capture and says so.
+
+cuda only: the driver provides ``graph_begin(h)``, ``graph_end(h)`` (the graph, or raises)
+and ``graph_launch(g, h)``.  Other modes refuse ``capture``: their launches either run at
+once (serial, openmp) or have no graphs that okl drives (opencl, hip).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from ..errors import ArgumentError, LaunchError
+
+
+class Graph:
+    """Work captured from a stream (``with s.capture() as g``); ``g.launch()`` runs it."""
+
+    def __init__(self, device: Any, stream: Any):
+        self.device = device
+        self.stream = stream  # where it was captured
+        self.handle: Any = None  # the driver's graph, once the capture has ended
+
+    def __repr__(self) -> str:
+        state = "captured" if self.handle is not None else "capturing"
+        return f"okl.Graph({state}, {self.device!r})"
+
+    def launch(self, stream: Any = None) -> None:
+        """Queue the captured work on ``stream`` (an okl.Stream of the graph's device;
+        default: the device's current stream).  The host does not wait."""
+        if self.handle is None:
+            raise ArgumentError("Graph.launch: the capture has not ended; launch the graph "
+                                "after its `with s.capture() as g:` block")
+        if stream is None:
+            stream = self.device.current_stream
+        if not isinstance(stream, type(self.stream)):  # okl.Stream (not imported: a cycle)
+            raise ArgumentError(f"Graph.launch: stream= takes an okl.Stream (from "
+                                f"dev.stream()), got {type(stream).__name__} {stream!r:.60}")
+        if stream.device is not self.device:
+            raise ArgumentError(f"Graph.launch: the stream belongs to {stream.device!r}, not "
+                                f"to the graph's {self.device!r}: launch a graph on a stream "
+                                "of the device it was captured on")
+        self.device.backend.graph_launch(self.handle, stream.handle)
+
+
+@contextmanager
+def capture(stream: Any) -> Iterator[Graph]:
+    """``with stream.capture() as g``: see the module."""
+    device = stream.device
+    begin = getattr(device.backend, "graph_begin", None)
+    if begin is None:
+        raise ArgumentError(f"Stream.capture: mode {device.mode!r} has no graphs (cuda has); "
+                            "queue the work directly")
+    if stream.default:
+        raise ArgumentError("Stream.capture: the device's default stream cannot be captured "
+                            "(CUDA's legacy stream); capture a stream of your own: "
+                            "s = dev.stream(); with s.capture() as g: ...")
+    graph = Graph(device, stream)
+    end = device.backend.graph_end
+    with stream:
+        begin(stream.handle)
+        try:
+            yield graph
+        except BaseException as e:
+            try:
+                end(stream.handle)
+            except Exception:  # invalidated: most likely by what raised (see _failed)
+                raise _failed(e) from e
+            raise
+        try:
+            graph.handle = end(stream.handle)
+        except Exception as e:
+            raise _failed(e) from e
+
+
+def _failed(cause: BaseException) -> LaunchError:
+    return LaunchError(
+        f"Stream.capture: the capture failed ({type(cause).__name__}: {cause}).  Inside "
+        "`with s.capture()` only queue work: nothing that waits for the device (Memory.get, "
+        "finish, a blocking copy), and every other stream that waited for one of s's events "
+        "must be joined back to s (s.wait(t.record())) before the block ends")
