@@ -20,9 +20,11 @@ launched (okl does not track them, as CuPy does not).  Inside the block nothing 
 the device (``Memory.get``, ``finish``, a blocking copy): CUDA refuses it, and okl ends the
 capture and says so.
 
-cuda only: the driver provides ``graph_begin(h)``, ``graph_end(h)`` (the graph, or raises)
-and ``graph_launch(g, h)``.  Other modes refuse ``capture``: their launches either run at
-once (serial, openmp) or have no graphs that okl drives (opencl, hip).
+On CUDA: the cuda driver provides ``graph_begin(h)``, ``graph_end(h)`` (the graph, or
+raises) and ``graph_launch(g, h)`` -- for cuda, and for hip where it runs on NVIDIA GPUs
+through the same CuPy; ROCm's CuPy has no stream capture, and hip there refuses by name.
+Other modes refuse ``capture``: their launches run at once (serial, openmp) or have no
+graphs that okl drives (opencl).
 """
 
 from __future__ import annotations
