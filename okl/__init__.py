@@ -33,6 +33,7 @@ _LAZY = {
     "Device": ".runtime.device", "Kernel": ".runtime.kernel", "Memory": ".runtime.memory",
     "Program": ".runtime.program",
     "NULL": ".runtime.launch.args", "Stream": ".runtime.stream", "Event": ".runtime.stream",
+    "Graph": ".runtime.graph",
     "Translation": ".translation", "translate": ".translation",
     "translate_file": ".translation", "compare": ".comparison",
     **dict.fromkeys(("AllocationError", "ArgumentError", "BackendUnavailableError",
@@ -69,6 +70,6 @@ __all__ = [
     "Diagnostic", "LaunchError", "OKLError", "RaceError", "RaceWarning", "ShapeError",
     "TranslationError",
     "analyze", "analyze_file", "Device", "Kernel", "Memory", "Program", "NULL", "Stream",
-    "Event", "backends",
+    "Event", "Graph", "backends",
     "Translation", "translate", "translate_file", "compare",
 ]
