@@ -357,7 +357,7 @@ class CG:
                              for name in ("residentDirection", "residentUpdateCG_1",
                                           "residentSolution", "residentSave", "residentKeep")}
             # rd, pAp and the iteration's number: grown to the longest solve so far, and the
-            # graph of an iteration on them, by the x and r it solved for (see _iterate)
+            # graph of an iteration on them, by the x and r it solved for (_iteration_graph)
             self._scalars: tuple = ()
             self._graph: tuple = ()
 
