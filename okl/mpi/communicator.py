@@ -521,7 +521,7 @@ class Communicator:
         is left waiting: the MPI modes (the host waits for the device and for MPI), and with
         NCCL a first message to or from a peer, or a first all-reduce (NCCL connects on
         first use, which waits for the device).  Otherwise note what has run uncaptured."""
-        if not _capturing(s):
+        if not s.capturing:
             if self.mode == "nccl":
                 self._connected.update(uses)
             return
@@ -640,19 +640,6 @@ class Communicator:
 
     def __exit__(self, *exc) -> None:
         self.close()
-
-
-def _capturing(s: Stream) -> bool:
-    """Whether ``s`` (an okl.Stream) is being captured into a graph: CuPy's streams say
-    (cudaStreamIsCapturing; ROCm's CuPy refuses the question: no graphs there), other
-    backends' have no graphs."""
-    is_capturing = getattr(s.handle, "is_capturing", None)
-    if is_capturing is None:
-        return False
-    try:
-        return bool(is_capturing())
-    except RuntimeError:
-        return False
 
 
 class Exchange:

@@ -163,7 +163,7 @@ class PeerSums:
         over the ranks, queued on ``stream`` (an okl.Stream)."""
         s = stream.handle
         last = self._last
-        if last is not None and last is not s and not s.is_capturing():
+        if last is not None and last is not s and not stream.capturing:
             # calls run in the order they were made (see the module): after everything queued
             # on the last call's stream so far, which includes that call.  (A call captured
             # into a graph runs where the graph is launched: the caller orders that launch,

@@ -34,6 +34,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from ..errors import ArgumentError, LaunchError
+from .owned import check_device, need
 
 
 class Graph:
@@ -56,13 +57,8 @@ class Graph:
                                 "after its `with s.capture() as g:` block")
         if stream is None:
             stream = self.device.current_stream
-        if not isinstance(stream, type(self.stream)):  # okl.Stream (not imported: a cycle)
-            raise ArgumentError(f"Graph.launch: stream= takes an okl.Stream (from "
-                                f"dev.stream()), got {type(stream).__name__} {stream!r:.60}")
-        if stream.device is not self.device:
-            raise ArgumentError(f"Graph.launch: the stream belongs to {stream.device!r}, not "
-                                f"to the graph's {self.device!r}: launch a graph on a stream "
-                                "of the device it was captured on")
+        need(stream, type(self.stream), "Graph.launch: stream=")  # (okl.Stream)
+        check_device(self.device, stream, "Graph.launch: the stream")
         self.device.backend.graph_launch(self.handle, stream.handle)
 
 

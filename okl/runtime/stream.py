@@ -36,26 +36,8 @@ from __future__ import annotations
 import sys
 
 from ..errors import ArgumentError
-
-
-def _which(device) -> str:
-    """A device as messages name it (two Devices of one mode are told apart by address)."""
-    return f"{device!r} at {id(device):#x}"
-
-
-def _check_device(device, obj, what: str) -> None:
-    if obj.device is not device:
-        raise ArgumentError(f"{what} belongs to {_which(obj.device)}, not to "
-                            f"{_which(device)}: use streams and events of the device that runs "
-                            "the work (make them with dev.stream() and s.record() of that "
-                            "device)")
-
-
-def _need(obj, kind: type, what: str) -> None:
-    if not isinstance(obj, kind):
-        made = "dev.stream()" if kind is Stream else "s.record()"
-        raise ArgumentError(f"{what} takes an okl.{kind.__name__} (from {made}), got "
-                            f"{type(obj).__name__} {obj!r:.60}")
+from .owned import check_device as _check_device
+from .owned import need as _need
 
 
 class Stream:
@@ -86,6 +68,14 @@ class Stream:
     def finish(self) -> None:
         """Wait until everything queued on this stream has run."""
         self.device.backend.stream_finish(self.handle)
+
+    @property
+    def capturing(self) -> bool:
+        """Whether work queued on this stream now goes into a graph (``capture``; a stream
+        joined into another's capture too) instead of running: the driver's
+        ``stream_capturing`` says, and a backend without graphs never captures."""
+        ask = getattr(self.device.backend, "stream_capturing", None)
+        return ask is not None and ask(self.handle)
 
     def capture(self):
         """``with s.capture() as g:`` -- the work queued in the block is captured into an

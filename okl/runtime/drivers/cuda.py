@@ -26,6 +26,7 @@ import struct
 import tempfile
 import threading
 import weakref
+from typing import Any
 
 import numpy as np
 
@@ -47,7 +48,7 @@ from ..launch.gpu import (
 from ..launch.hostrun import compile_function
 from ..memory import Memory
 from ..verbose import say
-from .cudagraph import Graph
+from .cudagraph import CudaGraph
 
 HIP_INCLUDE = os.path.join(os.path.dirname(__file__), "include")
 #: (cache directory, mode, GPU, source, options) -> the loaded functions of one module
@@ -286,6 +287,10 @@ class CudaBackend:
             stream.wait_event(event)  # cudaStreamWaitEvent: the host does not wait
 
     # -- graphs (okl/runtime/graph.py): CUDA stream capture --------------------------------
+    def stream_capturing(self, stream) -> bool:
+        """cudaStreamIsCapturing (ROCm's CuPy has no capture: never)."""
+        return not self.rocm and bool(stream.is_capturing())
+
     def graph_begin(self, stream) -> None:
         if self.rocm:
             raise ArgumentError("Stream.capture: okl drives graphs on CUDA only, not on "
@@ -293,11 +298,11 @@ class CudaBackend:
         with self.cp_device:  # relaxed: other threads may allocate meanwhile
             stream.begin_capture(_cupy().cuda.runtime.streamCaptureModeRelaxed)
 
-    def graph_end(self, stream) -> Graph:
+    def graph_end(self, stream) -> CudaGraph:
         with self.cp_device:
-            return Graph.end(stream.ptr)
+            return CudaGraph.end(stream.ptr)
 
-    def graph_launch(self, graph: Graph, stream) -> None:
+    def graph_launch(self, graph: CudaGraph, stream) -> None:
         with self.on_device():
             graph.launch(stream.ptr)
 
@@ -621,6 +626,7 @@ class _Driver:
     def __init__(self, cp, device_id: int):
         driver = cp.cuda.driver
         self._cp = cp
+        self._probe: Any = None  # probe_stream's, made at its first use
         self.launch = driver.launchKernel
         self.Error = driver.CUDADriverError
         self.device_id = device_id
@@ -634,10 +640,9 @@ class _Driver:
         """A non-blocking stream of our own for the probe launches (which the driver refuses):
         a refused launch on a stream being captured (okl.runtime.graph) would end the
         capture, and on the legacy stream it would wait for the capturing one."""
-        stream = self.__dict__.get("_probe")
-        if stream is None:
-            stream = self._probe = self._cp.cuda.Stream(non_blocking=True)
-        return stream.ptr
+        if self._probe is None:
+            self._probe = self._cp.cuda.Stream(non_blocking=True)
+        return self._probe.ptr
 
 
 class _Direct:
@@ -785,4 +790,3 @@ def _device_pointer(value) -> int:
             type(value).__module__.startswith("cupy"):
         return value.data.ptr
     return _cupy().asarray(value).data.ptr
-

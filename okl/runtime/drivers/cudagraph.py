@@ -1,6 +1,6 @@
 """CUDA graphs for okl.runtime.graph on cuda: ending a stream capture and instantiating its
 graph, launching it, freeing it -- the driver API through ctypes (libcuda), because the
-instantiation needs a flag that CuPy's ``Stream.end_capture`` does not pass (see Graph)."""
+instantiation needs a flag that CuPy's ``Stream.end_capture`` does not pass (see CudaGraph)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 from ...errors import LaunchError
 
 
-class Graph:
+class CudaGraph:
     """An instantiated CUDA graph (driver API through ctypes), instantiated so that each
     kernel runs at the priority of the stream it was captured from
     (CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY).  CuPy's ``end_capture`` instantiates
@@ -26,7 +26,7 @@ class Graph:
         self._lib, self._graph, self._exec = lib, graph, exec_
 
     @classmethod
-    def end(cls, stream: int) -> Graph:
+    def end(cls, stream: int) -> CudaGraph:
         """End the capture on ``stream`` (a CUstream) and instantiate its graph; raises
         LaunchError with the driver's error name where either fails (an invalidated
         capture fails here)."""
