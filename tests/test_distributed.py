@@ -270,6 +270,15 @@ for mode in modes:
         stream.finish()
         other_stream.finish()
         seen["chain"] = chain.get().tolist()
+        # folded (out=): a dot's per-block partial sums summed, then summed over the ranks
+        parts = dev.asarray(np.arange(300.0) + rank)
+        total = dev.zeros(1)
+        c.allreduce(parts, out=total, stream=stream)
+        top = dev.asarray(np.array([3, 9 + rank, -4], np.int32))
+        most = dev.zeros(1, np.int32)
+        c.allreduce(top, "max", out=most, stream=stream)
+        stream.finish()
+        seen["fold"] = [total.get().tolist(), most.get().tolist(), parts.get()[:2].tolist()]
         # exchange: a ring both ways, two messages to each peer (matched in order), a view
         # of a larger buffer, one message to this rank itself, mixed dtypes
         right, left = (rank + 1) % size, (rank - 1) % size
@@ -312,14 +321,16 @@ for mode in modes:
             g_sum = dev.asarray(np.array([1.0, rank]))
             g_send = dev.asarray(np.array([float(rank)]))
             g_got = dev.zeros(1)
+            g_parts, g_dot = dev.asarray(np.arange(40.0) + rank), dev.zeros(1)
             with g_stream.capture() as graph:
                 c.allreduce(g_sum, stream=g_stream)
+                c.allreduce(g_parts, out=g_dot, stream=g_stream)
                 c.exchange([((rank + 1) % size, g_send)], [((rank - 1) % size, g_got)],
                            stream=g_stream).wait()
             for _ in range(5):
                 graph.launch(g_stream)
             g_stream.finish()
-            seen["graph"] = [g_sum.get().tolist(), g_got.get().tolist()]
+            seen["graph"] = [g_sum.get().tolist(), g_got.get().tolist(), g_dot.get().tolist()]
         # refusals, each an okl error naming the argument, none collective
         seen["errors"] = {
             "peer": refused(okl.ArgumentError, lambda: c.exchange([(size, first)], [])),
@@ -333,6 +344,10 @@ for mode in modes:
                                  lambda: c.exchange([(rank, first)], [(rank, got_second)])),
             "self_count": refused(okl.ArgumentError, lambda: c.exchange([(rank, first)], [])),
             "pair": refused(okl.ArgumentError, lambda: c.exchange([first], [])),
+            "fold_overlap": refused(okl.ArgumentError,
+                                    lambda: c.allreduce(parts, out=parts[3:4])),
+            "fold_size": refused(okl.ArgumentError, lambda: c.allreduce(parts, out=chain)),
+            "fold_dtype": refused(okl.ArgumentError, lambda: c.allreduce(parts, out=most)),
             "stream": refused(okl.ArgumentError,
                               lambda: c.allreduce(a, stream=other.stream())),
         }
@@ -340,6 +355,8 @@ for mode in modes:
         freed.free()
         seen["errors"]["freed"] = refused(okl.ArgumentError, lambda: c.allreduce(freed))
     seen["closed"] = refused(okl.mpi.CommunicatorError, lambda: c.allreduce(a))
+    if "graph" in seen:  # released by close(), before NCCL's communicator (which waits for it)
+        seen["graph_closed"] = refused(okl.ArgumentError, lambda: graph.launch(g_stream))
     seen["bad_mode"] = refused(okl.ArgumentError,
                                lambda: okl.mpi.Communicator(world, dev, mode="gpu"))
     # collective refusals: the same error on every rank, nobody left waiting
@@ -410,11 +427,16 @@ def test_communicator(tmp_path, ranks, modes, asked, expected, peers):
                 want = [max(v, v) if i % 4 == 3 else n * v for v in want] if i else \
                     [n * 1.0, n * (n - 1) / 2]
             assert seen["chain"] == want
+            assert seen["fold"] == [[n * 44850.0 + 300 * n * (n - 1) / 2], [9 + n - 1],
+                                    [rank, rank + 1.0]]
             if mode == "cuda" and seen["mode"] == "nccl":  # five launches of one capture
                 if "other GPUs' memory" in seen["reason"]:  # no NCCL all-reduce before it
                     assert "first all-reduce cannot be captured" in seen["first_capture"]
                 assert seen["graph"] == [[float(n) ** 5, n ** 4 * n * (n - 1) / 2],
-                                         [float((rank - 1) % n)]]
+                                         [float((rank - 1) % n)],
+                                         [n * 780.0 + 40 * n * (n - 1) / 2]]
+                assert "Communicator whose calls it captured is closed" in \
+                    seen["graph_closed"]
             if mode == "cuda":  # (hip: never through peer memory)
                 through = "through the other GPUs' memory" in seen["reason"]
                 assert through == (seen["gpus"] == n or peers == "1"), seen["reason"]
@@ -437,6 +459,9 @@ def test_communicator(tmp_path, ranks, modes, asked, expected, peers):
             assert "24 bytes" in errors["self_size"] and "8" in errors["self_size"]
             assert "1 send(s) to this rank itself" in errors["self_count"]
             assert "freed" in errors["freed"] and "pair" in errors["pair"]
+            assert "must not overlap" in errors["fold_overlap"]
+            assert "one value of mem's dtype" in errors["fold_size"]
+            assert "float64" in errors["fold_dtype"]
             assert "stream" in errors["stream"]
             assert "closed" in seen["closed"]
             assert "'gpu'" in seen["bad_mode"]

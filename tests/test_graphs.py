@@ -84,12 +84,16 @@ def test_work_forked_to_another_stream_and_joined_is_captured():
     n = 4096
     a, b = dev.zeros(n, np.float32), dev.zeros(n, np.float32)
     s, t = dev.stream(), dev.stream()
+    assert t.graph is None
     with s.capture() as g:
+        assert s.graph is g and t.graph is None
         add_one(n, a)
         t.wait(s.record())
+        assert t.graph is g  # joined into s's capture
         twice(n, a, b, stream=t)
         s.wait(t.record())
         add_one(n, a)
+    assert s.graph is None and t.graph is None
     g.launch(s)
     s.finish()
     np.testing.assert_array_equal(b.get(), 2)
@@ -97,6 +101,9 @@ def test_work_forked_to_another_stream_and_joined_is_captured():
     g.launch(s)
     s.finish()
     np.testing.assert_array_equal(b.get(), 6)
+    g.release()
+    with pytest.raises(okl.ArgumentError, match="was released"):
+        g.launch(s)
 
 
 @pytest.mark.gpu
@@ -146,22 +153,34 @@ def test_the_communicator_refuses_what_a_capture_cannot_hold():
 
     from okl.mpi.communicator import Communicator, CommunicatorError
 
+    class Graph:  # (a stand-in: hashable, as okl.Graph)
+        pass
+
+    graph = Graph()
+
     def stream(capturing: bool):
-        return SimpleNamespace(capturing=capturing)
+        return SimpleNamespace(capturing=capturing, graph=graph if capturing else None)
+
+    def communicator(mode: str):
+        c = SimpleNamespace(mode=mode, _connected=set(), _graphs=set())
+        c._held_by = lambda s: Communicator._held_by(c, s)
+        return c
 
     check = Communicator._capturable
-    host = SimpleNamespace(mode="host", _connected=set())
+    host = communicator("host")
     with pytest.raises(CommunicatorError, match="mode 'host' waits on the host"):
         check(host, stream(True), "exchange", [("send", 1)])
     check(host, stream(False), "exchange", [("send", 1)])
     cpu = okl.Device("serial").stream()
     assert cpu.capturing is False  # a backend without graphs never captures
     check(host, cpu, "allreduce", [("allreduce", -1)])
-    nccl = SimpleNamespace(mode="nccl", _connected=set())
+    nccl = communicator("nccl")
     with pytest.raises(CommunicatorError, match="first message to rank 1 cannot be captured"):
         check(nccl, stream(True), "exchange", [("send", 1)])
     check(nccl, stream(False), "exchange", [("send", 1), ("recv", 3)])
+    assert not nccl._graphs
     check(nccl, stream(True), "exchange", [("send", 1), ("recv", 3)])  # ran once: captured
+    assert nccl._graphs == {graph}  # close() releases it before NCCL's communicator
     with pytest.raises(CommunicatorError, match="first message from rank 2"):
         check(nccl, stream(True), "exchange", [("send", 1), ("recv", 2)])
     with pytest.raises(CommunicatorError, match="first all-reduce cannot be captured"):

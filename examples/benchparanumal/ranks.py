@@ -109,7 +109,8 @@ class Single:
     rank = 0
     size = 1
 
-    def allreduce(self, mem: okl.Memory, op: str = "sum", *, stream: Any = None) -> None:
+    def allreduce(self, mem: okl.Memory, op: str = "sum", *, stream: Any = None,
+                  out: okl.Memory | None = None) -> None:
         return None
 
     def exchange(self, sends=(), recvs=(), *, stream: Any = None) -> _Done:
@@ -140,7 +141,8 @@ class Silent:
     def __init__(self, inner: Any) -> None:
         self.rank, self.size = inner.rank, inner.size
 
-    def allreduce(self, mem: okl.Memory, op: str = "sum", *, stream: Any = None) -> None:
+    def allreduce(self, mem: okl.Memory, op: str = "sum", *, stream: Any = None,
+                  out: okl.Memory | None = None) -> None:
         return None
 
     def exchange(self, sends=(), recvs=(), *, stream: Any = None) -> _Done:

@@ -341,6 +341,11 @@ class CG:
         # the first entries, read back each iteration (made once, as the C++ code keeps its
         # pinned h_scratch)
         self.tmp0, self.scratch0 = self.tmp[0:1], self.scratch[0:1]
+        # resident sums: each dot's partial sums, their first entry, and (several ranks) a
+        # value of its own for their sum over the ranks (_sum)
+        dots = dev.zeros(2, np.float64)
+        self._dot_sums = {"innerProd_2": (self.scratch, self.scratch0, dots[0:1]),
+                          "updateCG_2": (self.tmp, self.tmp0, dots[1:2])}
         # several ranks: kernels on a stream of their own and exchanges on another (of high
         # priority, so that its small kernels do not queue behind an operator kernel).  Not
         # the device's default stream: on cuda that is the legacy null stream, which waits
@@ -535,21 +540,36 @@ class CG:
 
     def _iteration(self, x, r) -> None:
         """One resident iteration, queued: its number, alpha and beta read on the device."""
-        k, n, R, comm = self.s.k, self.s.ndofs, self.resident, self.comm
+        k, n, R = self.s.k, self.s.ndofs, self.resident
         rd, pAp, number = self._scalars
         lblocks = min(math.ceil(n / LINALG_BLOCK), LINALG_BLOCK)
         cblocks = min(math.ceil(n / CG_BLOCK), CG_BLOCK)
         R["residentDirection"](n, number, 1.0, rd, r, self.p)
         self.operator(self.p, self.Ap)
         k["innerProd_1"](lblocks, n, self.p, self.Ap, self.scratch)
-        k["innerProd_2"](lblocks, self.scratch)
-        comm.allreduce(self.scratch0, stream=self.compute)
-        R["residentSave"](number, self.scratch, pAp)
+        pAp_sum = self._sum("innerProd_2", lblocks)
+        R["residentSave"](number, pAp_sum, pAp)
         R["residentUpdateCG_1"](n, cblocks, number, rd, pAp, self.Ap, r, self.tmp)
-        k["updateCG_2"](cblocks, self.tmp)
-        comm.allreduce(self.tmp0, stream=self.compute)
+        rdotr_sum = self._sum("updateCG_2", cblocks)
         R["residentSolution"](n, number, 1.0, rd, pAp, self.p, x)
-        R["residentKeep"](number, self.tmp, rd)  # last: it advances the number
+        R["residentKeep"](number, rdotr_sum, rd)  # last: it advances the number
+
+    def _sum(self, second: str, blocks: int) -> Any:
+        """The sum over the ranks of a dot's ``blocks`` per-block partial sums, on the
+        device; where it is (a one-value Memory).  One rank: linAlg's ``second`` kernel adds
+        them into their first entry.  Several: one all-reduce folds them and sums over the
+        ranks into a value of its own (``Communicator.allreduce(out=)``: through the other
+        GPUs' memory one kernel, where ``second`` and an all-reduce would be two launches on
+        the iteration's critical path, ~3 us each in a graph)."""
+        partials, first, out = self._dot_sums[second]
+        if self.comm.size == 1:
+            self.s.k[second](blocks, partials)
+            return first
+        if len(partials) != blocks:  # (one view per solve's size, not one per iteration)
+            partials = (partials.base or partials)[0:blocks]
+            self._dot_sums[second] = (partials, first, out)
+        self.comm.allreduce(partials, out=out, stream=self.compute)
+        return out
 
     def _iteration_graph(self, x, r) -> Any:
         """An iteration captured from the compute stream (okl.Graph), made once per x, r and

@@ -62,7 +62,7 @@ from ..errors import ArgumentError, OKLError
 from ..runtime.memory import Memory
 from ..runtime.stream import Event, Stream
 from .launcher import _mpi, check_launcher
-from .peers import LIMIT, MAX_RANKS, PeerSums
+from .peers import FOLD_LIMIT, LIMIT, MAX_RANKS, PeerSums
 
 MODES = ("auto", "nccl", "mpi-device", "host")
 OPS = ("sum", "max", "min")
@@ -173,6 +173,8 @@ class Communicator:
         # nccl: what has run once outside a graph capture -- ("send"|"recv", peer) and
         # ("allreduce", -1) -- and so may be captured (see _capturable)
         self._connected: set[tuple[str, int]] = set()
+        # the okl.Graphs that captured a call of this communicator: close() releases them
+        self._graphs: weakref.WeakSet = weakref.WeakSet()
         self._closed = False
         self._mine = comm.Dup()
         try:
@@ -431,7 +433,8 @@ class Communicator:
         return out
 
     # -- all-reduce ----------------------------------------------------------------------------
-    def allreduce(self, mem: Memory, op: str = "sum", *, stream: Stream | None = None) -> None:
+    def allreduce(self, mem: Memory, op: str = "sum", *, stream: Stream | None = None,
+                  out: Memory | None = None) -> None:
         """Replace ``mem`` (an okl.Memory or a view) by its elementwise ``op`` ("sum", "max",
         "min") over the ranks, in place.  Collective.  nccl: enqueued on ``stream`` (default:
         the device's current stream), the host does not wait; later work on that stream sees
@@ -439,7 +442,15 @@ class Communicator:
         earlier work is waited for first).  On cuda with every rank on one host and a GPU of
         its own (``reason`` says), up to 16 values go through the other GPUs' memory instead
         (okl.mpi.peers), in any mode: enqueued as with nccl, every rank adding in rank order.
-        dtypes: (u)int8, (u)int32, (u)int64, float32, float64."""
+        dtypes: (u)int8, (u)int32, (u)int64, float32, float64.
+
+        ``out`` (one value of mem's dtype, not overlapping it): ``mem`` is left as it is and
+        ``out`` receives the ``op`` over the ranks of the ``op`` of each rank's values -- a
+        dot product's per-block partial sums summed and all-reduced in one call.  Through
+        the other GPUs' memory (up to 16,384 values) one kernel does both, a kernel launch
+        fewer on the solver's critical path; otherwise the rank's values are folded on its
+        stream (cuda, hip) or host first.  Every rank folds the same way: the same bits
+        everywhere."""
         self._live("allreduce")
         mem = self._memory(mem, "allreduce")
         if op not in OPS:
@@ -449,9 +460,14 @@ class Communicator:
             raise ArgumentError(f"okl.mpi.Communicator.allreduce: dtype {mem.dtype} cannot be "
                                 f"reduced; use one of {', '.join(str(d) for d in REDUCIBLE)}")
         s = self._stream(stream, "allreduce")
+        if out is not None:
+            self._fold(mem, op, s, out)
+            return
         if mem.size == 0:
             return
         if self._peers is not None and mem.size <= LIMIT:  # (views are contiguous)
+            if s.capturing:
+                self._held_by(s)
             self._peers.allreduce(mem, op, s)
             return
         self._capturable(s, "allreduce", [("allreduce", -1)])
@@ -479,6 +495,36 @@ class Communicator:
             mem.copy_from(values, blocking=False)
         s.finish()
         self._give(host, None)
+
+    def _fold(self, mem: Memory, op: str, s: Stream, out: Any) -> None:
+        """allreduce with ``out``: see there."""
+        out = self._memory(out, "allreduce (out=)")
+        if out.size != 1 or out.dtype != mem.dtype:
+            raise ArgumentError(f"okl.mpi.Communicator.allreduce: out= takes one value of "
+                                f"mem's dtype ({mem.dtype}), got {out!r}")
+        if mem.size == 0:
+            raise ArgumentError("okl.mpi.Communicator.allreduce: with out=, mem must hold "
+                                "at least one value (the op of no values is undefined)")
+        base = mem.base or mem
+        if (out.base or out) is base and mem.offset <= out.offset < mem.offset + mem.size:
+            raise ArgumentError("okl.mpi.Communicator.allreduce: out= must not overlap mem "
+                                "(its values are read while out is written); give a value "
+                                "of its own")
+        if self._peers is not None and mem.size <= FOLD_LIMIT:
+            if s.capturing:
+                self._held_by(s)
+            self._peers.allreduce(out, op, s, fold=mem)
+            return
+        if self._kind in ("cuda", "hip"):  # CuPy arrays: folded on the stream
+            import cupy
+            reduce = {"sum": cupy.sum, "max": cupy.amax, "min": cupy.amin}[op]
+            with s, self.dev.backend.cp_device:  # (the okl stream is CuPy's current one)
+                reduce(mem.handle.reshape(-1), keepdims=True, out=out.handle.reshape(-1))
+        else:
+            values = mem.get().reshape(-1)  # (waits for the stream's writes)
+            reduce = {"sum": np.add, "max": np.maximum, "min": np.minimum}[op]
+            out.copy_from(reduce.reduce(values, keepdims=True))
+        self.allreduce(out, op, stream=s)
 
     # -- neighbour exchange --------------------------------------------------------------------
     def exchange(self, sends: list, recvs: list, *, stream: Stream | None = None) -> Exchange:
@@ -539,6 +585,16 @@ class Communicator:
                 f"okl.mpi.Communicator.{what}: the first {first} cannot be captured into a "
                 "graph (NCCL connects on first use, which waits for the device); make the "
                 "same call once outside the capture (e.g. the first iteration), then capture")
+        self._held_by(s)
+
+    def _held_by(self, s: Stream) -> None:
+        """Note the graph that ``s`` captures into: close() releases it first, as NCCL
+        frees a communicator only once no graph holds its calls (ncclCommDestroy waits for
+        them for ever), and a captured peers' all-reduce writes into the boxes close()
+        unmaps."""
+        graph = s.graph
+        if graph is not None:
+            self._graphs.add(graph)
 
     def _nccl_exchange(self, sends, recvs, s: Stream) -> Exchange:
         nccl, nc, ptr = self._nccl_module, self._nccl, s.handle.ptr
@@ -618,12 +674,18 @@ class Communicator:
     def close(self) -> None:
         """Release the NCCL communicator and the duplicated MPI communicator (collective over
         ``comm``, as MPI_Comm_free; idempotent).  Queued work of the device is waited for
-        first.  ``with okl.mpi.Communicator(...) as c:`` closes at the end of the block."""
+        first, and every okl.Graph that captured a call of this communicator is released
+        (Graph.release: launching it later raises).  ``with okl.mpi.Communicator(...) as
+        c:`` closes at the end of the block."""
         if self._closed:
             return
         self._closed = True
         _OPEN.discard(self)
         self.dev.finish()
+        for graph in list(self._graphs):
+            graph.release("the okl.mpi.Communicator whose calls it captured is closed (NCCL "
+                          "frees a communicator only once no graph holds its calls); "
+                          "capture the work anew on an open one")
         if self._nccl is not None:
             self._nccl.destroy()
             self._nccl = None

@@ -29,6 +29,10 @@ made, so each call waits for the previous one's event when it is queued on anoth
 Like NCCL and MPI, a rank that never makes a call every other rank made leaves them waiting
 (the kernel spins on one block; the rest of the GPU keeps working).
 
+With a ``fold`` (Communicator.allreduce's ``out=``), the kernel first adds up to FOLD_LIMIT
+values of its own rank into the one value it sends -- a dot's per-block partial sums -- so
+that finishing a dot and summing it over the ranks is one launch, not two.
+
 Used by okl.mpi.Communicator on cuda (not hip), whatever carries its exchanges, when every
 rank is on one host and a test all-reduce through the boxes gives the right answer on every
 rank; its ``reason`` says so.  Larger all-reduces go the mode's way (NCCL, MPI).
@@ -42,6 +46,10 @@ import numpy as np
 
 #: values per all-reduce that go through the boxes (more: NCCL)
 LIMIT = 16
+#: values one kernel folds into one before adding it through the boxes (``fold``), and its
+#: threads
+FOLD_LIMIT = 1 << 14
+FOLD_THREADS = 256
 #: ranks of one host that the boxes hold
 MAX_RANKS = 32
 _FLAGS = MAX_RANKS * 8
@@ -57,19 +65,33 @@ _SOURCE = r"""
 typedef %(T)s T;
 __device__ __forceinline__ T okl_op(T a, T b) { return %(OP)s; }
 
-extern "C" __global__ void okl_peer_allreduce(T* mem, const int n,
+extern "C" __global__ void okl_peer_allreduce(T* mem, const int n, const T* in, const int m,
                                               const unsigned long long* boxes,
                                               const int rank, const int size)
 {
   __shared__ unsigned long long seq_shared;
+  __shared__ T fold[%(FOLD)d];
   const int t = threadIdx.x;
   volatile unsigned long long* count =
       (volatile unsigned long long*)((char*)boxes[rank] + %(COUNT)d);
   if (t == 0) seq_shared = *count + 1ull;
+  T mine = t < n && m == 0 ? mem[t] : (T)0;
+  if (m > 0) {  /* folded first (n is 1): each thread its strided values in order, a tree */
+    if (t < m) {
+      T acc = in[t];
+      for (int i = t + blockDim.x; i < m; i += blockDim.x) acc = okl_op(acc, in[i]);
+      fold[t] = acc;
+    }
+    __syncthreads();
+    for (int w = blockDim.x / 2; w > 0; w /= 2) {
+      if (t < w && t + w < m) fold[t] = okl_op(fold[t], fold[t + w]);
+      __syncthreads();
+    }
+    mine = fold[0];
+  }
   __syncthreads();
   const unsigned long long seq = seq_shared;
   const size_t parity = (size_t)(seq & 1ull);
-  const T mine = t < n ? mem[t] : (T)0;
   if (t < n) {
     for (int p = 0; p < size; ++p) {
       volatile T* slot = (volatile T*)((char*)boxes[p] + %(FLAGS)d)
@@ -148,7 +170,7 @@ class PeerSums:
             got = []
             for _ in range(2):
                 values = cp.full(2, self.rank + 1, dtype=np.float64)
-                self._launch(values.data.ptr, 2, "float64", "sum", stream)
+                self._launch(values.data.ptr, 2, 0, 0, "float64", "sum", stream)
                 stream.synchronize()
                 got.append(values.get().tolist())
             self._last = None
@@ -158,9 +180,13 @@ class PeerSums:
         return f"a test all-reduce through peer memory gave {got}, not {want}"
 
     # -- use ---------------------------------------------------------------------------------
-    def allreduce(self, mem: Any, op: str, stream: Any) -> None:
+    def allreduce(self, mem: Any, op: str, stream: Any, fold: Any = None) -> None:
         """``mem`` (an okl.Memory of at most LIMIT contiguous values) replaced by its ``op``
-        over the ranks, queued on ``stream`` (an okl.Stream)."""
+        over the ranks, queued on ``stream`` (an okl.Stream).  With ``fold`` (at most
+        FOLD_LIMIT contiguous values), ``mem`` is one value: the ``op`` over the ranks of
+        the ``op`` of each rank's ``fold`` -- the two steps of a dot product's sum in one
+        kernel (each thread folds its strided values in order, then a tree of the
+        threads)."""
         s = stream.handle
         last = self._last
         if last is not None and last is not s and not stream.capturing:
@@ -173,24 +199,30 @@ class PeerSums:
                 event = self._cp.cuda.Event(disable_timing=True)
                 event.record(last)
                 s.wait_event(event)
-        self._launch(mem.handle.data.ptr, mem.size, mem.dtype.name, op, s)
+        if fold is None:
+            self._launch(mem.handle.data.ptr, mem.size, 0, 0, mem.dtype.name, op, s)
+        else:
+            self._launch(mem.handle.data.ptr, 1, fold.handle.data.ptr, fold.size,
+                         mem.dtype.name, op, s)
 
     def kernel(self, dtype: str, op: str) -> Any:
         """The all-reduce kernel for ``dtype`` and ``op`` (built at its first use)."""
         kernel = self._kernels.get((dtype, op))
         if kernel is None:
             code = _SOURCE % {"T": _CTYPES[dtype], "OP": _OPS[op], "FLAGS": _FLAGS,
-                              "MAXR": MAX_RANKS, "LIMIT": LIMIT, "COUNT": _COUNT}
+                              "MAXR": MAX_RANKS, "LIMIT": LIMIT, "COUNT": _COUNT,
+                              "FOLD": FOLD_THREADS}
             with self._dev.backend.cp_device:
                 module = self._cp.RawModule(code=code)
                 kernel = self._kernels[(dtype, op)] = module.get_function("okl_peer_allreduce")
         return kernel
 
-    def _launch(self, ptr: int, n: int, dtype: str, op: str, s: Any) -> None:
+    def _launch(self, ptr: int, n: int, fold: int, m: int, dtype: str, op: str,
+                s: Any) -> None:
         kernel = self.kernel(dtype, op)
-        args = (ptr, np.int32(n), self._boxes, self._rank32, self._size32)
+        args = (ptr, np.int32(n), fold, np.int32(m), self._boxes, self._rank32, self._size32)
         with self._dev.backend.on_device():
-            kernel((1,), (MAX_RANKS,), args, stream=s)
+            kernel((1,), (FOLD_THREADS if m else MAX_RANKS,), args, stream=s)
         self._last = s
 
     # -- the end -------------------------------------------------------------------------------

@@ -44,14 +44,28 @@ class Graph:
         self.device = device
         self.stream = stream  # where it was captured
         self.handle: Any = None  # the driver's graph, once the capture has ended
+        self._released = ""  # why, once release() has freed it
 
     def __repr__(self) -> str:
-        state = "captured" if self.handle is not None else "capturing"
+        state = "released" if self._released else \
+            "captured" if self.handle is not None else "capturing"
         return f"okl.Graph({state}, {self.device!r})"
+
+    def release(self, why: str = "the graph was released (Graph.release)") -> None:
+        """Free the driver's graph now, not when the object is collected; a later
+        ``launch`` raises ArgumentError saying ``why``.  What the graph holds is let go
+        with it: okl.mpi.Communicator.close releases the graphs that captured its calls
+        first, as NCCL frees a communicator only once no graph holds its calls."""
+        handle, self.handle = self.handle, None
+        self._released = why
+        if handle is not None:
+            handle.destroy()
 
     def launch(self, stream: Any = None) -> None:
         """Queue the captured work on ``stream`` (an okl.Stream of the graph's device;
         default: the device's current stream).  The host does not wait."""
+        if self._released:
+            raise ArgumentError(f"Graph.launch: {self._released}")
         if self.handle is None:
             raise ArgumentError("Graph.launch: the capture has not ended; launch the graph "
                                 "after its `with s.capture() as g:` block")
@@ -60,6 +74,10 @@ class Graph:
         need(stream, type(self.stream), "Graph.launch: stream=")  # (okl.Stream)
         check_device(self.device, stream, "Graph.launch: the stream")
         self.device.backend.graph_launch(self.handle, stream.handle)
+
+
+#: the captures whose blocks are running, by the driver's capture id
+_CAPTURES: dict[int, Graph] = {}
 
 
 @contextmanager
@@ -75,21 +93,37 @@ def capture(stream: Any) -> Iterator[Graph]:
                             "(CUDA's legacy stream); capture a stream of your own: "
                             "s = dev.stream(); with s.capture() as g: ...")
     graph = Graph(device, stream)
-    end = device.backend.graph_end
+    backend = device.backend
+    end = backend.graph_end
     with stream:
         begin(stream.handle)
+        ident = backend.stream_capture_id(stream.handle)
+        _CAPTURES[ident] = graph
         try:
-            yield graph
-        except BaseException as e:
             try:
-                end(stream.handle)
-            except Exception:  # invalidated: most likely by what raised (see _failed)
+                yield graph
+            except BaseException as e:
+                try:
+                    end(stream.handle)
+                except Exception:  # invalidated: most likely by what raised (see _failed)
+                    raise _failed(e) from e
+                raise
+            try:
+                graph.handle = end(stream.handle)
+            except Exception as e:
                 raise _failed(e) from e
-            raise
-        try:
-            graph.handle = end(stream.handle)
-        except Exception as e:
-            raise _failed(e) from e
+        finally:
+            del _CAPTURES[ident]
+
+
+def capturing_graph(stream: Any) -> Graph | None:
+    """The Graph that work queued on ``stream`` now goes into: the capture begun on it, or
+    the one it joined by waiting for a capturing stream's event; None when it captures
+    nothing (or on a backend without graphs)."""
+    ask = getattr(stream.device.backend, "stream_capture_id", None)
+    if ask is None or not _CAPTURES:
+        return None
+    return _CAPTURES.get(ask(stream.handle))
 
 
 def _failed(cause: BaseException) -> LaunchError:

@@ -34,10 +34,14 @@ The current stream is the Device's (one per Device, not per thread).
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 from ..errors import ArgumentError
 from .owned import check_device as _check_device
 from .owned import need as _need
+
+if TYPE_CHECKING:
+    from .graph import Graph
 
 
 class Stream:
@@ -76,6 +80,14 @@ class Stream:
         ``stream_capturing`` says, and a backend without graphs never captures."""
         ask = getattr(self.device.backend, "stream_capturing", None)
         return ask is not None and ask(self.handle)
+
+    @property
+    def graph(self) -> Graph | None:
+        """The okl.Graph that work queued on this stream now goes into (its own capture, or
+        one it was joined into), else None -- for a library that must know which graphs
+        hold its work (okl.mpi.Communicator releases them when it closes)."""
+        from .graph import capturing_graph
+        return capturing_graph(self)
 
     def capture(self):
         """``with s.capture() as g:`` -- the work queued in the block is captured into an

@@ -291,6 +291,13 @@ class CudaBackend:
         """cudaStreamIsCapturing (ROCm's CuPy has no capture: never)."""
         return not self.rocm and bool(stream.is_capturing())
 
+    def stream_capture_id(self, stream) -> int:
+        """The id of the capture ``stream`` takes part in, 0 if none (CudaGraph.capture_id)."""
+        if self.rocm:
+            return 0
+        with self.cp_device:
+            return CudaGraph.capture_id(stream.ptr)
+
     def graph_begin(self, stream) -> None:
         if self.rocm:
             raise ArgumentError("Stream.capture: okl drives graphs on CUDA only, not on "

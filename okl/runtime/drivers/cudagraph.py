@@ -21,6 +21,8 @@ class CudaGraph:
 
     USE_NODE_PRIORITY = 8
     _lib: Any = None
+    _info: Any = None  # cuStreamGetCaptureInfo_v3 (CUDA >= 12.3), else _v2
+    _info_v3 = False
 
     def __init__(self, lib: Any, graph: int, exec_: int):
         self._lib, self._graph, self._exec = lib, graph, exec_
@@ -55,19 +57,40 @@ class CudaGraph:
                                ("cuGetErrorName", (ctypes.c_int, ctypes.c_void_p))):
                 getattr(lib, name).argtypes = args
                 getattr(lib, name).restype = ctypes.c_int
+            cls._info_v3 = hasattr(lib, "cuStreamGetCaptureInfo_v3")
+            cls._info = getattr(lib, "cuStreamGetCaptureInfo_v3" if cls._info_v3 else
+                                "cuStreamGetCaptureInfo_v2")
+            cls._info.argtypes = (ctypes.c_void_p,) * (7 if cls._info_v3 else 6)
+            cls._info.restype = ctypes.c_int
             cls._lib = lib
         return cls._lib
+
+    @classmethod
+    def capture_id(cls, stream: int) -> int:
+        """The id of the capture ``stream`` (a CUstream) takes part in -- begun on it, or
+        one it was joined into by waiting for a capturing stream's event -- else 0.  CuPy
+        only says whether a stream captures, not into what."""
+        lib = cls._library()
+        status, ident = ctypes.c_int(), ctypes.c_uint64()
+        tail = (None,) * (4 if cls._info_v3 else 3)  # graph, nodes, (edges,) count: unasked
+        _driver_check(lib, cls._info(ctypes.c_void_p(stream), ctypes.byref(status),
+                                     ctypes.byref(ident), *tail), "cuStreamGetCaptureInfo")
+        return ident.value if status.value else 0  # (1 active, 2 invalidated)
 
     def launch(self, stream: int) -> None:
         _driver_check(self._lib, self._lib.cuGraphLaunch(ctypes.c_void_p(self._exec),
                                                          ctypes.c_void_p(stream)),
                       "cuGraphLaunch")
 
-    def __del__(self) -> None:
+    def destroy(self) -> None:
+        """Free the graph and its instance now (idempotent); the object is dead after."""
         lib, self._lib = self._lib, None
         if lib is not None:  # (the driver stays loaded until the process ends)
             lib.cuGraphExecDestroy(ctypes.c_void_p(self._exec))
             lib.cuGraphDestroy(ctypes.c_void_p(self._graph))
+
+    def __del__(self) -> None:
+        self.destroy()
 
 
 def _driver_check(lib: Any, status: int, call: str) -> None:
