@@ -234,10 +234,11 @@ def test_resident_cg_is_the_host_loop_bit_for_bit(zero_residual: bool) -> None:
 @pytest.mark.gpu
 @pytest.mark.parametrize("zero_residual", [False, True], ids=["solve", "nothing-to-solve"])
 def test_resident_cg_as_cuda_graphs_is_the_host_loop_bit_for_bit(zero_residual: bool) -> None:
-    """On cuda each resident iteration after the first is one launch of a captured graph
-    (its number read on the device): the same kernels in the same order as the host loop
-    queues them one by one, so the same bits -- in a first solve (capture) and a second
-    (the kept graph launched again), and with graphs off."""
+    """On cuda each resident iteration after a first solve's first is one launch of a
+    captured graph (its number read on the device): the same kernels in the same order as
+    the host loop queues them one by one, so the same bits -- in a first solve (the first
+    iteration queued, then captured) and a second (every iteration the kept graph), and with
+    graphs off."""
     skip_unless_available("cuda")
     host = _cg_solves("host", zero_residual, mode="cuda")
     for graphs, solves in (("auto", 1), ("auto", 2), ("off", 1)):

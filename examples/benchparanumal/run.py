@@ -344,7 +344,8 @@ class CG:
         # resident sums: each dot's partial sums, their first entry, and (several ranks) a
         # value of its own for their sum over the ranks (_sum)
         dots = dev.zeros(2, np.float64)
-        self._dot_sums = {"innerProd_2": (self.scratch, self.scratch0, dots[0:1]),
+        self._dot_sums = {"norm2_2": (self.scratch, self.scratch0, dots[0:1]),
+                          "innerProd_2": (self.scratch, self.scratch0, dots[0:1]),
                           "updateCG_2": (self.tmp, self.tmp0, dots[1:2])}
         # several ranks: kernels on a stream of their own and exchanges on another (of high
         # priority, so that its small kernels do not queue behind an operator kernel).  Not
@@ -355,12 +356,15 @@ class CG:
         # (a graph is captured from a stream of one's own too)
         self.compute = dev.stream() if several or self.graphs else dev.current_stream
         self.halo = dev.stream(priority="high") if several else self.compute
+        #: several ranks, resident sums: r.r's all-reduce beside x's update (_iteration)
+        self.beside = True
         self.queued = dev.mode in ("cuda", "hip", "opencl")
         if sums == "resident":  # okl's kernels that read CG's scalars from the device
             self.resident = {name: s.build(RESIDENT, name,
                                            defines=dict(s.platform, p_blockSize=CG_BLOCK))
-                             for name in ("residentDirection", "residentUpdateCG_1",
-                                          "residentSolution", "residentSave", "residentKeep")}
+                             for name in ("residentStart", "residentDirection",
+                                          "residentUpdateCG_1", "residentSolution",
+                                          "residentSave", "residentKeep")}
             # rd, pAp and the iteration's number: grown to the longest solve so far, and the
             # graph of an iteration on them, by the x and r it solved for (_iteration_graph)
             self._scalars: tuple = ()
@@ -502,21 +506,21 @@ class CG:
         k, n = self.s.k, self.s.ndofs
         self.operator(x, self.Ap)
         k["axpy"](n, -1.0, self.Ap, 1.0, r)
-        rdotr = math.sqrt(self._reduce("norm2_1", "norm2_2", r)) ** 2
         rd, pAp, number = self._resident_scalars(maxit)
-        self.value[0] = rdotr
-        rd[0:1].set(self.value)
-        number.set(np.zeros(1, np.int32))
-        if maxit > 0:
+        blocks = min(math.ceil(n / LINALG_BLOCK), LINALG_BLOCK)
+        k["norm2_1"](blocks, n, r, self.scratch)
+        self.resident["residentStart"](number, self._sum("norm2_2", blocks), rd)
+        first = 0
+        if maxit > 0 and not (self.graphs and self._captured(x, r)):
             self._iteration(x, r)  # the first on its own: kernels' and messages' first use
-        if maxit > 1:
-            if self.graphs:
-                graph = self._iteration_graph(x, r)
-                for _ in range(1, maxit):
-                    graph.launch(self.compute)
-            else:
-                for _ in range(1, maxit):
-                    self._iteration(x, r)
+            first = 1
+        if self.graphs and maxit > first:
+            graph = self._iteration_graph(x, r)
+            for _ in range(first, maxit):
+                graph.launch(self.compute)
+        else:
+            for _ in range(first, maxit):
+                self._iteration(x, r)
         rds, pAps = rd[0:maxit + 1].get(), pAp[0:max(maxit, 1)].get()
         done = next((it for it in range(maxit) if rds[it] <= 0.0), maxit)
         for it in range(done):
@@ -550,11 +554,20 @@ class CG:
         pAp_sum = self._sum("innerProd_2", lblocks)
         R["residentSave"](number, pAp_sum, pAp)
         R["residentUpdateCG_1"](n, cblocks, number, rd, pAp, self.Ap, r, self.tmp)
-        rdotr_sum = self._sum("updateCG_2", cblocks)
-        R["residentSolution"](n, number, 1.0, rd, pAp, self.p, x)
+        if self.comm.size > 1 and self.beside:
+            # r.r's sum over the ranks beside x's update, which does not need it: on the
+            # exchange stream, whose priority lets the all-reduce's one block start before
+            # the update's blocks fill the GPU (at the same priority it would wait for them)
+            self.halo.wait(self.compute.record())
+            rdotr_sum = self._sum("updateCG_2", cblocks, self.halo)
+            R["residentSolution"](n, number, 1.0, rd, pAp, self.p, x)
+            self.compute.wait(self.halo.record())
+        else:
+            rdotr_sum = self._sum("updateCG_2", cblocks)
+            R["residentSolution"](n, number, 1.0, rd, pAp, self.p, x)
         R["residentKeep"](number, rdotr_sum, rd)  # last: it advances the number
 
-    def _sum(self, second: str, blocks: int) -> Any:
+    def _sum(self, second: str, blocks: int, stream: Any = None) -> Any:
         """The sum over the ranks of a dot's ``blocks`` per-block partial sums, on the
         device; where it is (a one-value Memory).  One rank: linAlg's ``second`` kernel adds
         them into their first entry.  Several: one all-reduce folds them and sums over the
@@ -568,17 +581,21 @@ class CG:
         if len(partials) != blocks:  # (one view per solve's size, not one per iteration)
             partials = (partials.base or partials)[0:blocks]
             self._dot_sums[second] = (partials, first, out)
-        self.comm.allreduce(partials, out=out, stream=self.compute)
+        self.comm.allreduce(partials, out=out, stream=stream or self.compute)
         return out
+
+    def _captured(self, x, r) -> bool:
+        """Whether the kept graph is of an iteration on ``x``, ``r`` and today's scalars."""
+        kept = self._graph
+        return bool(kept) and kept[0] is x and kept[1] is r and kept[2] is self._scalars
 
     def _iteration_graph(self, x, r) -> Any:
         """An iteration captured from the compute stream (okl.Graph), made once per x, r and
         scalars: every iteration queues the same kernels with the same arguments (its
         number is on the device), the exchanges and sums too (NCCL's calls and the peers'
         all-reduce are captured as they are queued), so one graph replays any of them."""
-        kept = self._graph
-        if kept and kept[0] is x and kept[1] is r and kept[2] is self._scalars:
-            return kept[3]
+        if self._captured(x, r):
+            return self._graph[3]
         with self.compute.capture() as graph:
             self._iteration(x, r)
         self._graph = (x, r, self._scalars, graph)
