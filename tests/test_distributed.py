@@ -469,3 +469,29 @@ def test_communicator(tmp_path, ranks, modes, asked, expected, peers):
                 assert "needs a cuda or hip device" in seen["nccl_here"]
             assert "rank 1 asked for mode 'auto'" in seen["disagree"]
             assert seen["host_mode"] == "host"
+
+
+def test_fold_is_one_ranks_part_of_a_folded_allreduce():
+    """okl.mpi.fold: the op of a Memory's values into a one-value Memory, without MPI (what
+    Communicator.allreduce(out=) does on each rank before summing over the ranks, and what a
+    compute-only timing does alone); misuse is an okl.ArgumentError naming the argument."""
+    import okl.mpi
+    dev = okl.Device("serial")
+    parts, out = dev.asarray(np.arange(10.0)), dev.zeros(1)
+    okl.mpi.fold(parts, out=out)
+    assert out.get().tolist() == [45.0]
+    okl.mpi.fold(parts[2:7], "max", stream=dev.stream(), out=out)
+    assert out.get().tolist() == [6.0]
+    ints, low = dev.asarray(np.array([4, -3, 8], np.int32)), dev.zeros(1, np.int32)
+    okl.mpi.fold(ints, "min", out=low)
+    assert low.get().tolist() == [-3]
+    with pytest.raises(okl.ArgumentError, match="must not overlap"):
+        okl.mpi.fold(parts, out=parts[9:10])
+    with pytest.raises(okl.ArgumentError, match="'prod'"):
+        okl.mpi.fold(parts, "prod", out=out)
+    with pytest.raises(okl.ArgumentError, match="mem must be a live okl.Memory"):
+        okl.mpi.fold(np.zeros(3), out=out)
+    with pytest.raises(okl.ArgumentError, match="one value of mem's dtype"):
+        okl.mpi.fold(parts, out=dev.zeros(2))
+    with pytest.raises(okl.ArgumentError, match="at least one value"):
+        okl.mpi.fold(parts[0:0], out=out)

@@ -83,11 +83,11 @@ import numpy as np
 from ..errors import OKLError
 from ..parser.cpp.defines import DefineError, define_texts
 from ..parser.source import STRING_NAME
-from .communicator import Communicator, CommunicatorError, Exchange, mpi_gpu_support
+from .communicator import Communicator, CommunicatorError, Exchange, fold, mpi_gpu_support
 from .launcher import LAUNCHER_VARIABLES, LauncherMismatchError, _mpi, check_launcher, launched_as
 
 __all__ = ["SCOPES", "LAUNCHER_VARIABLES", "BuildReport", "Communicator", "CommunicatorError",
-           "Exchange", "LauncherMismatchError", "RankMismatchError", "build_kernel",
+           "Exchange", "LauncherMismatchError", "fold", "RankMismatchError", "build_kernel",
            "build_kernel_from_string", "check_launcher", "launched_as", "local_rank",
            "mpi_gpu_support", "node_comm", "threads_per_rank"]
 

@@ -138,6 +138,49 @@ def mpi_gpu_support(gpu: str, MPI: Any = None) -> tuple[bool, str]:
     return False, "the MPI library has no GPU-support query (taken as not GPU-aware)"
 
 
+def fold(mem: Memory, op: str = "sum", *, stream: Stream | None = None,
+         out: Memory) -> None:
+    """``out[0]`` = the ``op`` of ``mem``'s values: one rank's part of
+    ``Communicator.allreduce(out=)``, alone (for a run that times its work without
+    communicating).  On cuda and hip queued on ``stream`` (default: the current one) by CuPy;
+    elsewhere on the host, after the stream's work.  ``out``: one value of mem's dtype."""
+    what = "okl.mpi.fold"
+    for name, m in (("mem", mem), ("out", out)):
+        if not isinstance(m, Memory) or m.freed:
+            raise ArgumentError(f"{what}: {name} must be a live okl.Memory (or a view), got "
+                                f"{m!r:.80}")
+    if op not in OPS:
+        raise ArgumentError(f"{what}: op={op!r} is not one of {', '.join(OPS)}")
+    if out.device is not mem.device or (stream is not None and (
+            not isinstance(stream, Stream) or stream.device is not mem.device)):
+        raise ArgumentError(f"{what}: out and stream must belong to mem's device "
+                            f"{mem.device!r}")
+    _check_fold(mem, out, what)
+    s = stream or mem.device.current_stream
+    if mem.device.backend.kind in ("cuda", "hip"):  # CuPy arrays: folded on the stream
+        import cupy
+        reduce = {"sum": cupy.sum, "max": cupy.amax, "min": cupy.amin}[op]
+        with s, mem.device.backend.cp_device:  # (the okl stream is CuPy's current one)
+            reduce(mem.handle.reshape(-1), keepdims=True, out=out.handle.reshape(-1))
+    else:
+        values = mem.get().reshape(-1)  # (waits for the stream's writes)
+        host = {"sum": np.add, "max": np.maximum, "min": np.minimum}[op]
+        out.copy_from(host.reduce(values, keepdims=True))
+
+
+def _check_fold(mem: Memory, out: Memory, what: str) -> None:
+    if out.size != 1 or out.dtype != mem.dtype:
+        raise ArgumentError(f"{what}: out= takes one value of mem's dtype ({mem.dtype}), got "
+                            f"{out!r}")
+    if mem.size == 0:
+        raise ArgumentError(f"{what}: with out=, mem must hold at least one value (the op of "
+                            "no values is undefined)")
+    if (out.base or out) is (mem.base or mem) and \
+            mem.offset <= out.offset < mem.offset + mem.size:
+        raise ArgumentError(f"{what}: out= must not overlap mem (its values are read while "
+                            "out is written); give a value of its own")
+
+
 class Communicator:
     """Communication of okl.Memory between the ranks of ``comm`` (an mpi4py communicator),
     one ``dev`` (okl.Device) per rank.  Collective: every rank of ``comm`` makes one, with the
@@ -499,31 +542,13 @@ class Communicator:
     def _fold(self, mem: Memory, op: str, s: Stream, out: Any) -> None:
         """allreduce with ``out``: see there."""
         out = self._memory(out, "allreduce (out=)")
-        if out.size != 1 or out.dtype != mem.dtype:
-            raise ArgumentError(f"okl.mpi.Communicator.allreduce: out= takes one value of "
-                                f"mem's dtype ({mem.dtype}), got {out!r}")
-        if mem.size == 0:
-            raise ArgumentError("okl.mpi.Communicator.allreduce: with out=, mem must hold "
-                                "at least one value (the op of no values is undefined)")
-        base = mem.base or mem
-        if (out.base or out) is base and mem.offset <= out.offset < mem.offset + mem.size:
-            raise ArgumentError("okl.mpi.Communicator.allreduce: out= must not overlap mem "
-                                "(its values are read while out is written); give a value "
-                                "of its own")
+        _check_fold(mem, out, "okl.mpi.Communicator.allreduce")
         if self._peers is not None and mem.size <= FOLD_LIMIT:
             if s.capturing:
                 self._held_by(s)
             self._peers.allreduce(out, op, s, fold=mem)
             return
-        if self._kind in ("cuda", "hip"):  # CuPy arrays: folded on the stream
-            import cupy
-            reduce = {"sum": cupy.sum, "max": cupy.amax, "min": cupy.amin}[op]
-            with s, self.dev.backend.cp_device:  # (the okl stream is CuPy's current one)
-                reduce(mem.handle.reshape(-1), keepdims=True, out=out.handle.reshape(-1))
-        else:
-            values = mem.get().reshape(-1)  # (waits for the stream's writes)
-            reduce = {"sum": np.add, "max": np.maximum, "min": np.minimum}[op]
-            out.copy_from(reduce.reduce(values, keepdims=True))
+        fold(mem, op, stream=s, out=out)
         self.allreduce(out, op, stream=s)
 
     # -- neighbour exchange --------------------------------------------------------------------
