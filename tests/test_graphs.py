@@ -185,3 +185,25 @@ def test_the_communicator_refuses_what_a_capture_cannot_hold():
         check(nccl, stream(True), "exchange", [("send", 1), ("recv", 2)])
     with pytest.raises(CommunicatorError, match="first all-reduce cannot be captured"):
         check(nccl, stream(True), "allreduce", [("allreduce", -1)])
+
+
+def test_a_released_graph_says_why_when_launched():
+    """Graph.release frees the driver's graph at once (its ``destroy``) and a later launch is
+    an ArgumentError with the reason -- the communicator's close() relies on it.  (The logic
+    alone, with a stand-in driver graph: the real one is in the GPU tests above.)"""
+    from types import SimpleNamespace
+
+    from okl.runtime.graph import Graph
+
+    dev = okl.Device("serial")
+    s = dev.stream()
+    freed = []
+    g = Graph(dev, s)
+    g.handle = SimpleNamespace(destroy=lambda: freed.append(True))
+    assert "captured" in repr(g)
+    g.release("the communicator is closed")
+    assert freed == [True] and g.handle is None and "released" in repr(g)
+    with pytest.raises(okl.ArgumentError, match="Graph.launch: the communicator is closed"):
+        g.launch(s)
+    g.release()  # again: nothing left to free
+    assert freed == [True]
