@@ -111,7 +111,9 @@ class Single:
 
     def allreduce(self, mem: okl.Memory, op: str = "sum", *, stream: Any = None,
                   out: okl.Memory | None = None) -> None:
-        return None
+        """Over one rank: ``mem`` as it is; with ``out``, its fold (okl.mpi.fold)."""
+        if out is not None:
+            okl.mpi.fold(mem, op, stream=stream, out=out)
 
     def exchange(self, sends=(), recvs=(), *, stream: Any = None) -> _Done:
         if sends or recvs:
@@ -141,12 +143,9 @@ class Silent:
     def __init__(self, inner: Any) -> None:
         self.rank, self.size = inner.rank, inner.size
 
-    def allreduce(self, mem: okl.Memory, op: str = "sum", *, stream: Any = None,
-                  out: okl.Memory | None = None) -> None:
-        """Nothing over the ranks; with ``out``, this rank's fold alone (okl.mpi.fold), so
-        that the solve computes with its own numbers and does the work of a fold."""
-        if out is not None:
-            okl.mpi.fold(mem, op, stream=stream, out=out)
+    # nothing over the ranks; with ``out``, this rank's fold alone, so that the solve
+    # computes with its own numbers and does the work of a fold
+    allreduce = Single.allreduce
 
     def exchange(self, sends=(), recvs=(), *, stream: Any = None) -> _Done:
         return _Done()

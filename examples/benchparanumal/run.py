@@ -341,12 +341,19 @@ class CG:
         # the first entries, read back each iteration (made once, as the C++ code keeps its
         # pinned h_scratch)
         self.tmp0, self.scratch0 = self.tmp[0:1], self.scratch[0:1]
-        # resident sums: each dot's partial sums, their first entry, and (several ranks) a
-        # value of its own for their sum over the ranks (_sum)
+        # linAlg's and CG's blocks of partial sums
+        n = s.ndofs
+        self.lblocks = min(math.ceil(n / LINALG_BLOCK), LINALG_BLOCK)
+        self.cblocks = min(math.ceil(n / CG_BLOCK), CG_BLOCK)
+        # resident sums, by the second kernel of each dot: its partial sums, their first
+        # entry, the blocks that hold them, and (several ranks) a value of its own for their
+        # sum over the ranks (_sum)
         dots = dev.zeros(2, np.float64)
-        self._dot_sums = {"norm2_2": (self.scratch, self.scratch0, dots[0:1]),
-                          "innerProd_2": (self.scratch, self.scratch0, dots[0:1]),
-                          "updateCG_2": (self.tmp, self.tmp0, dots[1:2])}
+        partials = self.scratch[0:self.lblocks]
+        self._dot_sums = {
+            "norm2_2": (self.scratch, self.scratch0, partials, dots[0:1]),
+            "innerProd_2": (self.scratch, self.scratch0, partials, dots[0:1]),
+            "updateCG_2": (self.tmp, self.tmp0, self.tmp[0:self.cblocks], dots[1:2])}
         # several ranks: kernels on a stream of their own and exchanges on another (of high
         # priority, so that its small kernels do not queue behind an operator kernel).  Not
         # the device's default stream: on cuda that is the legacy null stream, which waits
@@ -356,8 +363,6 @@ class CG:
         # (a graph is captured from a stream of one's own too)
         self.compute = dev.stream() if several or self.graphs else dev.current_stream
         self.halo = dev.stream(priority="high") if several else self.compute
-        #: several ranks, resident sums: r.r's all-reduce beside x's update (_iteration)
-        self.beside = True
         self.queued = dev.mode in ("cuda", "hip", "opencl")
         if sums == "resident":  # okl's kernels that read CG's scalars from the device
             self.resident = {name: s.build(RESIDENT, name,
@@ -433,9 +438,8 @@ class CG:
 
     def _reduce(self, first: str, second: str, *vectors) -> float:
         k, n = self.s.k, self.s.ndofs
-        blocks = min(math.ceil(n / LINALG_BLOCK), LINALG_BLOCK)
-        k[first](blocks, n, *vectors, self.scratch)
-        k[second](blocks, self.scratch)
+        k[first](self.lblocks, n, *vectors, self.scratch)
+        k[second](self.lblocks, self.scratch)
         return self._global(self.scratch0)
 
     def _global(self, partial) -> float:
@@ -481,9 +485,8 @@ class CG:
             alpha = _divide(rdotr1, pAp)
             if coefficients is not None:
                 coefficients.append((alpha, beta))
-            blocks = min(math.ceil(n / CG_BLOCK), CG_BLOCK)
-            k["updateCG_1"](n, blocks, self.Ap, alpha, r, self.tmp)
-            k["updateCG_2"](blocks, self.tmp)
+            k["updateCG_1"](n, self.cblocks, self.Ap, alpha, r, self.tmp)
+            k["updateCG_2"](self.cblocks, self.tmp)
             rdotr = self._global(self.tmp0)
             k["axpy"](n, alpha, self.p, 1.0, x)
             if history is not None:
@@ -507,9 +510,8 @@ class CG:
         self.operator(x, self.Ap)
         k["axpy"](n, -1.0, self.Ap, 1.0, r)
         rd, pAp, number = self._resident_scalars(maxit)
-        blocks = min(math.ceil(n / LINALG_BLOCK), LINALG_BLOCK)
-        k["norm2_1"](blocks, n, r, self.scratch)
-        self.resident["residentStart"](number, self._sum("norm2_2", blocks), rd)
+        k["norm2_1"](self.lblocks, n, r, self.scratch)
+        self.resident["residentStart"](number, self._sum("norm2_2"), rd)
         first = 0
         if maxit > 0 and not (self.graphs and self._captured(x, r)):
             self._iteration(x, r)  # the first on its own: kernels' and messages' first use
@@ -546,41 +548,36 @@ class CG:
         """One resident iteration, queued: its number, alpha and beta read on the device."""
         k, n, R = self.s.k, self.s.ndofs, self.resident
         rd, pAp, number = self._scalars
-        lblocks = min(math.ceil(n / LINALG_BLOCK), LINALG_BLOCK)
-        cblocks = min(math.ceil(n / CG_BLOCK), CG_BLOCK)
         R["residentDirection"](n, number, 1.0, rd, r, self.p)
         self.operator(self.p, self.Ap)
-        k["innerProd_1"](lblocks, n, self.p, self.Ap, self.scratch)
-        pAp_sum = self._sum("innerProd_2", lblocks)
+        k["innerProd_1"](self.lblocks, n, self.p, self.Ap, self.scratch)
+        pAp_sum = self._sum("innerProd_2")
         R["residentSave"](number, pAp_sum, pAp)
-        R["residentUpdateCG_1"](n, cblocks, number, rd, pAp, self.Ap, r, self.tmp)
-        if self.comm.size > 1 and self.beside:
+        R["residentUpdateCG_1"](n, self.cblocks, number, rd, pAp, self.Ap, r, self.tmp)
+        if self.comm.size > 1:
             # r.r's sum over the ranks beside x's update, which does not need it: on the
             # exchange stream, whose priority lets the all-reduce's one block start before
             # the update's blocks fill the GPU (at the same priority it would wait for them)
             self.halo.wait(self.compute.record())
-            rdotr_sum = self._sum("updateCG_2", cblocks, self.halo)
+            rdotr_sum = self._sum("updateCG_2", self.halo)
             R["residentSolution"](n, number, 1.0, rd, pAp, self.p, x)
             self.compute.wait(self.halo.record())
         else:
-            rdotr_sum = self._sum("updateCG_2", cblocks)
+            rdotr_sum = self._sum("updateCG_2")
             R["residentSolution"](n, number, 1.0, rd, pAp, self.p, x)
         R["residentKeep"](number, rdotr_sum, rd)  # last: it advances the number
 
-    def _sum(self, second: str, blocks: int, stream: Any = None) -> Any:
-        """The sum over the ranks of a dot's ``blocks`` per-block partial sums, on the
+    def _sum(self, second: str, stream: Any = None) -> Any:
+        """The sum over the ranks of a dot's per-block partial sums, on the
         device; where it is (a one-value Memory).  One rank: linAlg's ``second`` kernel adds
         them into their first entry.  Several: one all-reduce folds them and sums over the
         ranks into a value of its own (``Communicator.allreduce(out=)``: through the other
         GPUs' memory one kernel, where ``second`` and an all-reduce would be two launches on
         the iteration's critical path, ~3 us each in a graph)."""
-        partials, first, out = self._dot_sums[second]
+        whole, first, partials, out = self._dot_sums[second]
         if self.comm.size == 1:
-            self.s.k[second](blocks, partials)
+            self.s.k[second](len(partials), whole)
             return first
-        if len(partials) != blocks:  # (one view per solve's size, not one per iteration)
-            partials = (partials.base or partials)[0:blocks]
-            self._dot_sums[second] = (partials, first, out)
         self.comm.allreduce(partials, out=out, stream=stream or self.compute)
         return out
 

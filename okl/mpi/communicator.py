@@ -509,8 +509,7 @@ class Communicator:
         if mem.size == 0:
             return
         if self._peers is not None and mem.size <= LIMIT:  # (views are contiguous)
-            if s.capturing:
-                self._held_by(s)
+            self._held_by(s)
             self._peers.allreduce(mem, op, s)
             return
         self._capturable(s, "allreduce", [("allreduce", -1)])
@@ -544,8 +543,7 @@ class Communicator:
         out = self._memory(out, "allreduce (out=)")
         _check_fold(mem, out, "okl.mpi.Communicator.allreduce")
         if self._peers is not None and mem.size <= FOLD_LIMIT:
-            if s.capturing:
-                self._held_by(s)
+            self._held_by(s)
             self._peers.allreduce(out, op, s, fold=mem)
             return
         fold(mem, op, stream=s, out=out)
@@ -613,7 +611,8 @@ class Communicator:
         self._held_by(s)
 
     def _held_by(self, s: Stream) -> None:
-        """Note the graph that ``s`` captures into: close() releases it first, as NCCL
+        """Note the graph that ``s`` captures into, if any (Stream.graph: no driver call
+        while okl captures nothing): close() releases it first, as NCCL
         frees a communicator only once no graph holds its calls (ncclCommDestroy waits for
         them for ever), and a captured peers' all-reduce writes into the boxes close()
         unmaps."""
