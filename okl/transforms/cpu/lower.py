@@ -22,6 +22,7 @@ from ...model.kernel import Kernel, Program
 from ...targets.serial import ENTRY_PREFIX
 from ...targets.target import Target
 from ..barriers import is_barrier
+from .collapse import collapse_planes
 from .columns import defer_column_sums
 from .divmod import split_divmod_lanes
 from .exclusive import lower_exclusive
@@ -90,6 +91,8 @@ def lower_cpu_kernel(program: Program, kernel: Kernel, target: Target,
                 uncounted(loop, counted) and not scatters(loop.node):
             _prefix(parents, loop.node, simd_mark(loop.node))
             simd_lanes.add(id(loop.node))
+    # planes of rows that end in a part vector, addressed by the thread's number: one loop
+    collapse_planes(kernel, simd_lanes)
     # rows of lanes that end in a part vector: their leading sums over whole vectors
     pad_lane_rows(kernel, simd_lanes)
     # a slab loop's next iteration's short runs of read-only arrays: asked for a slab ahead
