@@ -159,6 +159,11 @@ def test_divmod_lanes_split(mode):
     assert "const int t = t__hi * 4 + t__lo;" in c
     assert "x[e * 12 + t__lo * 3 + t__hi] + t" in c
     assert "z[e * 10 + t] = t / 4" in c and c.count("t__hi <") == 1
+    # the kernel with the unrolled nest prefers 256-bit vectors (where gcc has AVX-512 to
+    # choose from); the other kernel is as it was
+    assert "_okl_narrow_vectors static void tr(" in c and "static void quot(" in c
+    assert c.index("#define _okl_narrow_vectors") < c.index("_okl_narrow_vectors static")
+    assert "prefer-vector-width=256" in c
     dev = okl.Device(mode)
     x = np.random.default_rng(3).random(24)
     y, z = dev.zeros(24, np.float64), dev.zeros(20, np.int32)
@@ -168,6 +173,17 @@ def test_divmod_lanes_split(mode):
     want = np.concatenate([x[e * 12 + (t % 4) * 3 + t // 4] + t for e in range(2)])
     np.testing.assert_array_equal(y.get(), want)
     np.testing.assert_array_equal(z.get(), np.tile(np.arange(10) // 4, 2))
+
+
+def test_divmod_nest_with_a_loop_keeps_the_width():
+    """A nest left to gcc (its body has a loop: no unroll pragma) keeps gcc's own vector
+    width: no attribute."""
+    src = DIVMOD.replace("y[e * 12 + t] = x[e * 12 + (t % 4) * 3 + t / 4] + t;",
+                         "double s = t; for (int m = 0; m < 2; ++m) s += x[e * 12 + "
+                         "(t % 4) * 3 + t / 4]; y[e * 12 + t] = s;")
+    c = okl.translate(src, "serial", line_directives=False).source
+    assert "t__hi" in c and "GCC unroll 3" not in c
+    assert "_okl_narrow_vectors" not in c
 
 
 def _divmod(loop: str) -> str:

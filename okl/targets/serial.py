@@ -23,18 +23,29 @@ ENTRY_PREFIX = "_okl_entry_"
 INTERRUPT = ("#include <signal.h>\n"
              "volatile sig_atomic_t _okl_interrupted;\n"
              "void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }\n")
+def _vector_width(name: str, bits: int) -> str:
+    """``name`` defined as gcc's attribute that sets a function's preferred vector width,
+    where there is AVX-512 to choose from; as nothing elsewhere and under clang, which has no
+    such target attribute."""
+    return ("#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)\n"
+            f"#define {name} __attribute__((target(\"prefer-vector-width={bits}\")))\n"
+            "#else\n"
+            f"#define {name}\n"
+            "#endif\n")
+
+
 #: in a kernel function's specifiers where its running sums need 512-bit vectors to stay in
 #: registers (okl.transforms.cpu.registers: 2 KiB of slots are 32 zmm registers, 64 ymm).
 #: gcc's -march=native on an AVX-512 CPU prefers 256-bit vectors; the attribute asks for 512
-#: in that function alone (and the OpenMP bodies outlined from it).  Empty where there is no
-#: AVX-512 or the compiler is not gcc (clang has no such target attribute).
+#: in that function alone (and the OpenMP bodies outlined from it).
 WIDE_VECTORS = "_okl_wide_vectors"
-WIDE_VECTORS_DEFINITION = (
-    "#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)\n"
-    f"#define {WIDE_VECTORS} __attribute__((target(\"prefer-vector-width=512\")))\n"
-    "#else\n"
-    f"#define {WIDE_VECTORS}\n"
-    "#endif\n")
+WIDE_VECTORS_DEFINITION = _vector_width(WIDE_VECTORS, 512)
+#: in a kernel function's specifiers where cpu.divmod unrolled a lane nest for gcc's
+#: straight-line (SLP) vectoriser: there 256 bits, the width gcc itself prefers on the
+#: AVX-512 CPUs it knows, also where it does not know the CPU (gcc 12 takes AMD's Zen 4 for
+#: Zen 3, a CPU without AVX-512, and then prefers no width: see okl.transforms.cpu.divmod).
+NARROW_VECTORS = "_okl_narrow_vectors"
+NARROW_VECTORS_DEFINITION = _vector_width(NARROW_VECTORS, 256)
 
 
 class SerialTarget(Target):
@@ -55,6 +66,8 @@ class SerialTarget(Target):
             out += INTERRUPT
         if WIDE_VECTORS in uses:  # okl.transforms.cpu.registers
             out += WIDE_VECTORS_DEFINITION
+        if NARROW_VECTORS in uses:  # okl.transforms.cpu.lower, after cpu.divmod
+            out += NARROW_VECTORS_DEFINITION
         for name, op in (("min", "<"), ("max", ">")):
             if name in uses:  # CUDA, HIP and OpenCL have type-generic min/max; C has not
                 out += (f"#define {name}(a, b) ({{ __typeof__(a) _okl_a = (a); "

@@ -35,6 +35,15 @@ whole blocksolver kernel 9% slower).  Bigger loops gain nothing (100 = 10 x 10: 
 unroll into much code, so only loops of at most 64 lanes are split, and a straight-line
 body only where N / C copies of it stay small.
 
+Those measurements were on Intel CPUs, where gcc's -march=native prefers 256-bit vectors.
+gcc 12 takes AMD's Zen 4 for Zen 3, a CPU without AVX-512, and then prefers no width: its SLP
+packs blocksolver's 25 running sums into 512-bit vectors built lane by lane from scalar
+conversions and inserts, and the whole kernel ran 0.73x the hand C (46 against 33 ms a solve,
+one thread).  A kernel with such a nest is therefore built preferring 256 bits
+(``targets.serial.NARROW_VECTORS``, unless cpu.registers asked for 512): 31 ms there, 1.05x
+the hand C; on a Sapphire Rapids host, whose gcc 13 prefers 256 anyway, 49.1 against 49.2 ms
+(the same code).
+
 The nest runs the same values of ``t`` in the same order, and for ``t >= 0`` C's integer
 division gives exactly ``t / C == t__hi`` and ``t % C == t__lo``.  okl does this only where
 that is certain: the loop is a lane loop okl marked for SIMD (``#pragma GCC ivdep`` right
@@ -61,8 +70,9 @@ MAX_LANES = 64
 MAX_UNROLLED = 2048
 
 
-def split_divmod_lanes(root: c_ast.Node) -> int:
-    """Split every marked lane loop below ``root`` that qualifies; returns how many."""
+def split_divmod_lanes(root: c_ast.Node) -> tuple[int, int]:
+    """Split every marked lane loop below ``root`` that qualifies; returns how many, and how
+    many of those have their outer loop unrolled (straight-line lanes for gcc's SLP)."""
     taken: set[str] = set()  # the names in use (identifiers and declared names)
     blocks = []
     for n in walk(root):  # one walk for both
@@ -73,7 +83,7 @@ def split_divmod_lanes(root: c_ast.Node) -> int:
                 taken.add(n.name)
         elif isinstance(n, c_ast.Compound) and n.block_items:
             blocks.append(n)
-    done = 0
+    done = unrolled = 0
     for block in blocks:
         items, out = block.block_items, []
         for k, item in enumerate(items):
@@ -84,8 +94,9 @@ def split_divmod_lanes(root: c_ast.Node) -> int:
                 continue
             out.extend(new)
             done += 1
+            unrolled += len(new) > 1  # [the unroll pragma, the nest]
         block.block_items = out
-    return done
+    return done, unrolled
 
 
 def _is_mark(item) -> bool:

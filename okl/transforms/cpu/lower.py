@@ -19,7 +19,7 @@ from pycparser import c_ast
 
 from ...ctree import clone, guard_in_place, is_void_param, parent_map, walk
 from ...model.kernel import Kernel, Program
-from ...targets.serial import ENTRY_PREFIX
+from ...targets.serial import ENTRY_PREFIX, NARROW_VECTORS, WIDE_VECTORS
 from ...targets.target import Target
 from ..barriers import is_barrier
 from .collapse import collapse_planes
@@ -120,7 +120,10 @@ def lower_cpu_kernel(program: Program, kernel: Kernel, target: Target,
     # parallel loops one after the other: one parallel region (last: parents go stale)
     _share_regions(parents, marked, target)
     # marked lane loops that use t / C, t % C count t in two loops
-    split_divmod_lanes(kernel.node)
+    _, unrolled = split_divmod_lanes(kernel.node)
+    decl = kernel.node.decl
+    if unrolled and WIDE_VECTORS not in decl.funcspec:  # the SLP lanes at 256 bits
+        decl.funcspec = [*decl.funcspec, NARROW_VECTORS]
     add_stop_checks(kernel, pragmas, skip=set(untiled))
     _spell_params(kernel, target)
     return [kernel.node, entry_point(kernel)]
