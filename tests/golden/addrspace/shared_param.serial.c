@@ -5,6 +5,11 @@
 #include <signal.h>
 volatile sig_atomic_t _okl_interrupted;
 void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
+#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
+#define _okl_narrow_vectors __attribute__((target("prefer-vector-width=256")))
+#else
+#define _okl_narrow_vectors
+#endif
 
 #line 7 "shared_param.okl"
 typedef struct
@@ -43,7 +48,7 @@ static void load(const int i, const double *q, double s_q[2][8]) {
   s_q[1][i] = f.v;
 }
 
-static void surface(const int ne, const double *q, double *out, volatile sig_atomic_t *_okl_stop) {
+_okl_narrow_vectors static void surface(const int ne, const double *q, double *out, volatile sig_atomic_t *_okl_stop) {
   for (int e = 0; e < ne; ++e) {
 #line 37 "shared_param.okl"
     if (*_okl_stop)

@@ -5,9 +5,14 @@
 #include <signal.h>
 volatile sig_atomic_t _okl_interrupted;
 void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
+#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
+#define _okl_narrow_vectors __attribute__((target("prefer-vector-width=256")))
+#else
+#define _okl_narrow_vectors
+#endif
 
 #line 6 "csr_lanes.okl"
-static void csrLanes(const int n, const int *rowPtr, const int *col, const float *A, const float *x, float *y, volatile sig_atomic_t *_okl_stop) {
+_okl_narrow_vectors static void csrLanes(const int n, const int *rowPtr, const int *col, const float *A, const float *x, float *y, volatile sig_atomic_t *_okl_stop) {
 #line 8 "csr_lanes.okl"
   for (int g = 0; g < n; g += 2) {
 #line 8 "csr_lanes.okl"
