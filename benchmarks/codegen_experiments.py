@@ -12,11 +12,14 @@ translation, and prints best / median throughput over interleaved repetitions:
   before that pass), the u loop jammed into the lanes or moved inside them;
 - dot: the same for streamDot, float (the sums fit registers) and double (they do not);
 - bk5: BK5's GPU algorithm (k-slabs through @shared memory, @exclusive columns) against
-  the same translation before cpu.prefetch, before cpu.pad (and cpu.prefetch), before
+  the same translation before cpu.collapse, before cpu.prefetch (and each later pass),
+  before cpu.pad (and cpu.prefetch), before
   cpu.forward and cpu.hoist (and cpu.pad, cpu.prefetch), and before cpu.columns and the
   chained-sum interchange (and cpu.pad, cpu.prefetch) (same bits), the
   hand C's whole-element algorithm, and that hand C with every sum in OKL's order
   (peers/openmp/bk5_okl_order.c: what a careful CPU programmer gets without reassociating);
+- blocksolver: the translation (its unrolled divmod nest built preferring 256-bit
+  vectors, _okl_narrow_vectors) against the same C without that attribute, and the hand C;
 - pocl: an explicit barrier in a plain loop around an @inner block (needs a CPU OpenCL
   device).
 """
@@ -236,6 +239,19 @@ def _pad_off():
 
 
 @contextlib.contextmanager
+def _collapse_off():
+    """okl's CPU lowering without cpu.collapse: the translation as it was before it (the same
+    iterations in the same order)."""
+    import okl.transforms.cpu.lower as lower
+    saved = lower.collapse_planes
+    lower.collapse_planes = lambda kernel, lanes: 0
+    try:
+        yield
+    finally:
+        lower.collapse_planes = saved
+
+
+@contextlib.contextmanager
 def _prefetch_off():
     """okl's CPU lowering without cpu.prefetch: the translation as it was before it (the same
     code less the prefetches)."""
@@ -249,21 +265,24 @@ def _prefetch_off():
 
 
 def bk5(E: int, nq: int, reps: int) -> None:
-    print(f"BK5, N = {nq - 1}, {E} elements, one thread: okl's translation, the translation "
-          f"before cpu.columns and the chained-sum interchange (the @exclusive column r_Aq "
-          f"in memory across the slab loop), the hand C peer with every sum in OKL's order, "
-          f"and the hand C peer (it reassociates its D^T sums)")
+    print(f"BK5, N = {nq - 1}, {E} elements, one thread: okl's translation, the same before "
+          f"each of its CPU passes (newest first; each without the passes after it), the hand "
+          f"C peer with every sum in OKL's order, and the hand C peer (it reassociates its "
+          f"D^T sums)")
     from .bench_bk5 import reference
     defines = {"dfloat": "double", "p_Nq": nq}
-    with _bk5_passes_off(), _pad_off(), _prefetch_off():
-        before = translate("bk5.okl", defines)
-    with _forward_hoist_off(), _pad_off(), _prefetch_off():
-        unforwarded = translate("bk5.okl", defines)
-    with _pad_off(), _prefetch_off():
-        unpadded = translate("bk5.okl", defines)
-    with _prefetch_off():
-        unprefetched = translate("bk5.okl", defines)
+    with _collapse_off():
+        with _bk5_passes_off(), _pad_off(), _prefetch_off():
+            before = translate("bk5.okl", defines)
+        with _forward_hoist_off(), _pad_off(), _prefetch_off():
+            unforwarded = translate("bk5.okl", defines)
+        with _pad_off(), _prefetch_off():
+            unpadded = translate("bk5.okl", defines)
+        with _prefetch_off():
+            unprefetched = translate("bk5.okl", defines)
+        uncollapsed = translate("bk5.okl", defines)
     variants = {"generated": translate("bk5.okl", defines),
+                "before cpu.collapse": uncollapsed,
                 "before cpu.prefetch": unprefetched,
                 "before cpu.pad": unpadded,
                 "before cpu.forward and cpu.hoist": unforwarded,
@@ -306,6 +325,51 @@ def bk5(E: int, nq: int, reps: int) -> None:
     assert np.array_equal(outs["generated"], outs["before cpu.forward and cpu.hoist"])
     assert np.array_equal(outs["generated"], outs["before cpu.pad"])
     assert np.array_equal(outs["generated"], outs["before cpu.prefetch"])
+    assert np.array_equal(outs["generated"], outs["before cpu.collapse"])
+
+
+def blocksolver(grid: int, reps: int) -> None:
+    print(f"blocksolver, {grid}^3 block rows, 15 sweeps, one thread: okl's translation (its "
+          f"unrolled 5 x 5 lane nest built preferring 256-bit vectors), the same C without "
+          f"that attribute (the compiler's own choice of width), and the hand C peer")
+    from .bench_blocksolver import matrix, passes
+    H = matrix(grid)
+    plan = passes(H["colorPtr"])
+    gen = translate("blocksolver.okl", {"p_R": 10})
+    variants = {"generated": gen,
+                "without the 256-bit preference": sub(r"_okl_narrow_vectors void", "void",
+                                                      gen)}
+    args = [H[k] for k in ("rowPtr", "colIdx", "A", "Dinv", "b")]
+    n5 = 5 * (len(H["rowPtr"]) - 1)
+    calls, outs = {}, {}
+    for tag, src in variants.items():
+        lib, ct = build(src, "bs_" + re.sub(r"\W", "", tag)[:12])
+        f, never, x = lib._okl_entry_blockSweep, ctypes.c_int(0), np.zeros(n5)
+        outs[tag] = x
+
+        def call(f=f, x=x, never=never):
+            x[:] = 0
+            for r0, r1 in plan:
+                lo, hi = ctypes.c_int(r0), ctypes.c_int(r1)
+                slots = (ctypes.c_void_p * 8)(ctypes.addressof(lo), ctypes.addressof(hi),
+                                              *[a.ctypes.data for a in args], x.ctypes.data)
+                f(slots, ctypes.byref(never))
+        calls[tag] = (call, f"(compile {ct * 1e3:.0f} ms)")
+    lib, ct = build((PEERS / "openmp" / "blocksolver.c").read_text(), "bs_hand")
+    hand, xh = lib.blockSweep, np.zeros(n5)
+    hand.argtypes = [ctypes.c_int, ctypes.c_int, P, P, P, P, P, P]
+    outs["hand C"] = xh
+
+    def hand_call() -> None:
+        xh[:] = 0
+        for r0, r1 in plan:
+            hand(r0, r1, *[a.ctypes.data for a in args], xh.ctypes.data)
+    calls["hand C"] = (hand_call, f"(compile {ct * 1e3:.0f} ms)")
+    race(calls, sum(r1 - r0 for r0, r1 in plan) / 1e6, "M rows/s", reps,
+         clock=time.thread_time)
+    # the attribute changes the vector width, not the arithmetic
+    assert np.array_equal(outs["generated"], outs["without the 256-bit preference"])
+    assert np.abs(outs["generated"] - xh).max() < 1e-12 * np.abs(xh).max()
 
 
 def pocl_dot(n: int, reps: int) -> None:
@@ -349,10 +413,11 @@ def pocl_dot(n: int, reps: int) -> None:
 def main(argv=None) -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--quick", action="store_true")
-    p.add_argument("--only", action="append", choices=("reduction", "dot", "bk5", "pocl"),
+    p.add_argument("--only", action="append",
+                   choices=("reduction", "dot", "bk5", "blocksolver", "pocl"),
                    help="run only these experiments (repeatable; default all)")
     args = p.parse_args(argv)
-    only = set(args.only or ("reduction", "dot", "bk5", "pocl"))
+    only = set(args.only or ("reduction", "dot", "bk5", "blocksolver", "pocl"))
     os.environ["OMP_NUM_THREADS"] = "1"  # the peers' parallel loops: one thread, as okl's
     os.environ.setdefault("OMP_PROC_BIND", "true")
     os.environ.setdefault("OMP_WAIT_POLICY", "passive")
@@ -363,6 +428,8 @@ def main(argv=None) -> None:
         dot(2**16 if q else 2**25, 2 if q else 10)
     for nq in (4, 6, 8, 10) if "bk5" in only else ():
         bk5(8 if q else 500_000 // nq**3, nq, 2 if q else 10)
+    if "blocksolver" in only:
+        blocksolver(12 if q else 28, 2 if q else 10)
     if "pocl" in only:
         pocl_dot(2**16 if q else 2**25, 1 if q else 3)
 
