@@ -226,42 +226,31 @@ def _forward_hoist_off():
 
 
 @contextlib.contextmanager
+def _lower_pass_off(name: str, result):
+    """okl's CPU lowering with its pass ``name`` (a function okl.transforms.cpu.lower calls)
+    doing nothing and returning ``result``: the translation as it was before that pass."""
+    import okl.transforms.cpu.lower as lower
+    saved = getattr(lower, name)
+    setattr(lower, name, lambda *args: result)
+    try:
+        yield
+    finally:
+        setattr(lower, name, saved)
+
+
 def _pad_off():
-    """okl's CPU lowering without cpu.pad: the translation as it was before it (the same
-    sums in the same order)."""
-    import okl.transforms.cpu.lower as lower
-    saved = lower.pad_lane_rows
-    lower.pad_lane_rows = lambda kernel, lanes: 0
-    try:
-        yield
-    finally:
-        lower.pad_lane_rows = saved
+    """Without cpu.pad (the same sums in the same order)."""
+    return _lower_pass_off("pad_lane_rows", 0)
 
 
-@contextlib.contextmanager
 def _collapse_off():
-    """okl's CPU lowering without cpu.collapse: the translation as it was before it (the same
-    iterations in the same order)."""
-    import okl.transforms.cpu.lower as lower
-    saved = lower.collapse_planes
-    lower.collapse_planes = lambda kernel, lanes: 0
-    try:
-        yield
-    finally:
-        lower.collapse_planes = saved
+    """Without cpu.collapse (the same iterations in the same order)."""
+    return _lower_pass_off("collapse_planes", 0)
 
 
-@contextlib.contextmanager
 def _prefetch_off():
-    """okl's CPU lowering without cpu.prefetch: the translation as it was before it (the same
-    code less the prefetches)."""
-    import okl.transforms.cpu.lower as lower
-    saved = lower.prefetch_next_slabs
-    lower.prefetch_next_slabs = lambda kernel: 0
-    try:
-        yield
-    finally:
-        lower.prefetch_next_slabs = saved
+    """Without cpu.prefetch (the same code less the prefetches)."""
+    return _lower_pass_off("prefetch_next_slabs", 0)
 
 
 def bk5(E: int, nq: int, reps: int) -> None:
