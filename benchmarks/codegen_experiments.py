@@ -20,6 +20,9 @@ translation, and prints best / median throughput over interleaved repetitions:
   (peers/openmp/bk5_okl_order.c: what a careful CPU programmer gets without reassociating);
 - blocksolver: the translation (its unrolled divmod nest built preferring 256-bit
   vectors, _okl_narrow_vectors) against the same C without that attribute, and the hand C;
+- dgvolume: the translation against the same C reading each element's fields from ``q``
+  itself instead of the @shared copy the kernel stages them in (a hand edit, valid where the
+  element count is a multiple of the block's 4 elements), and the hand C;
 - pocl: an explicit barrier in a plain loop around an @inner block (needs a CPU OpenCL
   device).
 """
@@ -399,14 +402,51 @@ def pocl_dot(n: int, reps: int) -> None:
     race(calls, 16 * n / 1e9, "GB/s", reps)
 
 
+def dgvolume(E: int, reps: int) -> None:
+    print(f"dgvolume, N = 5, {E} elements, one thread: okl's translation (each block of 4 "
+          f"elements stages its fields in @shared s_q), the same C reading q instead of s_q "
+          f"(hand edit), and the hand C peer (it reads q)")
+    np_, block = 56, 4
+    assert E % block == 0  # the hand edit reads q for every element of every block
+    src = translate("dgvolume.okl", {"dfloat": "double", "p_Np": np_, "p_NblockV": block})
+    variants = {"generated": src,
+                "reading q, not s_q (hand edit)": sub(
+                    r"s_q\[es\]\[([0-3])\]\[m\]", rf"q[((eo + es) * 4 + \1) * {np_} + m]", src)}
+    g = np.random.default_rng(8)
+    vgeo, DT, q = g.random(E * 9) * 2 - 1, g.random(3 * np_ * np_) * 2 - 1, \
+        g.random(E * 4 * np_) * 2 - 1
+    calls, outs = {}, {}
+    for tag, text in variants.items():
+        lib, ct = build(text, "dg_" + re.sub(r"\W", "", tag)[:12])
+        f, never, out = lib._okl_entry_dgvolume, ctypes.c_int(0), np.zeros(E * 4 * np_)
+        outs[tag] = out
+
+        def call(f=f, out=out, never=never):
+            n = ctypes.c_int(E)
+            slots = (ctypes.c_void_p * 5)(ctypes.addressof(n), vgeo.ctypes.data, DT.ctypes.data,
+                                          q.ctypes.data, out.ctypes.data)
+            f(slots, ctypes.byref(never))
+        calls[tag] = (call, f"(compile {ct * 1e3:.0f} ms)")
+    lib, ct = build((PEERS / "openmp" / "dgvolume.c").read_text(), "dg_hand")
+    hand, outh = lib.dgvolume, np.zeros(E * 4 * np_)
+    hand.argtypes = [ctypes.c_int, P, P, P, P]
+    outs["hand C"] = outh
+    calls["hand C"] = ((lambda: hand(E, vgeo.ctypes.data, DT.ctypes.data, q.ctypes.data,
+                                     outh.ctypes.data)), f"(compile {ct * 1e3:.0f} ms)")
+    race(calls, 24 * np_ * np_ * E / 1e9, "GFLOP/s", reps, clock=time.thread_time)
+    # s_q holds q's values: the same sums of the same numbers
+    assert np.array_equal(outs["generated"], outs["reading q, not s_q (hand edit)"])
+    assert np.abs(outs["generated"] - outh).max() < 1e-12 * np.abs(outh).max()
+
+
 def main(argv=None) -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--quick", action="store_true")
     p.add_argument("--only", action="append",
-                   choices=("reduction", "dot", "bk5", "blocksolver", "pocl"),
+                   choices=("reduction", "dot", "bk5", "blocksolver", "dgvolume", "pocl"),
                    help="run only these experiments (repeatable; default all)")
     args = p.parse_args(argv)
-    only = set(args.only or ("reduction", "dot", "bk5", "blocksolver", "pocl"))
+    only = set(args.only or ("reduction", "dot", "bk5", "blocksolver", "dgvolume", "pocl"))
     os.environ["OMP_NUM_THREADS"] = "1"  # the peers' parallel loops: one thread, as okl's
     os.environ.setdefault("OMP_PROC_BIND", "true")
     os.environ.setdefault("OMP_WAIT_POLICY", "passive")
@@ -419,6 +459,8 @@ def main(argv=None) -> None:
         bk5(8 if q else 500_000 // nq**3, nq, 2 if q else 10)
     if "blocksolver" in only:
         blocksolver(12 if q else 28, 2 if q else 10)
+    if "dgvolume" in only:
+        dgvolume(400 if q else 25000, 2 if q else 10)
     if "pocl" in only:
         pocl_dot(2**16 if q else 2**25, 1 if q else 3)
 
