@@ -70,10 +70,10 @@ def _forward(kernel: Kernel, var: Variable, parents) -> bool:
     if not isinstance(outer_body, c_ast.Compound) or \
             not any(x is var.node for x in outer_body.block_items or []):
         return False
-    refs = _refs(outer_body, var, len(sizes), parents)
+    refs = element_refs(outer_body, var, len(sizes), parents)
     if refs is None:
         return False
-    stores = [(r, parents[id(r)][0]) for r in refs if _stored(r, parents)]
+    stores = [(r, parents[id(r)][0]) for r in refs if is_stored(r, parents)]
     if len(stores) != 1:
         return False
     store_ref, store = stores[0]
@@ -81,7 +81,7 @@ def _forward(kernel: Kernel, var: Variable, parents) -> bool:
             store.lvalue is not store_ref:
         return False
     # A: the @inner nest whose innermost body holds the store as a statement of its own
-    found = _store_block(var.outer, store, parents)
+    found = store_block(var.outer, store, parents)
     if found is None:
         return False
     block, chain, body = found
@@ -116,7 +116,7 @@ def _forward(kernel: Kernel, var: Variable, parents) -> bool:
     readers = {id(lp.node) for lp in var.outer.children if lp.kind == "inner"}
     last = start
     for r in reads:
-        item = _item_of(r, holder, parents)
+        item = item_of(r, holder, parents)
         if item is None:
             return False
         k = next(k for k, x in enumerate(items) if x is item)
@@ -148,7 +148,8 @@ def _forward(kernel: Kernel, var: Variable, parents) -> bool:
     return True
 
 
-def _refs(root: c_ast.Node, var: Variable, rank: int, parents) -> list[c_ast.ArrayRef] | None:
+def element_refs(root: c_ast.Node, var: Variable, rank: int,
+                 parents) -> list[c_ast.ArrayRef] | None:
     """Every use of ``var`` in ``root`` as a full element ``s[..]..[..]`` (outermost ArrayRef),
     or None where it is used otherwise (whole, its address, fewer indices)."""
     out = []
@@ -172,12 +173,12 @@ def _refs(root: c_ast.Node, var: Variable, rank: int, parents) -> list[c_ast.Arr
     return out  # type: ignore[return-value]
 
 
-def _stored(ref: c_ast.ArrayRef, parents) -> bool:
+def is_stored(ref: c_ast.ArrayRef, parents) -> bool:
     parent, slot = parents[id(ref)]
     return isinstance(parent, c_ast.Assignment) and slot == "lvalue"
 
 
-def _store_block(outer: Loop, store: c_ast.Node, parents):
+def store_block(outer: Loop, store: c_ast.Node, parents):
     """(A, A's loop chain, the innermost body) when ``store`` is a statement of the body of a
     leaf @inner loop whose loops down from a block A of ``outer`` each hold only the next."""
     parent, _ = parents[id(store)]
@@ -198,7 +199,7 @@ def _store_block(outer: Loop, store: c_ast.Node, parents):
     return None
 
 
-def _item_of(node: c_ast.Node, holder: c_ast.Compound, parents) -> c_ast.Node | None:
+def item_of(node: c_ast.Node, holder: c_ast.Compound, parents) -> c_ast.Node | None:
     """The statement of ``holder`` that contains ``node``."""
     while id(node) in parents:
         parent, _ = parents[id(node)]

@@ -37,6 +37,7 @@ from .prefetch import prefetch_next_slabs
 from .registers import keep_running_values
 from .simd import mark as simd_mark
 from .simd import scatters
+from .staging import forward_staged_arguments
 from .transpose import transpose_shared
 from .untile import untile
 
@@ -58,6 +59,8 @@ def lower_cpu_kernel(program: Program, kernel: Kernel, target: Target,
     if not sequential:
         # a @shared copy of an @exclusive element: the readers read the element's slot
         forward_shared_copies(kernel)
+        # a @shared copy of a read-only argument: the readers read the argument
+        forward_staged_arguments(kernel)
     move_off_stack(kernel)
     if sequential:
         _drop_block_unrolls(program, kernel)
