@@ -62,24 +62,38 @@ def forward_shared_copies(kernel: Kernel) -> None:
             parents = None  # the tree changed
 
 
-def _forward(kernel: Kernel, var: Variable, parents) -> bool:
+def one_store(var: Variable, parents):
+    """(the @outer body, every use of ``var`` as an element, the one store's element, the
+    store) when ``var`` is a @shared array of constant sizes without an initialiser, declared
+    in its @outer body, used only element by element and stored to by one plain ``=``; None
+    otherwise.  (cpu.forward's and cpu.staging's shared first conditions.)"""
     sizes = var.sizes
     if not sizes or any(s is None for s in sizes) or var.node.init is not None:
-        return False
+        return None
     outer_body = var.outer.node.stmt
     if not isinstance(outer_body, c_ast.Compound) or \
             not any(x is var.node for x in outer_body.block_items or []):
-        return False
+        return None
     refs = element_refs(outer_body, var, len(sizes), parents)
     if refs is None:
-        return False
-    stores = [(r, parents[id(r)][0]) for r in refs if is_stored(r, parents)]
+        return None
+    stores = [r for r in refs if is_stored(r, parents)]
     if len(stores) != 1:
-        return False
-    store_ref, store = stores[0]
+        return None
+    store_ref = stores[0]
+    store = parents[id(store_ref)][0]
     if not isinstance(store, c_ast.Assignment) or store.op != "=" or \
             store.lvalue is not store_ref:
+        return None
+    return outer_body, refs, store_ref, store
+
+
+def _forward(kernel: Kernel, var: Variable, parents) -> bool:
+    sizes = var.sizes
+    found_store = one_store(var, parents)
+    if found_store is None:
         return False
+    outer_body, refs, store_ref, store = found_store
     # A: the @inner nest whose innermost body holds the store as a statement of its own
     found = store_block(var.outer, store, parents)
     if found is None:

@@ -58,7 +58,7 @@ from ...ctree import clone, parent_map, replace_child, substitute, walk
 from ...model.consteval import evaluate
 from ...model.kernel import Kernel, Loop, Variable
 from .facts import fresh_name, leaves_early, no_effects, only_child, subscripts, written_names
-from .forward import element_refs, is_stored, item_of
+from .forward import item_of, one_store
 from .loops import counted_loop
 
 #: a read's text, to give reads of one element in one lane loop one local
@@ -87,23 +87,10 @@ def forward_staged_arguments(kernel: Kernel) -> int:
 def _forward(kernel: Kernel, var: Variable, parents, readonly: set[str],
              plain: set[str]) -> bool:
     sizes = var.sizes
-    if not sizes or any(s is None for s in sizes) or var.node.init is not None:
+    found_store = one_store(var, parents)
+    if found_store is None:
         return False
-    outer_body = var.outer.node.stmt
-    if not isinstance(outer_body, c_ast.Compound) or \
-            not any(x is var.node for x in outer_body.block_items or []):
-        return False
-    refs = element_refs(outer_body, var, len(sizes), parents)
-    if refs is None:
-        return False
-    stores = [r for r in refs if is_stored(r, parents)]
-    if len(stores) != 1:
-        return False
-    store_ref = stores[0]
-    store = parents[id(store_ref)][0]
-    if not isinstance(store, c_ast.Assignment) or store.op != "=" or \
-            store.lvalue is not store_ref:
-        return False
+    outer_body, refs, store_ref, store = found_store
     found = _copy_site(var.outer, store, parents)
     if found is None:
         return False
