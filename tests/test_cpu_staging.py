@@ -115,6 +115,11 @@ def test_same_bits(mode, monkeypatch):
     # lane loop, could read the argument where the copy did not
     ("(s_q[es][0][m] + 2 * s_q[es][2][m])", "(s_q[es][0][(m + 1) % NP] + 2 * s_q[es][2][m])"),
     ("for (int m = 0; m < NP; ++m) {", "for (int m = 0; m < NP + 1; ++m) {"),
+    # the copy reads an inner e, not the one declared first: substituting that one would lie
+    ("if (e < E) {\n          for", "if (e < E) {\n          const int e = 0;\n          for"),
+    # a reader's block declares a name the copy's guard reads (E): hoisted there, it would
+    # read that one
+    ("        if (e < E) out[e * NP + n] = r;", "        const int E = 1;\n        if (e < E) out[e * NP + n] = r;"),
     # a copy of an array the kernel writes
     ("s_q[es][f][n] = q[(e * NF + f) * NP + n];", "s_q[es][f][n] = out[n];"),
 ])

@@ -102,6 +102,8 @@ def _forward(kernel: Kernel, var: Variable, parents, readonly: set[str],
         return False
     value = store.rvalue
     consts = _local_consts(lane_body, store, parents)
+    if _shadowed((value, *guards), consts, set(ranges), lane_body, outer_body):
+        return False
     exprs = [substitute(clone(x), consts) for x in (value, *guards)]
     allowed = plain | set(names)
     for x in exprs:
@@ -227,6 +229,29 @@ def _remove(statement: c_ast.Node, parents) -> None:
                 around.iffalse is None):
             return
         statement = around
+
+
+def _shadowed(exprs, consts: dict, iterators: set[str], lane_body: c_ast.Node,
+              outer_body: c_ast.Node) -> bool:
+    """A name the copy's value or guards read may mean something else where it is read:
+    a ``const`` local or a copy iterator declared more than once in A's innermost body (an
+    inner one would be the one S reads), or any other name declared anywhere in the @outer
+    body (it would hide the parameter or @outer iterator at S, or at a reader)."""
+    in_lane: dict[str, int] = {}
+    for n in walk(lane_body):
+        if isinstance(n, c_ast.Decl) and n.name:
+            in_lane[n.name] = in_lane.get(n.name, 0) + 1
+    in_outer = {n.name for n in walk(outer_body) if isinstance(n, c_ast.Decl) and n.name}
+    for x in exprs:
+        for n in walk(x):
+            if not isinstance(n, c_ast.ID):
+                continue
+            if n.name in consts or n.name in iterators:
+                if in_lane.get(n.name, 0) > 1:
+                    return True
+            elif n.name in in_outer:
+                return True
+    return False
 
 
 def _local_consts(body: c_ast.Compound, store: c_ast.Node, parents) -> dict[str, c_ast.Node]:
