@@ -38,8 +38,11 @@ import statistics
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 
 import numpy as np
+
+from okl.targets.serial import ENTRY_PREFIX
 
 from .common import CPU_FLAGS, KERNELS, PEERS, c_compiler
 
@@ -62,6 +65,20 @@ def build(src: str, tag: str) -> tuple[ctypes.CDLL, float]:
     t0 = time.perf_counter()
     subprocess.run([c_compiler(), *CPU_FLAGS, path, "-o", path[:-2] + ".so", "-lm"], check=True)
     return ctypes.CDLL(path[:-2] + ".so"), time.perf_counter() - t0
+
+
+def okl_entry(lib: ctypes.CDLL, kernel: str, *args) -> Callable[[], None]:
+    """A call of a translation's ``_okl_entry_<kernel>(void **args, stop)`` (okl's CPU entry,
+    okl.transforms.cpu.lower.entry_point): each of ``args`` is a ctypes scalar, passed by its
+    address (set its ``value`` between calls to change it), or an int, the address of a
+    pointer argument's data.  The Ctrl-C flag ``stop`` stays 0."""
+    f, never = getattr(lib, ENTRY_PREFIX + kernel), ctypes.c_int(0)
+    slots = (ctypes.c_void_p * len(args))(
+        *[a if isinstance(a, int) else ctypes.addressof(a) for a in args])
+
+    def call(_keep=args) -> None:  # the scalars live as long as the call
+        f(slots, ctypes.byref(never))
+    return call
 
 
 def sub(pattern: str, repl: str, text: str) -> str:
@@ -131,14 +148,9 @@ def reduction(n: int, reps: int) -> None:
                      ("u jammed 4 into the lanes", variant(jam)),
                      ("u loop inside the lanes", variant(inside))):
         lib, ct = build(src, "red_" + re.sub(r"\W", "", tag)[:10])
-        f = lib._okl_entry_reduceShared
-        t = np.zeros(1, np.float32)
-        slots = (ctypes.c_void_p * 4)()
-        count = ctypes.c_int(n)
-        slots[:] = [ctypes.addressof(count), x.ctypes.data, partial.ctypes.data, t.ctypes.data]
-        totals[tag] = t
-        never = ctypes.c_int(0)  # the entry's Ctrl-C flag (okl.runtime.drivers.cpu_interrupt)
-        calls[tag] = ((lambda f=f, s=slots, c=count, z=never: f(s, ctypes.byref(z))),
+        t = totals[tag] = np.zeros(1, np.float32)
+        calls[tag] = (okl_entry(lib, "reduceShared", ctypes.c_int(n), x.ctypes.data,
+                                partial.ctypes.data, t.ctypes.data),
                       f"(compile {ct * 1e3:.0f} ms)")
     lib, ct = build((PEERS / "openmp" / "reduction.c").read_text(), "red_hand")
     h = lib.reduce_blocked
@@ -178,14 +190,9 @@ def dot(n: int, reps: int) -> None:
         calls = {}
         for tag, src in variants.items():
             lib, ct = build(src, f"dot_{fp}_" + re.sub(r"\W", "", tag)[:10])
-            f = lib._okl_entry_streamDot
-            count, blocks = ctypes.c_int(n), ctypes.c_int(64)
-            slots = (ctypes.c_void_p * 6)()
-            slots[:] = [ctypes.addressof(count), ctypes.addressof(blocks), a.ctypes.data,
-                        b.ctypes.data, part.ctypes.data, res[tag].ctypes.data]
-            never = ctypes.c_int(0)
-            calls[tag] = ((lambda f=f, s=slots, c=count, m=blocks, z=never:
-                           f(s, ctypes.byref(z))), f"(compile {ct * 1e3:.0f} ms)")
+            calls[tag] = (okl_entry(lib, "streamDot", ctypes.c_int(n), ctypes.c_int(64),
+                                    a.ctypes.data, b.ctypes.data, part.ctypes.data,
+                                    res[tag].ctypes.data), f"(compile {ct * 1e3:.0f} ms)")
         lib, ct = build(f"#define dfloat {fp}\n" + (PEERS / "openmp" / "stream.c").read_text(),
                         f"dot_{fp}_hand")
         h = lib.stream_dot
@@ -216,16 +223,10 @@ def _bk5_passes_off():
 
 @contextlib.contextmanager
 def _forward_hoist_off():
-    """okl's CPU lowering without cpu.forward and cpu.hoist: the translation as it was before
-    them (the same values, the same sums in the same order)."""
-    import okl.transforms.cpu.lower as lower
-    saved = lower.forward_shared_copies, lower.hoist_constant_fills
-    lower.forward_shared_copies = lambda kernel: None
-    lower.hoist_constant_fills = lambda kernel: None
-    try:
+    """Without cpu.forward and cpu.hoist (the same values, the same sums in the same order)."""
+    with _lower_pass_off("forward_shared_copies", None), \
+            _lower_pass_off("hoist_constant_fills", None):
         yield
-    finally:
-        lower.forward_shared_copies, lower.hoist_constant_fills = saved
 
 
 @contextlib.contextmanager
@@ -290,30 +291,24 @@ def bk5(E: int, nq: int, reps: int) -> None:
          "q": g.random(E * np_) * 2 - 1}
     ref = reference(np, H, nq)
     calls, outs = {}, {}
+    inputs = (H["ggeo"].ctypes.data, H["D"].ctypes.data, H["q"].ctypes.data)
 
-    def add(tag: str, f, extra: str) -> None:
-        o = np.zeros(E * np_)
-        outs[tag] = o
-        calls[tag] = ((lambda f=f, o=o: f(E, 1.0, H["ggeo"].ctypes.data, H["D"].ctypes.data,
-                                          H["q"].ctypes.data, o.ctypes.data)), extra)
+    def output(tag: str) -> int:
+        outs[tag] = np.zeros(E * np_)
+        return outs[tag].ctypes.data
 
     for tag, src in variants.items():
         lib, ct = build(src, f"bk5_{nq}_" + re.sub(r"\W", "", tag)[:12])
-        f = lib._okl_entry_bk5
-        never = ctypes.c_int(0)
-
-        def entry(E_, lam, ggeo, D, q, out, f=f, never=never):
-            n, lam_ = ctypes.c_int(E_), ctypes.c_double(lam)
-            slots = (ctypes.c_void_p * 6)(ctypes.addressof(n), ctypes.addressof(lam_), ggeo,
-                                          D, q, out)
-            f(slots, ctypes.byref(never))
-        add(tag, entry, f"(compile {ct * 1e3:.0f} ms)")
+        calls[tag] = (okl_entry(lib, "bk5", ctypes.c_int(E), ctypes.c_double(1.0), *inputs,
+                                output(tag)), f"(compile {ct * 1e3:.0f} ms)")
     for tag, peer in (("hand C, OKL's order", "bk5_okl_order.c"), ("hand C", "bk5.c")):
         lib, ct = build(f"#define p_Nq {nq}\n" + (PEERS / "openmp" / peer).read_text(),
                         f"bk5_{nq}_" + peer[:-2])
         h = lib.bk5
         h.argtypes = [ctypes.c_int, ctypes.c_double, P, P, P, P]
-        add(tag, h, f"(compile {ct * 1e3:.0f} ms)")
+        out = output(tag)
+        calls[tag] = ((lambda h=h, out=out: h(E, 1.0, *inputs, out)),
+                      f"(compile {ct * 1e3:.0f} ms)")
     race(calls, E * np_ / 1e9, "GDOF/s", reps, clock=time.thread_time)
     scale = np.abs(ref).max()
     assert all(np.abs(v - ref).max() < 1e-11 * scale for v in outs.values())
@@ -341,16 +336,15 @@ def blocksolver(grid: int, reps: int) -> None:
     calls, outs = {}, {}
     for tag, src in variants.items():
         lib, ct = build(src, "bs_" + re.sub(r"\W", "", tag)[:12])
-        f, never, x = lib._okl_entry_blockSweep, ctypes.c_int(0), np.zeros(n5)
-        outs[tag] = x
+        x = outs[tag] = np.zeros(n5)
+        lo, hi = ctypes.c_int(0), ctypes.c_int(0)
+        sweep = okl_entry(lib, "blockSweep", lo, hi, *[a.ctypes.data for a in args],
+                          x.ctypes.data)
 
-        def call(f=f, x=x, never=never):
+        def call(x=x, lo=lo, hi=hi, sweep=sweep) -> None:
             x[:] = 0
-            for r0, r1 in plan:
-                lo, hi = ctypes.c_int(r0), ctypes.c_int(r1)
-                slots = (ctypes.c_void_p * 8)(ctypes.addressof(lo), ctypes.addressof(hi),
-                                              *[a.ctypes.data for a in args], x.ctypes.data)
-                f(slots, ctypes.byref(never))
+            for lo.value, hi.value in plan:
+                sweep()
         calls[tag] = (call, f"(compile {ct * 1e3:.0f} ms)")
     lib, ct = build((PEERS / "openmp" / "blocksolver.c").read_text(), "bs_hand")
     hand, xh = lib.blockSweep, np.zeros(n5)
@@ -423,15 +417,10 @@ def dgvolume(E: int, reps: int) -> None:
     calls, outs = {}, {}
     for tag, text in variants.items():
         lib, ct = build(text, "dg_" + re.sub(r"\W", "", tag)[:12])
-        f, never, out = lib._okl_entry_dgvolume, ctypes.c_int(0), np.zeros(E * 4 * np_)
-        outs[tag] = out
-
-        def call(f=f, out=out, never=never):
-            n = ctypes.c_int(E)
-            slots = (ctypes.c_void_p * 5)(ctypes.addressof(n), vgeo.ctypes.data, DT.ctypes.data,
-                                          q.ctypes.data, out.ctypes.data)
-            f(slots, ctypes.byref(never))
-        calls[tag] = (call, f"(compile {ct * 1e3:.0f} ms)")
+        out = outs[tag] = np.zeros(E * 4 * np_)
+        calls[tag] = (okl_entry(lib, "dgvolume", ctypes.c_int(E), vgeo.ctypes.data,
+                                DT.ctypes.data, q.ctypes.data, out.ctypes.data),
+                      f"(compile {ct * 1e3:.0f} ms)")
     lib, ct = build((PEERS / "openmp" / "dgvolume.c").read_text(), "dg_hand")
     hand, outh = lib.dgvolume, np.zeros(E * 4 * np_)
     hand.argtypes = [ctypes.c_int, P, P, P, P]

@@ -119,7 +119,8 @@ def test_same_bits(mode, monkeypatch):
     ("if (e < E) {\n          for", "if (e < E) {\n          const int e = 0;\n          for"),
     # a reader's block declares a name the copy's guard reads (E): hoisted there, it would
     # read that one
-    ("        if (e < E) out[e * NP + n] = r;", "        const int E = 1;\n        if (e < E) out[e * NP + n] = r;"),
+    ("        if (e < E) out[e * NP + n] = r;",
+     "        const int E = 1;\n        if (e < E) out[e * NP + n] = r;"),
     # a copy of an array the kernel writes
     ("s_q[es][f][n] = q[(e * NF + f) * NP + n];", "s_q[es][f][n] = out[n];"),
 ])

@@ -23,6 +23,8 @@ ENTRY_PREFIX = "_okl_entry_"
 INTERRUPT = ("#include <signal.h>\n"
              "volatile sig_atomic_t _okl_interrupted;\n"
              "void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }\n")
+
+
 def _vector_width(name: str, bits: int) -> str:
     """``name`` defined as gcc's attribute that sets a function's preferred vector width,
     where there is AVX-512 to choose from; as nothing elsewhere and under clang, which has no

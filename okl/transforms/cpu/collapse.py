@@ -39,14 +39,13 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from ...ctree import parent_map, rewrite, walk
+from ...ctree import is_id, parent_map, rewrite, walk
 from ...model.consteval import evaluate
 from ...model.kernel import Kernel
-from .facts import fresh_name, leaves_early, only_child
-from .loops import counted_loop
+from .facts import fresh_name, leaves_early
+from .loops import count_loop, counted_loop
+from .pad import VECTOR
 
-#: lanes per vector the rows are measured against (4 doubles: gcc's 256-bit default width)
-VECTOR = 4
 _INTEGER_TYPES = frozenset({"int", "long", "short", "unsigned", "signed", "size_t",
                             "ptrdiff_t", "int32_t", "int64_t", "uint32_t", "uint64_t"})
 _INTEGER_CONSTANTS = frozenset({"int", "long int", "unsigned int", "unsigned long int",
@@ -59,8 +58,8 @@ def collapse_planes(kernel: Kernel, lane_ids: set[int]) -> int:
     lane loop was (its pragmas moved in front of it).  Returns how many were collapsed."""
     inner = {id(loop.node) for loop in kernel.loops() if loop.kind == "inner"}
     integers = _integer_names(kernel.node)
-    taken = {n.name for n in walk(kernel.node) if isinstance(n, c_ast.ID)} | \
-        {n.name for n in walk(kernel.node) if isinstance(n, c_ast.Decl) and n.name}
+    taken = {n.name for n in walk(kernel.node) if isinstance(n, (c_ast.ID, c_ast.Decl))
+             and n.name}
     parents = parent_map(kernel.node)
     done = 0
     for row in [n for n in walk(kernel.node) if isinstance(n, c_ast.For) and id(n) in inner]:
@@ -85,13 +84,11 @@ def collapse_planes(kernel: Kernel, lane_ids: set[int]) -> int:
 
 
 def _lane_of(row: c_ast.For, lane_ids: set[int]) -> c_ast.For | None:
-    """The marked lane loop that is all of ``row``'s body, if there is one."""
+    """The marked lane loop that is all of ``row``'s body (pragmas aside), if there is one."""
     body = row.stmt
     items = body.block_items or [] if isinstance(body, c_ast.Compound) else [body]
-    loops = [x for x in items if isinstance(x, c_ast.For)]
-    if len(loops) != 1 or id(loops[0]) not in lane_ids or not only_child(row, loops[0]):
-        return None
-    return loops[0]
+    rest = [x for x in items if not isinstance(x, c_ast.Pragma)]
+    return rest[0] if len(rest) == 1 and id(rest[0]) in lane_ids else None
 
 
 def _collapse(row: c_ast.For, lane: c_ast.For, integers: set[str],
@@ -109,13 +106,7 @@ def _collapse(row: c_ast.For, lane: c_ast.For, integers: set[str],
     body = lane.stmt
     if not _rename_pairs(body, i, j, count_i, ji, integers):
         return None
-    decl = c_ast.Decl(ji, [], [], [], [], c_ast.TypeDecl(ji, [], None,
-                                                         c_ast.IdentifierType(["int"])),
-                      c_ast.Constant("int", "0"), None)
-    return c_ast.For(c_ast.DeclList([decl]),
-                     c_ast.BinaryOp("<", c_ast.ID(ji), c_ast.Constant("int",
-                                                                        str(count_j * count_i))),
-                     c_ast.UnaryOp("++", c_ast.ID(ji)), body, coord=row.coord)
+    return count_loop(ji, 0, count_j * count_i, body, row.coord)
 
 
 def _rename_pairs(body: c_ast.Node, i: str, j: str, count: int, ji: str,
@@ -157,7 +148,7 @@ def _pair(terms: list[c_ast.Node], i: str, j: str, count: int) -> int | None:
     """The index of the first of two neighbouring terms that are ``i`` and ``j * count``."""
     for k in range(len(terms) - 1):
         a, b = terms[k], terms[k + 1]
-        if _is(a, i) and _times(b, j, count) or _is(b, i) and _times(a, j, count):
+        if is_id(a, i) and _times(b, j, count) or is_id(b, i) and _times(a, j, count):
             return k
     return None
 
@@ -188,16 +179,12 @@ def _terms(top: c_ast.BinaryOp) -> list[c_ast.Node]:
     return terms[::-1]
 
 
-def _is(node: c_ast.Node, name: str) -> bool:
-    return isinstance(node, c_ast.ID) and node.name == name
-
-
 def _times(node: c_ast.Node, j: str, count: int) -> bool:
     """``node`` is ``j * count`` or ``count * j`` (``count`` any constant expression)."""
     if not isinstance(node, c_ast.BinaryOp) or node.op != "*":
         return False
-    return _is(node.left, j) and evaluate(node.right) == count or \
-        _is(node.right, j) and evaluate(node.left) == count
+    return is_id(node.left, j) and evaluate(node.right) == count or \
+        is_id(node.right, j) and evaluate(node.left) == count
 
 
 def _integer(expr: c_ast.Node, integers: set[str]) -> bool:

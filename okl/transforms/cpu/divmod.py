@@ -61,7 +61,7 @@ from pycparser import c_ast
 
 from ...ctree import is_id, rewrite, walk
 from ...model.consteval import evaluate
-from .loops import counted_loop, leaves
+from .loops import count_loop, counted_loop, leaves
 from .simd import PRAGMA
 
 HI, LO = "__hi", "__lo"
@@ -146,8 +146,8 @@ def _split(loop: c_ast.For, taken: set[str]) -> list[c_ast.Node] | None:
     if any(is_id(n, t) for n in walk(holder)):
         items.insert(0, _const_int(t, c_ast.BinaryOp(
             "+", c_ast.BinaryOp("*", c_ast.ID(hi), _int(c)), c_ast.ID(lo)), coord))
-    inner = _count(lo, 0, c, c_ast.Compound(items, coord=coord), coord)
-    nest = _count(hi, first // c, (first + count) // c,
+    inner = count_loop(lo, 0, c, c_ast.Compound(items, coord=coord), coord)
+    nest = count_loop(hi, first // c, (first + count) // c,
                   c_ast.Compound([c_ast.Pragma(PRAGMA, coord=coord), inner], coord=coord),
                   coord)
     return [c_ast.Pragma(f"GCC unroll {count // c}", coord=coord), nest] if unroll else [nest]
@@ -211,19 +211,6 @@ def _int(v: int) -> c_ast.Constant:
     return c_ast.Constant("int", str(v))
 
 
-def _type(name: str, const: bool = False) -> c_ast.TypeDecl:
-    return c_ast.TypeDecl(name, ["const"] if const else [], None,
-                          c_ast.IdentifierType(["int"]))
-
-
 def _const_int(name: str, init, coord) -> c_ast.Decl:
-    return c_ast.Decl(name, ["const"], [], [], [], _type(name, True), init, None,
-                      coord=coord)
-
-
-def _count(name: str, lo: int, hi: int, body, coord) -> c_ast.For:
-    """``for (int name = lo; name < hi; ++name) body``."""
-    decl = c_ast.Decl(name, [], [], [], [], _type(name), _int(lo), None, coord=coord)
-    return c_ast.For(c_ast.DeclList([decl], coord=coord),
-                     c_ast.BinaryOp("<", c_ast.ID(name), _int(hi)),
-                     c_ast.UnaryOp("++", c_ast.ID(name)), body, coord=coord)
+    return c_ast.Decl(name, ["const"], [], [], [], c_ast.TypeDecl(
+        name, ["const"], None, c_ast.IdentifierType(["int"])), init, None, coord=coord)

@@ -39,6 +39,17 @@ def counted_loop(loop: c_ast.For) -> tuple[str, int, int] | None:
     return name, first, last - first + (cond.op == "<=")
 
 
+def count_loop(name: str, lo: int, hi: int, body: c_ast.Node, coord=None) -> c_ast.For:
+    """``for (int name = lo; name < hi; ++name) body``: the loop :func:`counted_loop` reads
+    as (name, lo, hi - lo)."""
+    decl = c_ast.Decl(name, [], [], [], [], c_ast.TypeDecl(name, [], None,
+                                                           c_ast.IdentifierType(["int"])),
+                      c_ast.Constant("int", str(lo)), None, coord=coord)
+    return c_ast.For(c_ast.DeclList([decl], coord=coord),
+                     c_ast.BinaryOp("<", c_ast.ID(name), c_ast.Constant("int", str(hi))),
+                     c_ast.UnaryOp("++", c_ast.ID(name)), body, coord=coord)
+
+
 def leaves(body: c_ast.Node, *, continues: bool) -> bool:
     """``body`` (a loop's) has a ``break`` -- or, with ``continues``, a ``continue`` -- of
     that loop itself: not one inside a loop of its own, nor a ``break`` inside a switch (a

@@ -19,7 +19,7 @@ from pycparser import c_ast
 
 from ...ctree import clone, guard_in_place, is_void_param, parent_map, walk
 from ...model.kernel import Kernel, Program
-from ...targets.serial import ENTRY_PREFIX, NARROW_VECTORS, WIDE_VECTORS
+from ...targets.serial import ENTRY_PREFIX, NARROW_VECTORS
 from ...targets.target import Target
 from ..barriers import is_barrier
 from .collapse import collapse_planes
@@ -36,7 +36,7 @@ from .pad import pad_lane_rows
 from .prefetch import prefetch_next_slabs
 from .registers import keep_running_values
 from .simd import mark as simd_mark
-from .simd import scatters
+from .simd import prefer_vectors, scatters
 from .staging import forward_staged_arguments
 from .transpose import transpose_shared
 from .untile import untile
@@ -124,9 +124,8 @@ def lower_cpu_kernel(program: Program, kernel: Kernel, target: Target,
     _share_regions(parents, marked, target)
     # marked lane loops that use t / C, t % C count t in two loops
     _, unrolled = split_divmod_lanes(kernel.node)
-    decl = kernel.node.decl
-    if unrolled and WIDE_VECTORS not in decl.funcspec:  # the SLP lanes at 256 bits
-        decl.funcspec = [*decl.funcspec, NARROW_VECTORS]
+    if unrolled:  # gcc's straight-line lanes at 256 bits (see cpu.divmod)
+        prefer_vectors(kernel.node.decl, NARROW_VECTORS)
     add_stop_checks(kernel, pragmas, skip=set(untiled))
     _spell_params(kernel, target)
     return [kernel.node, entry_point(kernel)]

@@ -56,7 +56,7 @@ from ...model.sizes import array_bytes
 from ...targets.serial import WIDE_VECTORS
 from .guards import uncounted
 from .simd import mark as simd_mark
-from .simd import scatters
+from .simd import prefer_vectors, scatters
 
 #: bytes of running slots kept in registers at 256-bit vectors: 32 ymm or 16 zmm registers
 REGISTER_BYTES = 1024
@@ -93,9 +93,8 @@ def keep_running_values(kernel: Kernel, independent: AbstractSet[int], counted: 
         if plain is not None and id(plain) not in attributed and \
                 _split(loop, plain, parents, unroll):
             wide = wide or size > REGISTER_BYTES
-    decl = kernel.node.decl
-    if wide and WIDE_VECTORS not in decl.funcspec:
-        decl.funcspec = [*decl.funcspec, WIDE_VECTORS]
+    if wide:
+        prefer_vectors(kernel.node.decl, WIDE_VECTORS)
 
 
 def _running(kernel: Kernel, loop: Loop) -> list[Variable] | None:

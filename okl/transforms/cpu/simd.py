@@ -22,6 +22,7 @@ from pycparser import c_ast
 
 from ...ctree import walk
 from ...model.kernel import Kernel
+from ...targets.serial import NARROW_VECTORS, WIDE_VECTORS
 
 PRAGMA = "GCC ivdep"
 
@@ -93,3 +94,12 @@ def _reads(expr: c_ast.Node, loaded: set[str]) -> bool:
 
 def mark(loop: c_ast.For) -> c_ast.Pragma:
     return c_ast.Pragma(PRAGMA, coord=loop.coord)
+
+
+def prefer_vectors(decl: c_ast.Decl, width: str) -> None:
+    """Put ``width`` (targets.serial's WIDE_VECTORS or NARROW_VECTORS) in the kernel
+    function's specifiers unless it asks for a width already: the first pass to ask wins
+    (cpu.registers' 512 bits keep running sums in registers, which matters more than the
+    256 bits cpu.divmod's straight-line lanes prefer)."""
+    if not any(w in decl.funcspec for w in (WIDE_VECTORS, NARROW_VECTORS)):
+        decl.funcspec = [*decl.funcspec, width]

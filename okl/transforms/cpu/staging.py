@@ -60,6 +60,7 @@ from ...model.kernel import Kernel, Loop, Variable
 from .facts import fresh_name, leaves_early, no_effects, only_child, subscripts, written_names
 from .forward import item_of, one_store
 from .loops import counted_loop
+from .simd import lane_loops
 
 #: a read's text, to give reads of one element in one lane loop one local
 _GENERATOR = c_generator.CGenerator()
@@ -74,13 +75,18 @@ def forward_staged_arguments(kernel: Kernel) -> int:
     if not readonly:
         return 0
     # names with one value for the whole launch, or for one @outer iteration
-    plain = (_parameters(kernel.node) - written_names(kernel.node.body)) | \
+    scalars = {p.name for p in kernel.params if isinstance(p.node.type, c_ast.TypeDecl)}
+    plain = (scalars - written_names(kernel.node.body)) | \
         {lp.iterator for lp in kernel.loops()
          if lp.kind == "outer" and lp.iterator not in written_names(lp.node.stmt)}
     done = 0
+    parents = None
     for var in list(kernel.shared):
-        if _forward(kernel, var, parent_map(kernel.node), readonly, plain):
+        if parents is None:
+            parents = parent_map(kernel.node)
+        if _forward(kernel, var, parents, readonly, plain):
             done += 1
+            parents = None  # the tree changed
     return done
 
 
@@ -116,8 +122,7 @@ def _forward(kernel: Kernel, var: Variable, parents, readonly: set[str],
     items = holder.block_items or []
     start = next(k for k, x in enumerate(items) if x is block.node)
     reads = [r for r in refs if r is not store_ref]
-    lanes = {id(lp.node): lp for lp in kernel.loops()
-             if lp.kind == "inner" and not any(c.kind == "inner" for c in lp.children)}
+    lanes = {id(lp.node): lp for lp in lane_loops(kernel)}
     lane_of = {}
     for r in reads:
         item = item_of(r, holder, parents)
@@ -348,21 +353,10 @@ def _readonly_arguments(kernel: Kernel) -> set[str]:
     out = set()
     for p in kernel.params:
         t = p.node.type
-        if (p.restrict or isinstance(t, c_ast.PtrDecl) and "restrict" in t.quals) and \
-                isinstance(t, c_ast.PtrDecl) and isinstance(t.type, c_ast.TypeDecl) and \
-                "const" in t.type.quals:
+        if isinstance(t, c_ast.PtrDecl) and (p.restrict or "restrict" in t.quals) and \
+                isinstance(t.type, c_ast.TypeDecl) and "const" in t.type.quals:
             out.add(p.name)
     return out
-
-
-def _parameters(func: c_ast.FuncDef) -> set[str]:
-    return {p.name for p in _parameter_decls(func) if isinstance(p.type, c_ast.TypeDecl)}
-
-
-def _parameter_decls(func: c_ast.FuncDef) -> list[c_ast.Decl]:
-    args = func.decl.type.args
-    return [p for p in (args.params if isinstance(args, c_ast.ParamList) else [])
-            if isinstance(p, c_ast.Decl) and p.name]
 
 
 def _element_type(decl: c_ast.Decl) -> c_ast.Typename | None:
