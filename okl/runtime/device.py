@@ -18,6 +18,7 @@ import json
 import logging
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -370,8 +371,17 @@ class Device:
                 (name is None or name in memo[0]):
             return memo[0]
         start = time.perf_counter()
+        started = None
+
+        def begin(code: str, kernels: list[str]) -> None:
+            """A fresh translation: the compiler starts at once (unless the kernel asked
+            for is not there: that error comes first)."""
+            nonlocal started
+            if name is None or name in kernels:
+                started = self.backend.begin_build(self, code, list(flags))
+
         specs, code, hit, deps = self._translate(source, filename, base, defines,
-                                                 include_dirs)
+                                                 include_dirs, begin)
         if name is not None:
             spec = next((s for s in specs if s.name == name), None)
             if spec is None:
@@ -379,7 +389,7 @@ class Device:
             _check_block_size(spec, getattr(self.backend, "max_threads", None), self.name)
         translated = time.perf_counter()
         try:
-            module, build_hit = self.backend.build(self, code, specs, list(flags))
+            module, build_hit = self.backend.build(self, code, specs, list(flags), started)
         except BuildError as e:  # the compiler's columns are the generated code's
             e.args = (okl_columns(str(e), code, {filename: source}),)
             raise
@@ -406,10 +416,13 @@ class Device:
         self._memo[memo_key] = (program, [(p, _stamp(p)) for p in deps])
         return program
 
-    def _translate(self, source: str, filename: str, base: str, defines: dict, include_dirs):
+    def _translate(self, source: str, filename: str, base: str, defines: dict, include_dirs,
+                   begin: Callable[[str, list[str]], None]):
         """OKL -> (kernel specs, backend source, cache hit, included files), through the
         translation cache (and, within a process, a memo of what it gave: a new Device of
-        the same mode needs no disk access and no JSON to find a translation again)."""
+        the same mode needs no disk access and no JSON to find a translation again).
+        ``begin(backend source, kernel names)`` is called as soon as a fresh translation has
+        made them, before its specs and cache entry (Driver.begin_build)."""
         document: dict = {
             "okl": __version__, "translator": translator_digest(), "mode": self.mode,
             "source": source, "filename": filename, "base": base,
@@ -425,14 +438,15 @@ class Device:
         if known is not None and all(_stamp(p) == st for p, st in known[2]):
             return known[0], known[1], True, [p for p, _ in known[2]]
         specs, code, hit, deps = self._translate_through_cache(key, document, source, filename,
-                                                               defines, include_dirs)
+                                                               defines, include_dirs, begin)
         if len(_TRANSLATED) >= 256:
             _TRANSLATED.clear()
         _TRANSLATED[memo] = (specs, code, [(p, _stamp(p)) for p in deps])
         return specs, code, hit, deps
 
     def _translate_through_cache(self, key: str, document: dict, source: str, filename: str,
-                                 defines: dict, include_dirs):
+                                 defines: dict, include_dirs,
+                                 begin: Callable[[str, list[str]], None]):
         files = self.cache.get("translation", key)
         if files is not None:
             deps = _unchanged_dependencies(files)
@@ -454,6 +468,7 @@ class Device:
         translation = translate(source, self.mode, defines=defines, include_dirs=include_dirs,
                                 filename=filename, check_bounds=self.check_bounds,
                                 check_races=self.check_races is not None)
+        begin(translation.source, [k.name for k in translation.kernels])
         for w in translation.diagnostics:
             log.warning("%s", w.render())
         specs = specs_of(translation)

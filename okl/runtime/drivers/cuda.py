@@ -49,6 +49,7 @@ from ..launch.hostrun import compile_function
 from ..memory import Memory
 from ..verbose import say
 from .cudagraph import CudaGraph
+from .started import Started
 
 HIP_INCLUDE = os.path.join(os.path.dirname(__file__), "include")
 #: (cache directory, mode, GPU, source, options) -> the loaded functions of one module
@@ -335,27 +336,53 @@ class CudaBackend:
         return cuda_kernel_properties(self, kernel, functions)
 
     # -- kernels -------------------------------------------------------------------------------
-    def build(self, device, source: str, specs, flags: list[str]):
+    def begin_build(self, device, source: str, flags: list[str]) -> Started | None:
+        """NVRTC's cubin of ``source``, started on its own thread (okl.runtime.drivers.
+        started), or None where ``build`` needs no NVRTC (loaded or cached already) or
+        compiles through CuPy (ROCm)."""
+        if self.rocm:
+            return None
+        options = self.compile_options(flags)
+        if self._memo_key(device, source, options) in _LOADED:
+            return None
+        cubin = self._cubin_document(_cupy(), source, options)
+        if cubin is None:
+            return None
+        nvrtc, document = cubin
+        key = Cache.key(document)
+        if device.cache.get("build", key) is not None:
+            return None
+        arch_options = [*options, f"--gpu-architecture={self.arch}"]
+        return Started(key, lambda: _nvrtc_cubin(nvrtc, source, arch_options))
+
+    def build(self, device, source: str, specs, flags: list[str],
+              started: Started | None = None):
         """(functions by device-kernel name, binary cache hit).
 
         On NVIDIA GPUs the cubin is kept in okl's build cache, keyed on the source, the
         options, the GPU architecture and NVRTC's version: a new process (or another MPI rank,
         through okl.mpi) loads it without reaching NVRTC.  ROCm builds, and any source NVRTC
         will not turn into a cubin for this GPU here, go through CuPy's RawModule, whose own
-        cache keeps the binary (hit: None).
+        cache keeps the binary (hit: None).  ``started``: NVRTC already compiling this
+        source (:meth:`begin_build`).
         """
         cp = _cupy()
         options = self.compile_options(flags)
-        memo = (str(device.cache.root), self.mode, self.device_id, source, tuple(options))
+        memo = self._memo_key(device, source, options)
         found = _LOADED.get(memo)  # this process loaded it on this GPU already
         if found is not None:
             return found[0], None if found[1] is None else True
         names = [d.name for s in specs for d in s.device_kernels]
-        found = None if self.rocm else self._cubin_build(cp, device, source, names, options)
+        found = None if self.rocm else \
+            self._cubin_build(cp, device, source, names, options, started)
         if found is None:
             found = self._compile(cp, source, names, options), None
         _LOADED[memo] = found
         return found
+
+    def _memo_key(self, device, source: str, options: list[str]) -> tuple:
+        """What ``_LOADED`` knows a module by: one per cache, GPU, source and options."""
+        return str(device.cache.root), self.mode, self.device_id, source, tuple(options)
 
     def compile_options(self, flags: list[str]) -> list[str]:
         """NVRTC's (or hiprtc's) options for a build with the user's ``flags``; the cubin
@@ -366,17 +393,26 @@ class CudaBackend:
             options.append(f"-I{HIP_INCLUDE}")
         return options
 
-    def _cubin_build(self, cp, device, source: str, names: list[str], options: list[str]):
-        """(functions, hit) through okl's cache and NVRTC's cubin, or None: then CuPy
-        compiles (which also reports the errors of a source NVRTC refuses, as before)."""
+    def _cubin_document(self, cp, source: str, options: list[str]):
+        """(CuPy's NVRTC binding, the build cache's document of this cubin), or None for a
+        CuPy without that binding."""
         try:
             nvrtc = cp.cuda.nvrtc
-            document = {"okl": __version__, "mode": self.mode, "source": source,
-                        "options": options, "arch": self.arch,
-                        "nvrtc": list(nvrtc.getVersion())}
-        except Exception as e:  # a CuPy without its NVRTC binding
+            return nvrtc, {"okl": __version__, "mode": self.mode, "source": source,
+                           "options": options, "arch": self.arch,
+                           "nvrtc": list(nvrtc.getVersion())}
+        except Exception as e:
             _say(f"cubin cache unavailable ({type(e).__name__}: {e})")
             return None
+
+    def _cubin_build(self, cp, device, source: str, names: list[str], options: list[str],
+                     started: Started | None):
+        """(functions, hit) through okl's cache and NVRTC's cubin, or None: then CuPy
+        compiles (which also reports the errors of a source NVRTC refuses, as before)."""
+        cubin_document = self._cubin_document(cp, source, options)
+        if cubin_document is None:
+            return None
+        nvrtc, document = cubin_document
         key = Cache.key(document)
         files = device.cache.get("build", key)
         if files is not None and files.get("module.cubin"):
@@ -386,7 +422,8 @@ class CudaBackend:
                 _say(f"cached cubin {key[:12]} did not load ({type(e).__name__}: {e}); "
                      "compiling again")
         try:
-            cubin = _nvrtc_cubin(nvrtc, source, [*options, f"--gpu-architecture={self.arch}"])
+            cubin = started.result() if started is not None and started.key == key else \
+                _nvrtc_cubin(nvrtc, source, [*options, f"--gpu-architecture={self.arch}"])
             functions = self._load_cubin(cp, cubin, names)
         except Exception as e:
             _say(f"NVRTC cubin path failed ({type(e).__name__}: {str(e)[:200]}); "

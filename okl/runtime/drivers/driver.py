@@ -76,8 +76,16 @@ class Driver(Protocol):
 
     def kernel_properties(self, kernel: Any, module: Any) -> dict: ...
 
-    def build(self, device: Any, source: str, specs: Any, flags: list[str]) -> Any:
-        """Compile (or load from the cache) one translated file: its loaded module."""
+    def begin_build(self, device: Any, source: str, flags: list[str]) -> Any:
+        """The compile of ``source`` started on its own thread (okl.runtime.drivers.started)
+        while the runtime finishes the translation's other half, or None where ``build``
+        compiles itself (or nothing)."""
+        ...
+
+    def build(self, device: Any, source: str, specs: Any, flags: list[str],
+              started: Any = None) -> Any:
+        """Compile (or load from the cache) one translated file: its loaded module.
+        ``started``: what :meth:`begin_build` returned for it."""
         ...
 
     def launcher(self, kernel: Any, module: Any) -> Any:

@@ -1,0 +1,50 @@
+"""A backend compile started on a thread of its own as soon as the backend source exists.
+
+A cold build is translation, then the compiler, then loading.  What the runtime still needs
+after translation -- the kernel specs with their launch code, the translation cache entry --
+does not need the compiler's output, and NVRTC leaves Python free while it runs (CuPy's
+binding releases the GIL: on an H200 host a Python loop kept most of its speed beside a
+compile).  So on cuda and hip (NVIDIA) NVRTC starts here first and those steps run beside it;
+:meth:`Started.result` then waits for it.  What a cold build costs beyond NVRTC is the
+translation up to the source, plus the load.  (The C and OpenCL compilers run 0.1-3 s,
+against 1-2 ms that could run beside them: their drivers start them in ``build``.)
+
+The compile reports as it would have on the caller's thread: its exception is raised by
+:meth:`Started.result`.  A thread nobody waits for (the caller failed in between) ends by
+itself; it writes no cache entry (the caller stores what it loaded).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
+
+class Started(Generic[T]):
+    """``work()`` running on its own thread; ``key`` names what it builds (the build cache
+    key), so that the backend takes its result only for the build it was started for."""
+
+    def __init__(self, key: str, work: Callable[[], T]) -> None:
+        self.key = key
+        self._value: T | None = None
+        self._error: BaseException | None = None
+        # a daemon: an interpreter that exits while a compile runs does not wait for it
+        self._thread = threading.Thread(target=self._run, args=(work,), name="okl-compile",
+                                        daemon=True)
+        self._thread.start()
+
+    def _run(self, work: Callable[[], T]) -> None:
+        try:
+            self._value = work()
+        except BaseException as e:  # raised again on the thread that waits
+            self._error = e
+
+    def result(self) -> T:
+        """What ``work()`` returned, once it has; what it raised, raised here."""
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._value  # type: ignore[return-value]
