@@ -50,6 +50,25 @@ def test_started_raises_what_the_work_raised_where_it_is_awaited():
     assert e.value.log == "line 3: error"
 
 
+def test_started_hands_out_the_result_before_its_then_step_ends():
+    """``then`` (the cache write) runs after the result is out: the caller loads the binary
+    meanwhile; ``close`` waits for it and raises what it raised."""
+    release = threading.Event()
+    seen: list[int] = []
+
+    def then(value):
+        assert release.wait(10)
+        seen.append(value)
+        raise OSError("disk full")
+
+    job = Started("key", lambda: 7, then=then)
+    assert job.result() == 7 and seen == []  # then is still waiting for the caller
+    release.set()
+    with pytest.raises(OSError, match="disk full"):
+        job.close()
+    assert seen == [7]
+
+
 @pytest.mark.parametrize("mode", params())
 def test_cold_build_begins_the_compile_before_the_specs(mode, tmp_path, monkeypatch):
     """Every mode is asked to begin its compile once per fresh translation, before the
@@ -100,6 +119,7 @@ def test_gpu_compile_on_its_thread_gives_the_kernel_and_the_errors(mode, tmp_pat
         started = dev.backend.begin_build(dev, "extern \"C\" __global__ void f() {}\n", [])
         assert isinstance(started, Started)
         started.result()
+        started.close()
         k = dev.build_kernel_from_string(SCALE.replace("16", "64"), "scale")
         assert k.build_hit is False
         y = dev.asarray(np.ones(100, np.float32))

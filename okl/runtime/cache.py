@@ -175,6 +175,11 @@ class Cache:
             self._recorded.append((level, key, files))
         return files
 
+    def discard(self, level: str, key: str) -> None:
+        """Remove an entry that turned out unusable (a binary that does not load), best
+        effort, as a broken one is removed."""
+        self._discard(self.entry_path(level, key))
+
     def _discard(self, path: Path) -> None:
         """Remove a broken entry, best effort. ``meta.json`` goes first so the entry stops being
         complete at once; a concurrent writer's temp files are left alone (rmdir only succeeds

@@ -400,11 +400,14 @@ class Device:
         program.translation_hit = hit
         program.build_hit = build_hit
         setup = ""
-        if name is not None:  # its launch set-up is part of what build_kernel costs
-            program.build_seconds = program[name].build_seconds = time.perf_counter() - start
+        kernel = program[name] if name is not None else None  # its launch set-up
+        if started is not None:  # the binary's cache entry, written meanwhile
+            started.close()
+        # what build_kernel costs, the launch set-up and the cache entry included
+        program.build_seconds = time.perf_counter() - start
+        if kernel is not None:
+            kernel.build_seconds = program.build_seconds
             setup = f", launch set-up {(time.perf_counter() - compiled) * 1e3:.1f}"
-        else:
-            program.build_seconds = time.perf_counter() - start
         binary = {True: "hit", False: "miss", None: "cached by the backend"}[build_hit]
         what = name if name is not None else f"{len(specs)} kernel(s) of {filename}"
         # a slow build is an INFO record even without OKL_VERBOSE (okl.runtime.verbose.slow)

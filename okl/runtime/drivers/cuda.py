@@ -353,7 +353,15 @@ class CudaBackend:
         if device.cache.get("build", key) is not None:
             return None
         arch_options = [*options, f"--gpu-architecture={self.arch}"]
-        return Started(key, lambda: _nvrtc_cubin(nvrtc, source, arch_options))
+
+        def keep(cubin: bytes) -> None:
+            """The cubin's build cache entry, written while the caller loads it (a cache
+            write costs 1-2 ms on an H200 host); ``_cubin_build`` removes it again if the
+            cubin does not load, and the build waits for it (Device._program), so that
+            okl.mpi's recording sees it."""
+            device.cache.put("build", key, {"module.cubin": cubin}, document)
+
+        return Started(key, lambda: _nvrtc_cubin(nvrtc, source, arch_options), then=keep)
 
     def build(self, device, source: str, specs, flags: list[str],
               started: Started | None = None):
@@ -421,15 +429,20 @@ class CudaBackend:
             except Exception as e:
                 _say(f"cached cubin {key[:12]} did not load ({type(e).__name__}: {e}); "
                      "compiling again")
+        kept = started is not None and started.key == key  # compiled and stored there
         try:
-            cubin = started.result() if started is not None and started.key == key else \
+            cubin = started.result() if started is not None and kept else \
                 _nvrtc_cubin(nvrtc, source, [*options, f"--gpu-architecture={self.arch}"])
             functions = self._load_cubin(cp, cubin, names)
         except Exception as e:
             _say(f"NVRTC cubin path failed ({type(e).__name__}: {str(e)[:200]}); "
                  "compiling through CuPy")
+            if started is not None and kept:  # a cubin that does not load stays out
+                started.close()
+                device.cache.discard("build", key)
             return None
-        device.cache.put("build", key, {"module.cubin": cubin}, document)
+        if not kept:
+            device.cache.put("build", key, {"module.cubin": cubin}, document)
         return functions, False
 
     def _load_cubin(self, cp, cubin: bytes, names: list[str]) -> dict:

@@ -25,26 +25,44 @@ T = TypeVar("T")
 
 class Started(Generic[T]):
     """``work()`` running on its own thread; ``key`` names what it builds (the build cache
-    key), so that the backend takes its result only for the build it was started for."""
+    key), so that the backend takes its result only for the build it was started for.
+    ``then(result)``, if given, runs on that thread once the result is out (storing it in the
+    cache while the caller loads it); :meth:`close` waits for it."""
 
-    def __init__(self, key: str, work: Callable[[], T]) -> None:
+    def __init__(self, key: str, work: Callable[[], T],
+                 then: Callable[[T], None] | None = None) -> None:
         self.key = key
         self._value: T | None = None
         self._error: BaseException | None = None
+        self._then_error: BaseException | None = None
+        self._out = threading.Event()
         # a daemon: an interpreter that exits while a compile runs does not wait for it
-        self._thread = threading.Thread(target=self._run, args=(work,), name="okl-compile",
-                                        daemon=True)
+        self._thread = threading.Thread(target=self._run, args=(work, then),
+                                        name="okl-compile", daemon=True)
         self._thread.start()
 
-    def _run(self, work: Callable[[], T]) -> None:
+    def _run(self, work: Callable[[], T], then: Callable[[T], None] | None) -> None:
         try:
             self._value = work()
         except BaseException as e:  # raised again on the thread that waits
             self._error = e
+        finally:
+            self._out.set()
+        if self._error is None and then is not None:
+            try:
+                then(self._value)  # type: ignore[arg-type]
+            except BaseException as e:
+                self._then_error = e
 
     def result(self) -> T:
         """What ``work()`` returned, once it has; what it raised, raised here."""
-        self._thread.join()
+        self._out.wait()
         if self._error is not None:
             raise self._error
         return self._value  # type: ignore[return-value]
+
+    def close(self) -> None:
+        """Wait for ``then`` too; what it raised, raised here."""
+        self._thread.join()
+        if self._then_error is not None:
+            raise self._then_error
