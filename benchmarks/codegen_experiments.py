@@ -262,6 +262,11 @@ def _prefetch_off():
     return _lower_pass_off("prefetch_next_slabs", 0)
 
 
+def _buckets_off():
+    """Without cpu.buckets (the same (colour, lane) pairs in the same order, by a scan)."""
+    return _lower_pass_off("list_lanes_by_value", 0)
+
+
 def bk5(E: int, nq: int, reps: int) -> None:
     print(f"BK5, N = {nq - 1}, {E} elements, one thread: okl's translation, the same before "
           f"each of its CPU passes (newest first; each without the passes after it), the hand "
@@ -433,14 +438,66 @@ def dgvolume(E: int, reps: int) -> None:
     assert np.abs(outs["generated"] - outh).max() < 1e-12 * np.abs(outh).max()
 
 
+def airfoil(n: int, reps: int) -> None:
+    """Airfoil's hierarchical res_calc (every block colour's blocks, one thread): okl's
+    translation (each block's lanes listed by edge colour, cpu.buckets), the one before (a
+    scan of the block's lanes per edge colour), and the hand C (OP2's OpenMP back end: each
+    block's edges in order, adding into res directly: another algorithm, other sums)."""
+    from . import bench_airfoil as af
+    m = af.mesh(n)
+    print(f"airfoil resCalcHier, {m['ncell']} cells, {m['nedge']} edges, blocks of "
+          f"{af.BLOCK}, one thread: okl's translation, the one before cpu.buckets, the hand C")
+    defines = {"p_B": af.BLOCK, **af.DEFINES}
+    with _buckets_off():
+        scanned = translate("airfoil.okl", defines)
+    variants = {"generated": translate("airfoil.okl", defines),
+                "before cpu.buckets": scanned}
+    q = af.initial_state(m)
+    adt = af.ref_adt(np, m["cnode"], m["x"], q)
+    he = [m[f"he_{k}"] for k in ("node", "cell", "col", "loc", "boff", "bcells", "bncol")]
+    ranges = [(int(a), int(b)) for a, b in zip(m["he_brange"][:-1], m["he_brange"][1:],
+                                               strict=True) if b > a]
+    calls, outs = {}, {}
+    for tag, text in variants.items():
+        lib, ct = build(text, "af_" + re.sub(r"\W", "", tag)[:12])
+        res = outs[tag] = np.zeros(4 * m["ncell"])
+        start, end = ctypes.c_int(0), ctypes.c_int(0)
+        f = okl_entry(lib, "resCalcHier", start, end, *[a.ctypes.data for a in he],
+                      m["x"].ctypes.data, q.ctypes.data, adt.ctypes.data, res.ctypes.data)
+
+        def run(f=f, start=start, end=end, res=res) -> None:
+            res[:] = 0
+            for a, b in ranges:
+                start.value, end.value = a, b
+                f()
+        calls[tag] = (run, f"(compile {ct * 1e3:.0f} ms)")
+    peer = "".join(f"#define {k} {v}\n" for k, v in af.DEFINES.items())
+    lib, ct = build(peer + (PEERS / "openmp" / "airfoil.c").read_text(), "af_hand")
+    hand, outh = lib.res_calc_hier, np.zeros(4 * m["ncell"])
+    hand.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int, *[P] * 7]
+    hand_args = [m["he_node"], m["he_cell"], m["he_col"], m["x"], q, adt, outh]
+
+    def hand_run() -> None:
+        outh[:] = 0
+        for a, b in ranges:
+            hand(a, b, af.BLOCK, *[x.ctypes.data for x in hand_args])
+    calls["hand C"] = (hand_run, f"(compile {ct * 1e3:.0f} ms)")
+    race(calls, 1e-6 * m["nedge"], "M edges/s", reps, clock=time.thread_time)
+    # the same (colour, lane) pairs in the same order: the same bits
+    assert np.array_equal(outs["generated"], outs["before cpu.buckets"])
+    assert np.abs(outs["generated"] - outh).max() < 1e-12 * np.abs(outh).max()
+
+
 def main(argv=None) -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--quick", action="store_true")
     p.add_argument("--only", action="append",
-                   choices=("reduction", "dot", "bk5", "blocksolver", "dgvolume", "pocl"),
+                   choices=("reduction", "dot", "bk5", "blocksolver", "dgvolume", "airfoil",
+                            "pocl"),
                    help="run only these experiments (repeatable; default all)")
     args = p.parse_args(argv)
-    only = set(args.only or ("reduction", "dot", "bk5", "blocksolver", "dgvolume", "pocl"))
+    only = set(args.only or ("reduction", "dot", "bk5", "blocksolver", "dgvolume", "airfoil",
+                             "pocl"))
     os.environ["OMP_NUM_THREADS"] = "1"  # the peers' parallel loops: one thread, as okl's
     os.environ.setdefault("OMP_PROC_BIND", "true")
     os.environ.setdefault("OMP_WAIT_POLICY", "passive")
@@ -455,6 +512,8 @@ def main(argv=None) -> None:
         blocksolver(12 if q else 28, 2 if q else 10)
     if "dgvolume" in only:
         dgvolume(400 if q else 25000, 2 if q else 10)
+    if "airfoil" in only:
+        airfoil(24 if q else 600, 2 if q else 10)
     if "pocl" in only:
         pocl_dot(2**16 if q else 2**25, 1 if q else 3)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from ...ctree import walk
+from ...model.kernel import Kernel
 from .loops import leaves
 
 
@@ -90,3 +91,15 @@ def fresh_name(taken: set[str], name: str) -> str:
         new = f"{name}{n}"
     taken.add(new)
     return new
+
+
+def readonly_arguments(kernel: Kernel) -> set[str]:
+    """The pointer parameters declared ``@restrict const T *`` (or ``const T * restrict``):
+    nothing in the kernel writes what they point to."""
+    out = set()
+    for p in kernel.params:
+        t = p.node.type
+        if isinstance(t, c_ast.PtrDecl) and (p.restrict or "restrict" in t.quals) and \
+                isinstance(t.type, c_ast.TypeDecl) and "const" in t.type.quals:
+            out.add(p.name)
+    return out

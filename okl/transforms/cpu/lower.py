@@ -22,6 +22,7 @@ from ...model.kernel import Kernel, Program
 from ...targets.serial import ENTRY_PREFIX, NARROW_VECTORS
 from ...targets.target import Target
 from ..barriers import is_barrier
+from .buckets import list_lanes_by_value
 from .collapse import collapse_planes
 from .columns import defer_column_sums
 from .divmod import split_divmod_lanes
@@ -126,6 +127,8 @@ def lower_cpu_kernel(program: Program, kernel: Kernel, target: Target,
     _, unrolled = split_divmod_lanes(kernel.node)
     if unrolled:  # gcc's straight-line lanes at 256 bits (see cpu.divmod)
         prefer_vectors(kernel.node.decl, NARROW_VECTORS)
+    # a loop over values running the lanes that hold each: the lanes listed by value once
+    list_lanes_by_value(kernel)
     add_stop_checks(kernel, pragmas, skip=set(untiled))
     _spell_params(kernel, target)
     return [kernel.node, entry_point(kernel)]

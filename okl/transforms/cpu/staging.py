@@ -57,7 +57,15 @@ from pycparser import c_ast, c_generator
 from ...ctree import clone, parent_map, replace_child, substitute, walk
 from ...model.consteval import evaluate
 from ...model.kernel import Kernel, Loop, Variable
-from .facts import fresh_name, leaves_early, no_effects, only_child, subscripts, written_names
+from .facts import (
+    fresh_name,
+    leaves_early,
+    no_effects,
+    only_child,
+    readonly_arguments,
+    subscripts,
+    written_names,
+)
 from .forward import item_of, one_store
 from .loops import counted_loop
 from .simd import lane_loops
@@ -71,7 +79,7 @@ def forward_staged_arguments(kernel: Kernel) -> int:
     how many."""
     if not kernel.shared:
         return 0
-    readonly = _readonly_arguments(kernel)
+    readonly = readonly_arguments(kernel)
     if not readonly:
         return 0
     # names with one value for the whole launch, or for one @outer iteration
@@ -346,17 +354,6 @@ def _hoist(value: c_ast.Node, element: c_ast.Typename, lane: c_ast.For, name: st
     while k and isinstance(items[k - 1], c_ast.Pragma):
         k -= 1
     items.insert(k, decl)
-
-
-def _readonly_arguments(kernel: Kernel) -> set[str]:
-    """The pointer parameters declared ``@restrict const T *`` (or ``const T * restrict``)."""
-    out = set()
-    for p in kernel.params:
-        t = p.node.type
-        if isinstance(t, c_ast.PtrDecl) and (p.restrict or "restrict" in t.quals) and \
-                isinstance(t.type, c_ast.TypeDecl) and "const" in t.type.quals:
-            out.add(p.name)
-    return out
 
 
 def _element_type(decl: c_ast.Decl) -> c_ast.Typename | None:
