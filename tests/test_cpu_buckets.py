@@ -100,6 +100,9 @@ def test_lanes_listed_by_colour_give_the_same_bits(mode):
      "the lane's value is not an int"),
     ("if (col == c) {", "if (col_in[blk * B + t] == c) {",
      "the value is not an @exclusive slot"),
+    ("    for (int t = 0; t < B; ++t; @inner) {\n      out[blk * B + t] = s[t];",
+     "    for (int t = 0; t < B; ++t; @inner) {\n      const double col = s[t];\n"
+     "      out[blk * B + t] = col;", "the value's name is declared again elsewhere"),
     ("        if (col == c) {\n          s[l] = 0.5 * s[l] + v * (c + 1);\n        }\n",
      "        if (col == c) {\n          s[l] = 0.5 * s[l] + v * (c + 1);\n        }\n"
      "        v *= 1.0;\n", "the lane loop does more than the test"),

@@ -69,6 +69,16 @@ def test_started_hands_out_the_result_before_its_then_step_ends():
     assert seen == [7]
 
 
+def test_started_nobody_took_is_not_waited_for():
+    """A compile whose result was never taken (the binary came from the cache after all)
+    is left to run out: ``close`` returns at once."""
+    release = threading.Event()
+    job = Started("key", lambda: release.wait(10))
+    job.close()  # would wait ten seconds if it joined
+    release.set()
+    assert job.result() is True
+
+
 @pytest.mark.parametrize("mode", params())
 def test_cold_build_begins_the_compile_before_the_specs(mode, tmp_path, monkeypatch):
     """Every mode is asked to begin its compile once per fresh translation, before the

@@ -36,6 +36,7 @@ class Started(Generic[T]):
         self._value: T | None = None
         self._error: BaseException | None = None
         self._then_error: BaseException | None = None
+        self._taken = False
         self._out = threading.Event()
         # a daemon: an interpreter that exits while a compile runs does not wait for it
         self._thread = threading.Thread(target=self._run, args=(work, then),
@@ -60,13 +61,18 @@ class Started(Generic[T]):
 
     def result(self) -> T:
         """What ``work()`` returned, once it has; what it raised, raised here."""
+        self._taken = True
         self._out.wait()
         if self._error is not None:
             raise self._error
         return self._value  # type: ignore[return-value]
 
     def close(self) -> None:
-        """Wait for ``then`` too; what it raised, raised here."""
+        """Wait for ``then`` too, where the result was taken; what it raised, raised here.
+        (A compile whose result nobody took -- another process cached the binary meanwhile
+        -- runs out on its own: nothing waits for it.)"""
+        if not self._taken:
+            return
         self._thread.join()
         if self._then_error is not None:
             raise self._then_error

@@ -70,7 +70,12 @@ def list_lanes_by_value(kernel: Kernel) -> int:
              if loop.kind == "inner" and not loop.children}
     if not lanes:
         return 0
-    ints = {v.name for v in kernel.exclusive if _int_slots(v.node)}
+    # @exclusive ints whose name means nothing else anywhere in the kernel (no other
+    # declaration of it, @exclusive or not, could be the one a test reads)
+    slots = {id(v.node) for v in kernel.exclusive if _int_slots(v.node)}
+    ints = {v.name for v in kernel.exclusive if id(v.node) in slots}
+    ints -= {d.name for d in walk(kernel.node) if isinstance(d, c_ast.Decl) and
+             id(d) not in slots}
     const_params = readonly_arguments(kernel)
     found = []
     for n in walk(kernel.node.body):
