@@ -130,8 +130,12 @@ def test_gpu_compile_on_its_thread_gives_the_kernel_and_the_errors(mode, tmp_pat
         assert isinstance(started, Started)
         started.result()
         started.close()
-        k = dev.build_kernel_from_string(SCALE.replace("16", "64"), "scale")
+        # the cubin's cache entry is written on the compile thread, and the build waits for
+        # it: okl.mpi's recording of what a build used holds it
+        with dev.cache.recording() as entries:
+            k = dev.build_kernel_from_string(SCALE.replace("16", "64"), "scale")
         assert k.build_hit is False
+        assert [level for level, _, files in entries if "module.cubin" in files] == ["build"]
         y = dev.asarray(np.ones(100, np.float32))
         k(100, np.float32(2), y)
         np.testing.assert_array_equal(y.get(), 2)
