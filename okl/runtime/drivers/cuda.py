@@ -429,19 +429,20 @@ class CudaBackend:
             except Exception as e:
                 _say(f"cached cubin {key[:12]} did not load ({type(e).__name__}: {e}); "
                      "compiling again")
-        kept = started is not None and started.key == key  # compiled and stored there
+        # NVRTC already compiling this source, and storing the cubin (begin_build)
+        kept = started if started is not None and started.key == key else None
         try:
-            cubin = started.result() if started is not None and kept else \
+            cubin = kept.result() if kept is not None else \
                 _nvrtc_cubin(nvrtc, source, [*options, f"--gpu-architecture={self.arch}"])
             functions = self._load_cubin(cp, cubin, names)
         except Exception as e:
             _say(f"NVRTC cubin path failed ({type(e).__name__}: {str(e)[:200]}); "
                  "compiling through CuPy")
-            if started is not None and kept:  # a cubin that does not load stays out
-                started.close()
+            if kept is not None:  # a cubin that does not load stays out
+                kept.close()
                 device.cache.discard("build", key)
             return None
-        if not kept:
+        if kept is None:
             device.cache.put("build", key, {"module.cubin": cubin}, document)
         return functions, False
 

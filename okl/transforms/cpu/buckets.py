@@ -51,14 +51,8 @@ from pycparser import c_ast, c_parser
 from ...ctree import clone, is_id, parent_map, replace_child, walk
 from ...model.consteval import evaluate
 from ...model.kernel import Kernel
-from .facts import (
-    fresh_name,
-    leaves_early,
-    no_effects,
-    only_child,
-    readonly_arguments,
-    written_names,
-)
+from .facts import fresh_name, leaves_early, no_effects, readonly_arguments, written_names
+from .loops import counted_loop
 
 #: the most lanes a listed block has (the lists take 8 bytes a lane of the stack)
 MAX_LANES = 1024
@@ -66,13 +60,13 @@ MAX_LANES = 1024
 
 def list_lanes_by_value(kernel: Kernel) -> int:
     """Rewrite every value loop of ``kernel`` that the conditions above allow; how many."""
-    lanes = {id(loop.node): loop for loop in kernel.loops()
+    lanes = {id(loop.node) for loop in kernel.loops()
              if loop.kind == "inner" and not loop.children}
     if not lanes:
         return 0
     # @exclusive ints whose name means nothing else anywhere in the kernel (no other
     # declaration of it, @exclusive or not, could be the one a test reads)
-    slots = {id(v.node) for v in kernel.exclusive if _int_slots(v.node)}
+    slots = {id(v.node) for v in kernel.exclusive if _declared_int(v.node)}
     ints = {v.name for v in kernel.exclusive if id(v.node) in slots}
     ints -= {d.name for d in walk(kernel.node) if isinstance(d, c_ast.Decl) and
              id(d) not in slots}
@@ -94,8 +88,9 @@ def list_lanes_by_value(kernel: Kernel) -> int:
     return len(found)
 
 
-def _int_slots(decl: c_ast.Decl) -> bool:
-    """An @exclusive declared ``int`` (one slot per lane, as cpu.exclusive lays it out)."""
+def _declared_int(decl: c_ast.Decl) -> bool:
+    """``decl`` declares an ``int``, or (an @exclusive's slots, as cpu.exclusive lays them
+    out) an array of them."""
     node = decl.type
     while isinstance(node, c_ast.ArrayDecl):
         node = node.type
@@ -103,22 +98,20 @@ def _int_slots(decl: c_ast.Decl) -> bool:
         isinstance(node.type, c_ast.IdentifierType) and node.type.names == ["int"]
 
 
-def _plan(loop: c_ast.For, lanes: dict, ints: set[str], const_params: set[str]):
+def _plan(loop: c_ast.For, lanes: set[int], ints: set[str], const_params: set[str]):
     """(c, N, t, L, X, S) of a value loop the conditions allow, else None."""
     value = _int_loop(loop)
     if value is None:
         return None
     c, bound = value
     inner = _only_statement(loop.stmt)
-    if not isinstance(inner, c_ast.For) or id(inner) not in lanes or \
-            not only_child(loop, inner):
+    if not isinstance(inner, c_ast.For) or id(inner) not in lanes:
         return None
-    lane = _int_loop(inner)
-    if lane is None:
+    lane = counted_loop(inner)  # a DeclList of one declaration, then
+    if lane is None or lane[1] != 0 or not 0 < lane[2] <= MAX_LANES or \
+            not _declared_int(inner.init.decls[0]):
         return None
-    t, count = lane[0], evaluate(lane[1])
-    if count is None or not 0 < count <= MAX_LANES:
-        return None
+    t, count = lane[0], lane[2]
     test = _only_statement(inner.stmt)
     if not isinstance(test, c_ast.If) or test.iffalse is not None or \
             not isinstance(test.cond, c_ast.BinaryOp) or test.cond.op != "==":
@@ -149,7 +142,7 @@ def _int_loop(loop: c_ast.For) -> tuple[str, c_ast.Node] | None:
     if not isinstance(init, c_ast.DeclList) or len(init.decls) != 1:
         return None
     decl = init.decls[0]
-    if not _int_slots(decl) or type(decl.type) is not c_ast.TypeDecl or \
+    if type(decl.type) is not c_ast.TypeDecl or not _declared_int(decl) or \
             decl.init is None or evaluate(decl.init) != 0:
         return None
     name = decl.name

@@ -88,6 +88,17 @@ def one_store(var: Variable, parents):
     return outer_body, refs, store_ref, store
 
 
+def store_iterators(store_ref: c_ast.ArrayRef, loops) -> list[str] | None:
+    """The names of ``s[i][j]...``'s subscripts when each is a plain name, none twice, and
+    together exactly the names in ``loops`` (the iterators around the store); else None.
+    (cpu.forward's and cpu.staging's test that one store covers each element once.)"""
+    subs = subscripts(store_ref)
+    names = [i.name for i in subs if isinstance(i, c_ast.ID)]
+    if len(names) != len(subs) or len(set(names)) != len(names) or set(names) != set(loops):
+        return None
+    return names
+
+
 def _forward(kernel: Kernel, var: Variable, parents) -> bool:
     sizes = var.sizes
     found_store = one_store(var, parents)
@@ -99,13 +110,12 @@ def _forward(kernel: Kernel, var: Variable, parents) -> bool:
     if found is None:
         return False
     block, chain, body = found
-    iterators = subscripts(store_ref)
-    names = [i.name if isinstance(i, c_ast.ID) else None for i in iterators]
     by_name = {lp.iterator: lp for lp in chain}
-    if None in names or len(set(names)) != len(names) or set(names) != set(by_name):
+    names = store_iterators(store_ref, by_name)
+    if names is None:
         return False
     for name, size in zip(names, sizes, strict=True):
-        lp = by_name[name]  # type: ignore[index]
+        lp = by_name[name]
         if not (lp.form.increasing and lp.form.step is None and
                 evaluate(lp.form.start) == 0 and lp.trip_value == size):
             return False
@@ -153,7 +163,7 @@ def _forward(kernel: Kernel, var: Variable, parents) -> bool:
             return False
     # the rewrite: each read becomes V at the storing thread's slot
     for r in reads:
-        new = substitute(clone(value), dict(zip(names, subscripts(r), strict=True)))  # type: ignore[arg-type]
+        new = substitute(clone(value), dict(zip(names, subscripts(r), strict=True)))
         parent, slot = parents[id(r)]
         replace_child(parent, slot, r, new)
     body.block_items = [x for x in body.block_items if x is not store]

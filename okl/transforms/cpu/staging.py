@@ -66,7 +66,7 @@ from .facts import (
     subscripts,
     written_names,
 )
-from .forward import item_of, one_store
+from .forward import item_of, one_store, store_iterators
 from .loops import counted_loop
 from .simd import lane_loops
 
@@ -109,10 +109,8 @@ def _forward(kernel: Kernel, var: Variable, parents, readonly: set[str],
     if found is None:
         return False
     block, ranges, guards, lane_body = found
-    subs = subscripts(store_ref)
-    names = [i.name for i in subs if isinstance(i, c_ast.ID)]
-    if len(names) != len(subs) or len(set(names)) != len(names) or set(names) != set(ranges) or \
-            any(ranges[n] != size for n, size in zip(names, sizes, strict=True)):
+    names = store_iterators(store_ref, ranges)
+    if names is None or any(ranges[n] != size for n, size in zip(names, sizes, strict=True)):
         return False
     value = store.rvalue
     consts = _local_consts(lane_body, store, parents)
