@@ -28,6 +28,7 @@ from .columns import defer_column_sums
 from .divmod import split_divmod_lanes
 from .exclusive import lower_exclusive
 from .forward import forward_shared_copies
+from .gathers import prefetch_gathers
 from .grid import merge_grid_tiles
 from .guards import guards_to_bounds, uncounted
 from .hoist import hoist_constant_fills
@@ -129,6 +130,8 @@ def lower_cpu_kernel(program: Program, kernel: Kernel, target: Target,
         prefer_vectors(kernel.node.decl, NARROW_VECTORS)
     # a loop over values running the lanes that hold each: the lanes listed by value once
     list_lanes_by_value(kernel)
+    # loads through index arrays: each iteration asks for the lines of one AHEAD later
+    prefetch_gathers(kernel)
     add_stop_checks(kernel, pragmas, skip=set(untiled))
     _spell_params(kernel, target)
     return [kernel.node, entry_point(kernel)]
