@@ -448,7 +448,8 @@ def test_outer_loops_share_a_region():
     barrier orders them); a loop with a guard before it (a possibly negative start) stays a
     region of its own."""
     c = okl.translate(TWO, "openmp").source
-    assert c.count("#pragma omp parallel\n") == 1
+    # the region wakes the team when the loops have a second iteration
+    assert c.count("#pragma omp parallel if(parallel: 1 < n)\n") == 1
     assert c.count("#pragma omp for\n") == 2
     assert c.count("#pragma omp parallel for") == 1
     assert "omp parallel" not in okl.translate(TWO, "serial").source
@@ -472,7 +473,7 @@ def test_outer_loops_after_a_declaration_share_a_region():
                  "@inner) {\n      z[b * 32", 1)
     assert "const int m = n;" in src and "b < m;" in src
     c = okl.translate(src, "openmp").source
-    assert c.count("#pragma omp parallel\n") == 1
+    assert c.count("#pragma omp parallel if(parallel: (1 < n) || (1 < m))\n") == 1
     assert c.count("#pragma omp for\n") == 2
     dev = okl.Device("openmp")
     n = 37
@@ -509,7 +510,7 @@ def test_one_iteration_outer_loop_runs_after_the_region():
     loops inside stays parallel (collapse)."""
     c = okl.translate(ONE_PASS, "openmp").source
     assert c.count("#pragma omp parallel for") == 1
-    assert "#pragma omp for" not in c and "#pragma omp parallel\n" not in c
+    assert "#pragma omp for" not in c and not re.search(r"#pragma omp parallel\b(?! for)", c)
     second = c.index("for (int o = 0; o < 1; ++o)")
     assert "break;" in c[second:]  # the launch's Ctrl-C check of a sequential loop
     dev = okl.Device("openmp")
@@ -595,7 +596,8 @@ def test_untiled_tile_loops():
     memcpy for a copy instead of one per tile); its lanes stay SIMD lanes, unless @atomic."""
     serial = okl.translate(TILES, "serial", line_directives=False).source
     openmp = okl.translate(TILES, "openmp", line_directives=False).source
-    for c, mark in ((serial, "#pragma GCC ivdep"), (openmp, "#pragma omp parallel for simd")):
+    for c, mark in ((serial, "#pragma GCC ivdep"),
+                    (openmp, "#pragma omp parallel for simd if(parallel: 1 < n)")):
         plain = _function(c, "plain")
         assert "_okl_tiled_" not in plain
         assert f"{mark}\n  for (int i = 0; i < n; ++i) {{\n    y[i] = 2 * x[i];" in plain
@@ -606,7 +608,7 @@ def test_untiled_tile_loops():
         assert "_okl_tiled_" in _function(c, "whole")
         staged = _function(c, "staged")
         assert staged.count("_okl_tiled_") == 0 and "for (int i = 0; i < n; ++i)" in staged
-    assert "#pragma omp parallel\n" in _function(openmp, "staged")  # one region still
+    assert "#pragma omp parallel if(" in _function(openmp, "staged")  # one region still
 
 
 @pytest.mark.parametrize("mode", ["serial", "openmp"])

@@ -12,7 +12,7 @@ statements become ``omp critical`` sections.
 
 from __future__ import annotations
 
-from pycparser import c_ast
+from pycparser import c_ast, c_generator
 
 from ..ctree import clone, ids_in
 from ..model.basetypes import integer_bits
@@ -47,21 +47,36 @@ class OpenMPTarget(SerialTarget):
             if any(i.name in above for h in header for i in ids_in(h)):
                 break
             depth, loop = depth + 1, child
-        return "omp parallel for" + (f" collapse({depth})" if depth > 1 else "")
+        if depth > 1:
+            return f"omp parallel for collapse({depth})"
+        more = _second_iteration(outer.form)
+        return "omp parallel for" + ("" if more is None else f" {IF_CLAUSE}{more})")
 
     def simd_pragma(self, pragma: str) -> str:
         """``omp parallel for simd``: the threads' runs of iterations are SIMD lanes too, as
         ``GCC ivdep`` says of @inner loops (which cannot follow an OpenMP pragma)."""
-        return pragma + " simd"
+        return pragma.replace("omp parallel for", "omp parallel for simd", 1)
 
     def share_region(self, pragmas: list[str]) -> tuple[str, list[str]] | None:
         """``parallel for`` loops in a row: ``omp parallel`` around them, ``omp for`` (its
         clauses kept) on each; the barrier at the end of each ``omp for`` keeps them in
-        order."""
+        order.  The loops' ``if`` clauses go to the region, joined by ``||``: it wakes the
+        team when one of its loops has a second iteration (none when a loop has no clause:
+        it always may)."""
         head = "omp parallel for"
         if not all(p == head or p.startswith(head + " ") for p in pragmas):
             return None
-        return "omp parallel", ["omp for" + p[len(head):] for p in pragmas]
+        tests, loops = [], []
+        for p in pragmas:
+            k = p.find(" " + IF_CLAUSE)
+            tests.append(None if k < 0 else p[k + 1 + len(IF_CLAUSE):-1])
+            loops.append("omp for" + p[len(head):k if k >= 0 else len(p)])
+        region = "omp parallel"
+        if all(t is not None for t in tests):
+            tests = list(dict.fromkeys(tests))  # the same test once
+            joined = " || ".join(f"({t})" for t in tests) if len(tests) > 1 else tests[0]
+            region += f" {IF_CLAUSE}{joined})"
+        return region, loops
 
     def outer_guard(self, outer) -> c_ast.Node | None:
         """OpenMP counts a parallel loop's iterations in its iterator's type, where C compares
@@ -89,6 +104,31 @@ class OpenMPTarget(SerialTarget):
         else:
             pragma = "omp critical"
         return c_ast.Compound([c_ast.Pragma(pragma, coord=node.coord), node], coord=node.coord)
+
+
+#: the clause that keeps a parallel loop of one iteration on the launching thread
+IF_CLAUSE = "if(parallel: "
+
+
+def _second_iteration(form) -> str | None:
+    """C for "the loop has a second iteration", ``(T) (start) + 1 < bound``, of an @outer loop
+    counting up by one to an exclusive bound whose count is not a constant; None otherwise.
+    A parallel loop of one iteration (OP2's last block colours, a tiny mesh) runs on one
+    thread either way, but as a region it first wakes the team: 40 us a launch on a 2-core
+    VM with OMP_WAIT_POLICY=passive.  OpenMP's ``if`` clause only picks whether a team
+    runs the loop, never what it computes, so a test that overflows costs at most that."""
+    if form.trip_value() is not None or not form.increasing or form.cmp != "<" or \
+            form.step is not None:
+        return None
+    text = c_generator.CGenerator()
+    bound = text.visit(form.bound)
+    bound = bound if type(form.bound) in (c_ast.ID, c_ast.Constant) else f"({bound})"
+    first = evaluate(form.start)
+    if first is not None:
+        return f"{first + 1} < {bound}"
+    start = text.visit(form.start)
+    start = start if type(form.start) is c_ast.ID else f"({start})"
+    return f"({text.visit(form.type_node)}) {start} + 1 < {bound}"
 
 
 def _chain(loop):

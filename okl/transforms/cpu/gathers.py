@@ -364,7 +364,15 @@ def _prune(items: list) -> tuple[list, set[str]]:
         elif isinstance(item, c_ast.If):
             yes, r_yes = _prune(_block_items(item.iftrue))
             no, r_no = _prune(_block_items(item.iffalse))
-            if yes or no:
+            if _loads_nothing(yes) and _loads_nothing(no):
+                # a prefetch reads nothing and never faults: no test, no branch to mispredict
+                texts = {_text(x) for x in kept}
+                for call in reversed(yes + no):
+                    if _text(call) not in texts:
+                        texts.add(_text(call))
+                        kept.append(call)
+                reads |= r_yes | r_no
+            elif yes or no:
                 cond = item.cond if yes else c_ast.UnaryOp("!", item.cond)
                 kept.append(c_ast.If(cond, c_ast.Compound(yes or no),
                                      c_ast.Compound(no) if yes and no else None))
@@ -378,6 +386,13 @@ def _prune(items: list) -> tuple[list, set[str]]:
             kept.append(item)
             reads |= _names(item)
     return kept[::-1], reads
+
+
+def _loads_nothing(items: list) -> bool:
+    """``items`` are prefetches whose addresses load nothing (only names are read)."""
+    return all(isinstance(x, c_ast.FuncCall) and
+               not any(type(n) is c_ast.ArrayRef for n in walk(x.args.exprs[0].expr.subscript))
+               for x in items)
 
 
 def _names(node: c_ast.Node) -> set[str]:

@@ -13,7 +13,7 @@ static float weighted(const int i, const float *w, const float *x, const float s
 }
 
 static void applyWeights(const int n, const float *w, const float *x, float *y, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for simd
+  #pragma omp parallel for simd if(parallel: 1 < n)
 #line 10 "global_param.okl"
   for (int i = 0; i < n; ++i) {
     y[i] = weighted(i, w, x, 2.0f);

@@ -15,7 +15,7 @@ static double dot(const double *a, const double *b) {
 }
 
 static void combine(const int n, const double *coef, const double *hist, double *out, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for simd
+  #pragma omp parallel for simd if(parallel: 1 < n)
 #line 14 "pointer_locals.okl"
   for (int i = 0; i < n; ++i) {
     const double *rows[3];

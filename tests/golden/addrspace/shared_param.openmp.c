@@ -49,7 +49,7 @@ static void load(const int i, const double *q, double s_q[2][8]) {
 }
 
 _okl_narrow_vectors static void surface(const int ne, const double *q, double *out, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < ne)
 #line 37 "shared_param.okl"
   for (int e = 0; e < ne; ++e) {
 #line 37 "shared_param.okl"

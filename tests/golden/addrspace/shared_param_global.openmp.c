@@ -12,7 +12,7 @@ static void set(double *s, const int i) {
 }
 
 static void k(const int n, double *a, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < n)
 #line 8 "shared_param_global.okl"
   for (int b = 0; b < n; ++b) {
 #line 8 "shared_param_global.okl"

@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 3 "assignment_forms.okl"
 static void assignForms(const int n, const int *x, int *acc, float *f, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < n)
 #line 4 "assignment_forms.okl"
   for (int b = 0; b < n; ++b) {
 #line 4 "assignment_forms.okl"

@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 4 "block_cpu.okl"
 static void pairUpdate(const int n, const float *x, float *sum, int *count, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < n)
 #line 5 "block_cpu.okl"
   for (int b = 0; b < n; ++b) {
 #line 5 "block_cpu.okl"

@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "double_global.okl"
 static void doubleOps(const int n, const double *x, double *acc, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < n)
 #line 3 "double_global.okl"
   for (int b = 0; b < n; ++b) {
 #line 3 "double_global.okl"

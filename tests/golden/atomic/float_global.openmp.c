@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 3 "float_global.okl"
 static void floatOps(const int n, const float *x, float *acc, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < n)
 #line 4 "float_global.okl"
   for (int b = 0; b < n; ++b) {
 #line 4 "float_global.okl"

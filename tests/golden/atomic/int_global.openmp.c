@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "int_global.okl"
 static void intOps(const int n, const int *x, int *acc, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < n)
 #line 3 "int_global.okl"
   for (int b = 0; b < n; ++b) {
 #line 3 "int_global.okl"

@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "shared_memory.okl"
 static void sharedOps(const int nb, const int *keys, const double *w, int *counts, double *sums, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < nb)
   for (int b = 0; b < nb; ++b) {
 #line 4 "shared_memory.okl"
     if (*_okl_stop)

@@ -16,7 +16,7 @@ typedef struct
 } stats_t;
 
 static void accumulate(const int n, const float *x, stats_t *stats, stats_t *bins, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < n)
 #line 9 "struct_fields.okl"
   for (int b = 0; b < n; ++b) {
 #line 9 "struct_fields.okl"

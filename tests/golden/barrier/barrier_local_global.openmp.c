@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 3 "barrier_local_global.okl"
 static void legacyBarriers(const int nb, const double *x, double *y, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < nb)
 #line 4 "barrier_local_global.okl"
   for (int b = 0; b < nb; ++b) {
 #line 4 "barrier_local_global.okl"

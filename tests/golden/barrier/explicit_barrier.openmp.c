@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 3 "explicit_barrier.okl"
 static void neighbours(const int nb, const float *x, float *y, float *z, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < nb)
 #line 4 "explicit_barrier.okl"
   for (int b = 0; b < nb; ++b) {
 #line 4 "explicit_barrier.okl"

@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 5 "inner_private.okl"
 static void privates(const int nb, const int mode, const int *x, int *y, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < nb)
 #line 6 "inner_private.okl"
   for (int b = 0; b < nb; ++b) {
 #line 6 "inner_private.okl"

@@ -41,7 +41,7 @@ inline static double *_okl_at_blocksum_3(double *x, long i, long n, int id, int 
 
 #line 3 "blocks.okl"
 static void blocksum(const int n, const double a[], double *partial, double *out, long _okl_n_a, long _okl_n_partial, long _okl_n_out, int *_okl_err, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < ((n + 15) / 16))
 #line 4 "blocks.okl"
   for (int b = 0; b < (n + 15) / 16; ++b) {
 #line 4 "blocks.okl"

@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 8 "slab_column.okl"
 static void slab(const int E, const double * restrict D, const double * restrict q, double * restrict out, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel
+  #pragma omp parallel if(parallel: 1 < E)
   {
     double s_D[4][4];
 #line 10 "slab_column.okl"

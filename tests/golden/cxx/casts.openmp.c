@@ -14,7 +14,7 @@ static float *row(float *a, const int i) {
 
 #line 4 "casts.okl"
 static void castValues(const int n, const double *x, int *truncated, float *rows, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < ((n + 31) / 32))
 #line 5 "casts.okl"
   for (int b = 0; b < (n + 31) / 32; ++b) {
 #line 5 "casts.okl"

@@ -25,7 +25,7 @@ static float norm1(const Point *p) {
 
 #line 6 "struct_tag.okl"
 static void pointNorms(const int n, const float *xy, float *out, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < ((n + 63) / 64))
 #line 7 "struct_tag.okl"
   for (int b = 0; b < (n + 63) / 64; ++b) {
 #line 7 "struct_tag.okl"

@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 3 "dim_order.okl"
 static void transposeView(const int n, const int m, const double *S, double *T, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < m)
   for (int j = 0; j < m; ++j) {
 #line 5 "dim_order.okl"
     if (*_okl_stop)

@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "dim_params.okl"
 static void addMatrices(const int nx, const int ny, const float *A, const float *B, float *C, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < ny)
   for (int j = 0; j < ny; ++j) {
 #line 4 "dim_params.okl"
     if (*_okl_stop)

@@ -13,7 +13,7 @@ typedef float *field3;
 typedef const float *cfield3;
 
 static void gradient(const int ne, const float *u, field3 du, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < ne)
 #line 8 "dim_typedef.okl"
   for (int e = 0; e < ne; ++e) {
 #line 8 "dim_typedef.okl"

@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "blocks_in_regular_loop.okl"
 static void iterate(const int nb, const int steps, float *x, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < nb)
 #line 3 "blocks_in_regular_loop.okl"
   for (int b = 0; b < nb; ++b) {
 #line 3 "blocks_in_regular_loop.okl"

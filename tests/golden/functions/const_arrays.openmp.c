@@ -16,7 +16,7 @@ static const double gll_weights[4] = {1.0 / 6.0, 5.0 / 6.0, 5.0 / 6.0, 1.0 / 6.0
 static const float diff_matrix[2][2] = {{-0.5f, 0.5f}, {-0.5f, 0.5f}};
 
 static void weights(const int ne, const double *u, double *wu, float *du, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < ne)
 #line 7 "const_arrays.okl"
   for (int e = 0; e < ne; ++e) {
 #line 7 "const_arrays.okl"

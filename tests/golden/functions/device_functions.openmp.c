@@ -28,7 +28,7 @@ static float norm2(const float *v, const int n) {
 }
 
 static void normalize(const int nv, const float *v, float *out, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < nv)
 #line 25 "device_functions.okl"
   for (int b = 0; b < nv; ++b) {
 #line 25 "device_functions.okl"

@@ -15,7 +15,7 @@ static double spread(const double a, const double b) {
 
 #line 4 "float_abs.okl"
 static void weights(const int n, const double *y, const float *tol, double *w, int *k, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for simd
+  #pragma omp parallel for simd if(parallel: 1 < n)
 #line 5 "float_abs.okl"
   for (int i = 0; i < n; ++i) {
     const double denom = 1e-3 * fabs(y[i]) + fabs(tol[i % 4]) + spread(y[i], 0.5);

@@ -12,7 +12,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 3 "math_builtins.okl"
 static void mathOps(const int n, const float *x, const double *y, float *fx, double *fy, int *k, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < n)
   for (int b = 0; b < n; ++b) {
 #line 5 "math_builtins.okl"
     if (*_okl_stop)

@@ -35,7 +35,7 @@ static vec3 axpy3(const float a, const vec3 x, const vec3 y) {
 }
 
 static void step(const params_t p, const vec3 *vel, vec3 *pos, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < ((p.n + 31) / 32))
 #line 21 "struct_params.okl"
   for (int b = 0; b < (p.n + 31) / 32; ++b) {
 #line 21 "struct_params.okl"

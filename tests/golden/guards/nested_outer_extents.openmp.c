@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 3 "nested_outer_extents.okl"
 static void twoGrids(const int nz, const int na, const int nb2, float *a, float *b, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < nz)
 #line 4 "nested_outer_extents.okl"
   for (int z = 0; z < nz; ++z) {
 #line 4 "nested_outer_extents.okl"

@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 4 "sibling_runtime_extent.okl"
 static void mixed(const int nb, const int m, const float *x, float *y, float *z, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < nb)
 #line 5 "sibling_runtime_extent.okl"
   for (int b = 0; b < nb; ++b) {
 #line 5 "sibling_runtime_extent.okl"

@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 5 "histogram.okl"
 static void histogram(const int n, const float lo, const float width, const float *x, unsigned int *bins, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < ((n + 255) / 256))
   for (int g = 0; g < (n + 255) / 256; ++g) {
 #line 7 "histogram.okl"
     if (*_okl_stop)

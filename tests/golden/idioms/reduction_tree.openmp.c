@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 5 "reduction_tree.okl"
 static void reduceSum(const int N, const float *x, float *blockSums, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < (((N + 256) - 1) / 256))
 #line 6 "reduction_tree.okl"
   for (int b = 0; b < (N + 256 - 1) / 256; ++b) {
 #line 6 "reduction_tree.okl"

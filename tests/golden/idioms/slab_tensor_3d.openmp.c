@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 8 "slab_tensor_3d.okl"
 static void stiffness(const int Nelements, const double *D, const double *q, double *Aq, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < Nelements)
 #line 9 "slab_tensor_3d.okl"
   for (int e = 0; e < Nelements; ++e) {
 #line 9 "slab_tensor_3d.okl"

@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 5 "chained_sums.okl"
 static void chained(const int N, const float * restrict a, const float * restrict b, float * restrict y, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < ((N + 7) / 8))
   for (int blk = 0; blk < (N + 7) / 8; ++blk) {
 #line 7 "chained_sums.okl"
     if (*_okl_stop)
@@ -62,7 +62,7 @@ void _okl_entry_chained(void **args, volatile sig_atomic_t *stop) {
 
 #line 27 "chained_sums.okl"
 static void single(const int N, const float * restrict a, float * restrict y, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < ((N + 7) / 8))
 #line 28 "chained_sums.okl"
   for (int blk = 0; blk < (N + 7) / 8; ++blk) {
 #line 28 "chained_sums.okl"

@@ -70,7 +70,7 @@ void _okl_entry_csrLanes(void **args, volatile sig_atomic_t *stop) {
 
 #line 26 "csr_lanes.okl"
 static void odd(const int n, const int *rowPtr, const float *A, float *y, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < n)
 #line 27 "csr_lanes.okl"
   for (int i = 0; i < n; ++i) {
 #line 27 "csr_lanes.okl"
@@ -96,7 +96,7 @@ void _okl_entry_odd(void **args, volatile sig_atomic_t *stop) {
 
 #line 39 "csr_lanes.okl"
 static void rows(const int n, const int m, const float *x, float *y, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < n)
 #line 40 "csr_lanes.okl"
   for (int i = 0; i < n; ++i) {
 #line 40 "csr_lanes.okl"

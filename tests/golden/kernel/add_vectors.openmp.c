@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "add_vectors.okl"
 static void addVectors(const int entries, const float *a, const float *b, float *ab, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < ((entries + 15) / 16))
 #line 3 "add_vectors.okl"
   for (int block = 0; block < (entries + 15) / 16; ++block) {
 #line 3 "add_vectors.okl"

@@ -10,7 +10,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 static const int weights[4] = {1, 2, 3, 4};
 
 static void weigh(const int n, const int *x, int *y, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < n)
 #line 7 "extern_constant.okl"
   for (int b = 0; b < n; ++b) {
 #line 7 "extern_constant.okl"

@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 3 "prefix_attributes.okl"
 static void copyPrefix(const int n, const double * restrict src, double * restrict dst, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < ((n + 31) / 32))
 #line 4 "prefix_attributes.okl"
   for (int b = 0; b < (n + 31) / 32; ++b) {
 #line 4 "prefix_attributes.okl"

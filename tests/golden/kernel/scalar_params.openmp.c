@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "scalar_params.okl"
 static void axpby(const int n, const unsigned int stride, const long offset, const float alpha, const double beta, const char flag, const short tag, const float *x, double *y, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < n)
 #line 5 "scalar_params.okl"
   for (int b = 0; b < n; ++b) {
 #line 5 "scalar_params.okl"

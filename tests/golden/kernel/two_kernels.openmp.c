@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "two_kernels.okl"
 static void fill(const int n, const float value, float *x, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < ((n + 63) / 64))
 #line 3 "two_kernels.okl"
   for (int b = 0; b < (n + 63) / 64; ++b) {
 #line 3 "two_kernels.okl"
@@ -30,7 +30,7 @@ void _okl_entry_fill(void **args, volatile sig_atomic_t *stop) {
 
 #line 11 "two_kernels.okl"
 static void scale(const int n, const float factor, float *x, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < ((n + 127) / 128))
 #line 12 "two_kernels.okl"
   for (int b = 0; b < (n + 127) / 128; ++b) {
 #line 12 "two_kernels.okl"

@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "launch_bounds_3d.okl"
 static void cube(const int ne, double *v, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < ne)
 #line 3 "launch_bounds_3d.okl"
   for (int e = 0; e < ne; ++e) {
 #line 3 "launch_bounds_3d.okl"

@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "simd_length.okl"
 static void simdHint(const int n, const float *x, float *y, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < n)
 #line 3 "simd_length.okl"
   for (int b = 0; b < n; ++b) {
 #line 3 "simd_length.okl"

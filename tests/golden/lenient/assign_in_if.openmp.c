@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 14 "assign_in_if.okl"
 static void scale(const int n, float *x, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < n)
 #line 15 "assign_in_if.okl"
   for (int b = 0; b < n; ++b) {
 #line 15 "assign_in_if.okl"

@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 4 "missing_endif.okl"
 static void fill(const int n, float *x, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < n)
 #line 5 "missing_endif.okl"
   for (int b = 0; b < n; ++b) {
 #line 5 "missing_endif.okl"

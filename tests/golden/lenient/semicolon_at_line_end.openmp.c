@@ -14,7 +14,7 @@ static void clampTo(float *v, const float hi) {
 
 #line 5 "semicolon_at_line_end.okl"
 static void clampAll(const int n, float *x, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for simd
+  #pragma omp parallel for simd if(parallel: 1 < n)
 #line 6 "semicolon_at_line_end.okl"
   for (int i = 0; i < n; ++i) {
     clampTo(&x[i], 1.0f);

@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "stray_semicolons.okl"
 static void divergence(const int n, const float *u, const float *v, const float *w, float *div, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < n)
   for (int b = 0; b < n; ++b) {
 #line 4 "stray_semicolons.okl"
     if (*_okl_stop)

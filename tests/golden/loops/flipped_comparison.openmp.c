@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "flipped_comparison.okl"
 static void flipped(const int n, float *x, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < n)
 #line 3 "flipped_comparison.okl"
   for (int b = 0; n > b; ++b) {
 #line 3 "flipped_comparison.okl"

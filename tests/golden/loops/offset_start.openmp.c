@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "offset_start.okl"
 static void interior(const int n, const float *u, float *lap, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 2 < (n - 1))
 #line 3 "offset_start.okl"
   for (int b = 1; b < n - 1; ++b) {
 #line 3 "offset_start.okl"

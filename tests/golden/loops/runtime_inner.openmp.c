@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "runtime_inner.okl"
 static void rowSums(const int rows, const int cols, const float *a, float *partial, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < rows)
 #line 3 "runtime_inner.okl"
   for (int r = 0; r < rows; ++r) {
 #line 3 "runtime_inner.okl"

@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 7 "slab_prefetch.okl"
 static void slab(const int E, const double * restrict g, const double * restrict q, double * restrict out, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < E)
   for (int e = 0; e < E; ++e) {
 #line 9 "slab_prefetch.okl"
     if (*_okl_stop)

@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 5 "conditional_blocks.okl"
 static void variants(const int nb, const float *x, float *y, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < nb)
 #line 6 "conditional_blocks.okl"
   for (int b = 0; b < nb; ++b) {
 #line 6 "conditional_blocks.okl"

@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 5 "defines.okl"
 static void massMatrix(const int Nelements, const double *q, double *Mq, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < Nelements)
 #line 6 "defines.okl"
   for (int e = 0; e < Nelements; ++e) {
 #line 6 "defines.okl"

@@ -15,7 +15,7 @@ static real_t lerp(const real_t a, const real_t b, const real_t t) {
 
 #line 6 "include_header.okl"
 static void blend(const int n, const real_t t, const real_t *a, const real_t *b, real_t *c, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < (((n + 32) - 1) / 32))
 #line 7 "include_header.okl"
   for (int g = 0; g < (n + 32 - 1) / 32; ++g) {
 #line 7 "include_header.okl"

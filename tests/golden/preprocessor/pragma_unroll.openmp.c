@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 4 "pragma_unroll.okl"
 static void contract(const int ne, const float *D, const float *u, float *du, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < ne)
 #line 5 "pragma_unroll.okl"
   for (int e = 0; e < ne; ++e) {
 #line 5 "pragma_unroll.okl"

@@ -20,7 +20,7 @@ struct Pair
 
 #line 7 "restrict_infix.okl"
 static void scaleShift(const int n, const float * restrict x, int * restrict c, float * restrict y, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < n)
   for (int b = 0; b < n; ++b) {
 #line 9 "restrict_infix.okl"
     if (*_okl_stop)

@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 3 "restrict_params.okl"
 static void triad(const int n, const double s, const double * restrict a, const double * restrict b, double * restrict c, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for simd
+  #pragma omp parallel for simd if(parallel: 1 < n)
   for (int i = 0; i < n; ++i) {
     c[i] = a[i] + s * b[i];
   }

@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 4 "hoist_rename_uses.okl"
 static void scopes(const int nb, float *x, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < nb)
 #line 5 "hoist_rename_uses.okl"
   for (int b = 0; b < nb; ++b) {
 #line 5 "hoist_rename_uses.okl"
@@ -56,7 +56,7 @@ void _okl_entry_scopes(void **args, volatile sig_atomic_t *stop) {
 
 #line 31 "hoist_rename_uses.okl"
 static void other(const int n, float *buf, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < n)
 #line 32 "hoist_rename_uses.okl"
   for (int b = 0; b < n; ++b) {
 #line 32 "hoist_rename_uses.okl"

@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 4 "opencl_rename_scopes.okl"
 static void renameScopes(const int nb, const float *tile_1, float *out, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < nb)
 #line 5 "opencl_rename_scopes.okl"
   for (int b = 0; b < nb; ++b) {
 #line 5 "opencl_rename_scopes.okl"

@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 4 "shared_1d.okl"
 static void reverseBlocks(const int n, const float *x, float *y, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < (n / 64))
 #line 5 "shared_1d.okl"
   for (int b = 0; b < n / 64; ++b) {
 #line 5 "shared_1d.okl"

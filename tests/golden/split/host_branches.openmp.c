@@ -9,7 +9,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 #line 2 "host_branches.okl"
 static void chooser(const int n, const int mode, double *x, volatile sig_atomic_t *_okl_stop) {
   if (mode == 0) {
-    #pragma omp parallel for
+    #pragma omp parallel for if(parallel: 1 < n)
 #line 4 "host_branches.okl"
     for (int b = 0; b < n; ++b) {
 #line 4 "host_branches.okl"
@@ -23,7 +23,7 @@ static void chooser(const int n, const int mode, double *x, volatile sig_atomic_
     }
   } else {
     const double v = 1.0 / mode;
-    #pragma omp parallel for
+    #pragma omp parallel for if(parallel: 1 < n)
 #line 11 "host_branches.okl"
     for (int b = 0; b < n; ++b) {
 #line 11 "host_branches.okl"

@@ -10,7 +10,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 static void pipeline(const int n, const float alpha, const float *x, float *y, volatile sig_atomic_t *_okl_stop) {
   const int blocks = (n + 63) / 64;
   const float scale = 2.0f * alpha;
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < blocks)
 #line 6 "host_code_between.okl"
   for (int b = 0; b < blocks; ++b) {
 #line 6 "host_code_between.okl"
@@ -25,7 +25,7 @@ static void pipeline(const int n, const float alpha, const float *x, float *y, v
   }
   const int half = blocks / 2;
   long offset = ((long) half) * 64;
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < half)
 #line 14 "host_code_between.okl"
   for (int b = 0; b < half; ++b) {
 #line 14 "host_code_between.okl"

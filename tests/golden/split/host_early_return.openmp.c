@@ -10,7 +10,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 static void guarded(const int n, float *x, volatile sig_atomic_t *_okl_stop) {
   if (n <= 0) return;
   const int blocks = (n + 15) / 16;
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < blocks)
 #line 5 "host_early_return.okl"
   for (int b = 0; b < blocks; ++b) {
 #line 5 "host_early_return.okl"

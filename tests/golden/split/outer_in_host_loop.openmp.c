@@ -10,7 +10,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 static void smooth(const int n, const int iterations, float *u, float *tmp, volatile sig_atomic_t *_okl_stop) {
   for (int it = 0; it < iterations; ++it) {
     const float w = 1.0f / (it + 2);
-    #pragma omp parallel
+    #pragma omp parallel if(parallel: 1 < n)
     {
       #pragma omp for
 #line 6 "outer_in_host_loop.okl"

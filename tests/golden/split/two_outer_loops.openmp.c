@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "two_outer_loops.okl"
 static void twoPasses(const int n, const float *x, float *y, float *z, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel
+  #pragma omp parallel if(parallel: 1 < n)
   {
     #pragma omp for
 #line 3 "two_outer_loops.okl"

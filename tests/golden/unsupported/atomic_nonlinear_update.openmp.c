@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 3 "atomic_nonlinear_update.okl"
 static void doubling(const int n, int *x, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < n)
 #line 4 "atomic_nonlinear_update.okl"
   for (int b = 0; b < n; ++b) {
 #line 4 "atomic_nonlinear_update.okl"

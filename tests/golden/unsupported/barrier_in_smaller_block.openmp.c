@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 4 "barrier_in_smaller_block.okl"
 static void unevenBarrier(const int nb, const int m, const float *x, float *y, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < nb)
 #line 5 "barrier_in_smaller_block.okl"
   for (int b = 0; b < nb; ++b) {
 #line 5 "barrier_in_smaller_block.okl"

@@ -10,7 +10,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 static float counter_scale = 1.0f;
 
 static void useGlobal(const int n, float *x, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < n)
 #line 5 "nonconst_global.okl"
   for (int b = 0; b < n; ++b) {
 #line 5 "nonconst_global.okl"

@@ -8,7 +8,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 3 "size_t_param.okl"
 static void sized(const size_t n, float *x, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < n)
 #line 4 "size_t_param.okl"
   for (size_t b = 0; b < n; ++b) {
 #line 4 "size_t_param.okl"

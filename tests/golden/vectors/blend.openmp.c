@@ -13,7 +13,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 3 "blend.okl"
 static void blend(const int n, const double4 *p, const float2 *w, const double2 scale, double4 *out, float2 *sums, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for simd
+  #pragma omp parallel for simd if(parallel: 1 < n)
   for (int i = 0; i < n; ++i) {
     const double4 a = p[i];
     const float2 b = w[i];

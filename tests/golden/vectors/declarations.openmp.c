@@ -34,7 +34,7 @@ static float dot4(const float4 a, const float4 *b) {
 }
 
 static void declarations(const int n, const float4 *f, double2 *d, int4 *counts, uchar4 *rgba, const char2 *steps, short2 *pairs, const uint2 *keys, ulong2 *wide, longlong2 *ll, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for
+  #pragma omp parallel for if(parallel: 1 < (((n + 16) - 1) / 16))
 #line 16 "declarations.okl"
   for (int b = 0; b < (n + 16 - 1) / 16; ++b) {
 #line 16 "declarations.okl"

@@ -10,7 +10,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "three_by_value.okl"
 static void fill(const int n, const double3 value, double3 *out, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for simd
+  #pragma omp parallel for simd if(parallel: 1 < n)
 #line 3 "three_by_value.okl"
   for (int i = 0; i < n; ++i) {
     out[i] = make_double3(value.x, value.y, value.z);

@@ -9,7 +9,7 @@ void _okl_interrupt(int sig) { (void) sig; _okl_interrupted = 1; }
 
 #line 2 "three_components.okl"
 static void shift(const int n, float3 *points, const float dx, volatile sig_atomic_t *_okl_stop) {
-  #pragma omp parallel for simd
+  #pragma omp parallel for simd if(parallel: 1 < n)
 #line 3 "three_components.okl"
   for (int i = 0; i < n; ++i) {
     float3 p = points[i];
