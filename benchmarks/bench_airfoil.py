@@ -528,8 +528,7 @@ def run(ctx: Context) -> None:
                      "bedge_block_colours": len(m["hb_brange"]) - 1}
         log(f"[bench] airfoil hierarchical plan: {mesh_info['edge_block_colours']} / "
             f"{mesh_info['bedge_block_colours']} block colours, blocks of {BLOCK}")
-        for impl in [i for r in range(ctx.max_rounds(impls)) for i in impls
-                     if r < ctx.rounds(i)]:
+        for impl in ctx.interleaved(impls):
             _run_impl(ctx, cfg, impl, m, label, useful, mesh_info)
         cfg.release()
 

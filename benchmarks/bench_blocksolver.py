@@ -172,8 +172,7 @@ def run(ctx: Context) -> None:
         log(f"[bench] blocksolver {n}^3: {N} rows, {nnzb} off-diagonal blocks "
             f"({nnzb / N:.2f} per row), {len(colorPtr) - 1} colours")
         cfg = Config(ctx, H)
-        for impl in [i for r in range(ctx.max_rounds(impls)) for i in impls
-                     if r < ctx.rounds(i)]:
+        for impl in ctx.interleaved(impls):
             _run_impl(ctx, cfg, impl, n, N, nnzb, colorPtr, nbytes)
         cfg.release()
 
@@ -228,24 +227,24 @@ def _run_impl(ctx, cfg, impl, n, N, nnzb, colorPtr, nbytes) -> None:
     label = f"{N // 1000}k rows" if N >= 1000 else f"{N} rows"
     extra = {"grid": n, "rows": N, "offdiag_blocks": nnzb, "colors": len(colorPtr) - 1,
              "sweeps": NSWEEPS, "launches_per_solve": len(plan), "requested_bytes": nbytes}
-    rec = measure(ctx, impl, bench="blocksolver", kernel=f"{NSWEEPS} sweeps",
-                  size=N, size_label=label, precision="fp32/fp64", metric="GB/s",
-                  work=nbytes, call=call, pre=pre, check=check, extra=extra)
-    if rec.get("check") != "PASS":
-        return
-    peak = peak_bw(impl.device_name) if impl.device == "gpu" else None
-    if peak:
-        rec["peak_bw_gbs"] = peak
-        rec["pct_peak_bw"] = 100 * rec["value_best"] / peak
-    if fused is not None:  # the whole solve in one C call, one parallel region
-        pre()
-        fused()
-        ok, detail = check()
-        rec["one_call_check"] = "PASS" if ok else "FAIL: " + detail
-        if ok:
-            from .common import omp_threads
-            with omp_threads(impl.threads):
-                t = time_calls(impl, ctx, fused, pre=pre)
-            rec["one_call_time_min_s"] = min(t)
-            log(f"[bench] blocksolver one-call {impl.label}: {min(t) * 1e3:.2f} ms "
-                f"({nbytes / min(t) / 1e9:.4g} GB/s)")
+
+    def derive(rec: dict) -> None:
+        peak = peak_bw(impl.device_name) if impl.device == "gpu" else None
+        if peak:
+            rec["peak_bw_gbs"] = peak
+            rec["pct_peak_bw"] = 100 * rec["value_best"] / peak
+        if fused is not None:  # the whole solve in one C call, one parallel region
+            pre()
+            fused()
+            ok, detail = check()
+            rec["one_call_check"] = "PASS" if ok else "FAIL: " + detail
+            if ok:
+                from .common import omp_threads
+                with omp_threads(impl.threads):
+                    t = time_calls(impl, ctx, fused, pre=pre)
+                rec["one_call_time_min_s"] = min(t)
+                log(f"[bench] blocksolver one-call {impl.label}: {min(t) * 1e3:.2f} ms "
+                    f"({nbytes / min(t) / 1e9:.4g} GB/s)")
+    measure(ctx, impl, bench="blocksolver", kernel=f"{NSWEEPS} sweeps",
+            size=N, size_label=label, precision="fp32/fp64", metric="GB/s",
+            work=nbytes, call=call, pre=pre, check=check, extra=extra, derive=derive)

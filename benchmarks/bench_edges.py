@@ -109,8 +109,7 @@ def run(ctx: Context) -> None:
         log(f"[bench] edges {n}x{n}: {ncells} cells, {nedges} edges")
         cfg = Config(ctx, {"ecell": ecell.ravel(), "enorm": enorm.ravel(), "q": states(ncells)})
         useful = nedges * (8 + 16) + ncells * (32 + 64)
-        for impl in [i for r in range(ctx.max_rounds(impls)) for i in impls
-                     if r < ctx.rounds(i)]:
+        for impl in ctx.interleaved(impls):
             _run_impl(ctx, cfg, impl, n, ncells, nedges, useful)
         cfg.release()
 

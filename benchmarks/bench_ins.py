@@ -113,8 +113,7 @@ def run(ctx: Context) -> None:
             cfg = Config(ctx, {"u": random_array(n * n, dtype, 21, -0.1, 0.1),
                                "v": random_array(n * n, dtype, 22, -0.1, 0.1),
                                "p": random_array(n * n, dtype, 23, -0.1, 0.1)})
-            for impl in [i for r in range(ctx.max_rounds(impls)) for i in impls
-                         if r < ctx.rounds(i)]:
+            for impl in ctx.interleaved(impls):
                 shapes = GPU_SHAPES if impl.device == "gpu" else CPU_SHAPES
                 for bx, by in shapes:
                     _run_impl(ctx, cfg, impl, n, prec, dtype, bx, by)
@@ -229,13 +228,14 @@ def _run_impl(ctx, cfg, impl, n, prec, dtype, bx, by) -> None:
         return True, "; ".join(details)
 
     points = n * n * nsteps
-    rec = measure(ctx, impl, bench="ins", kernel=f"ins {bx}x{by}", size=n * n,
-                  size_label=f"{n}^2 x{nsteps}", precision=prec, metric="Gpts/s",
-                  work=points, call=call, check=check, reps=reps, warmup=warm,
-                  extra={"n": n, "steps": nsteps, "block": [bx, by],
-                         "flops_per_call": (n - 2) ** 2 * nsteps * FLOPS_PER_POINT,
-                         "bytes_per_call": points * 6 * np.dtype(dtype).itemsize})
-    if rec.get("check") == "PASS":
+
+    def derive(rec: dict) -> None:
         for key, tm in (("best", "time_min_s"), ("median", "time_median_s")):
             rec[f"gflops_{key}"] = rec["flops_per_call"] / rec[tm] / 1e9
             rec[f"eff_gbs_{key}"] = rec["bytes_per_call"] / rec[tm] / 1e9
+    measure(ctx, impl, bench="ins", kernel=f"ins {bx}x{by}", size=n * n,
+            size_label=f"{n}^2 x{nsteps}", precision=prec, metric="Gpts/s",
+            work=points, call=call, check=check, reps=reps, warmup=warm, derive=derive,
+            extra={"n": n, "steps": nsteps, "block": [bx, by],
+                   "flops_per_call": (n - 2) ** 2 * nsteps * FLOPS_PER_POINT,
+                   "bytes_per_call": points * 6 * np.dtype(dtype).itemsize})

@@ -71,7 +71,7 @@ def run_addvectors(ctx: Context) -> None:
         return
     log(f"[bench] addVectors n={pow2_label(n)}: generating inputs")
     cfg = Config(ctx, {"a": random_array(n, np.float32, 4), "b": random_array(n, np.float32, 5)})
-    for impl in [i for r in range(ctx.max_rounds(impls)) for i in impls if r < ctx.rounds(i)]:
+    for impl in ctx.interleaved(impls):
         A = cfg.arrays(impl)
         ab = cfg.output(impl, "ab", n, np.float32)
         try:

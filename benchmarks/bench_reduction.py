@@ -39,8 +39,7 @@ def run(ctx: Context) -> None:
         cfg = Config(ctx, {"x": random_array(n, np.float32, 8)})
         nblocks = (n + BLOCK * unroll - 1) // (BLOCK * unroll)
         ref = lambda xp, H: xp.asarray([H["x"].astype(xp.float64).sum()])  # noqa: E731
-        for impl in [i for r in range(ctx.max_rounds(impls)) for i in impls
-                     if r < ctx.rounds(i)]:
+        for impl in ctx.interleaved(impls):
             _run_impl(ctx, cfg, impl, n, nblocks, unroll, ref)
         cfg.release()
 

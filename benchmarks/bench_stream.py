@@ -78,10 +78,8 @@ def run(ctx: Context) -> None:
             log(f"[bench] stream n={pow2_label(n)} {prec}: generating inputs")
             cfg = Config(ctx, {"a": random_array(n, dtype, 1), "b": random_array(n, dtype, 2),
                                "c": random_array(n, dtype, 3)})
-            for rnd in range(ctx.max_rounds(impls)):
-                for impl in impls:
-                    if rnd < ctx.rounds(impl):
-                        run_impl(ctx, cfg, impl, n, dtype, prec)
+            for impl in ctx.interleaved(impls):
+                run_impl(ctx, cfg, impl, n, dtype, prec)
             cfg.release()
 
 

@@ -116,6 +116,14 @@ def _opencl_choice(pref: str):
     return (gpus or found)[0]
 
 
+#: rounds of a CPU measurement.  On the 2-core VM the memory bandwidth of two threads
+#: flips between about 37 and 60 GB/s and keeps each state for a second or more (every
+#: repetition of one round in the same state, the next round in the other): with two rounds
+#: per implementation, stream copy FP64 measured okl at 0.62 of the same loop's hand C in one
+#: run and 1.62 in another.  Six rounds give each implementation six chances at the fast state.
+CPU_ROUNDS = 6
+
+
 @dataclass
 class Context:
     modes: list[str]
@@ -129,6 +137,7 @@ class Context:
     skipped: dict[str, str] = field(default_factory=dict)
     cp: object = None
     merge: dict = field(default_factory=dict)
+    pending: list = field(default_factory=list)  # CPU measurements waiting for flush()
 
     def setup(self) -> None:
         import okl
@@ -173,12 +182,21 @@ class Context:
 
     def rounds(self, impl: Impl) -> int:
         """CPU timings drift (shared VM, turbo, neighbours): CPU implementations are measured
-        in two rounds, each with half the repetition budget, so that okl and its peers are
-        interleaved in time; GPU timings are stable and get one round."""
-        return 1 if self.quick or impl.device == "gpu" else 2
+        in :data:`CPU_ROUNDS` rounds, each with that share of the repetition budget, so that
+        okl and its peers are interleaved in time; GPU timings are stable and get one round."""
+        return 1 if self.quick or impl.device == "gpu" else CPU_ROUNDS
 
     def max_rounds(self, impls) -> int:
         return max((self.rounds(i) for i in impls), default=1)
+
+    def interleaved(self, impls):
+        """``impls`` once per round (each as often as its rounds), the round's waiting CPU
+        measurements timed together at its end (:func:`flush`)."""
+        for r in range(self.max_rounds(impls)):
+            for impl in impls:
+                if r < self.rounds(impl):
+                    yield impl
+            flush(self)
 
     def okl_impls(self) -> list[Impl]:
         return [i for i in self.impls if i.is_okl]
@@ -294,27 +312,10 @@ def time_calls(impl: Impl, ctx: Context, call, *, warmup: int | None = None,
     `pre()` (e.g. zeroing an accumulator) runs before every call, outside the timed region.
     """
     pre = pre or (lambda: None)
-    quick = ctx.quick
     gpu = impl.space == "cupy"
-    if warmup is None:
-        warmup = 1 if quick else (5 if gpu else 2)
-    for _ in range(warmup):
-        pre()
-        call()
-    sync(impl, ctx)
+    _warm(impl, ctx, call, pre, warmup)
     if reps is None:
-        if quick:
-            reps = 2
-        else:
-            pre()
-            sync(impl, ctx)
-            t0 = time.perf_counter()
-            call()
-            sync(impl, ctx)
-            one = max(time.perf_counter() - t0, 1e-7)
-            budget = budget or (0.4 if gpu else 2.0 / ctx.rounds(impl))
-            lo, hi = (30, 200) if gpu else (10 // ctx.rounds(impl), 50 // ctx.rounds(impl))
-            reps = int(min(max(budget / one, lo), hi))
+        reps = _repetitions(impl, ctx, call, pre, budget)
     if gpu:
         cp = ctx.cp
         events = [(cp.cuda.Event(), cp.cuda.Event()) for _ in range(reps)]
@@ -325,17 +326,41 @@ def time_calls(impl: Impl, ctx: Context, call, *, warmup: int | None = None,
             end.record()
         events[-1][1].synchronize()
         return [cp.cuda.get_elapsed_time(s, e) * 1e-3 for s, e in events]
-    times = []
-    for _ in range(reps):
+    return [_time_one(impl, ctx, call, pre) for _ in range(reps)]
+
+
+def _warm(impl: Impl, ctx: Context, call, pre, warmup: int | None) -> None:
+    if warmup is None:
+        warmup = 1 if ctx.quick else (5 if impl.space == "cupy" else 2)
+    for _ in range(warmup):
         pre()
-        if impl.space == "opencl":
-            impl.okl_device.finish()
-        t0 = time.perf_counter()
         call()
-        if impl.space == "opencl":
-            impl.okl_device.finish()
-        times.append(time.perf_counter() - t0)
-    return times
+    sync(impl, ctx)
+
+
+def _repetitions(impl: Impl, ctx: Context, call, pre, budget: float | None) -> int:
+    """As many repetitions as fit ``budget`` seconds (one call timed to see), within bounds."""
+    if ctx.quick:
+        return 2
+    gpu = impl.space == "cupy"
+    one = max(_time_one(impl, ctx, call, pre), 1e-7)
+    budget = budget or (0.4 if gpu else 2.0 / ctx.rounds(impl))
+    lo, hi = (30, 200) if gpu else (10 // ctx.rounds(impl), 50 // ctx.rounds(impl))
+    if not gpu:  # a short CPU call gets more repetitions, up to 0.1 s of them: its best
+        # time is then one that no wake-up of the OpenMP team (tens of us on a VM) or
+        # neighbour on the machine hit
+        hi = max(hi, min(500 // ctx.rounds(impl), int(0.1 / one)))
+    return int(min(max(budget / one, lo), hi))
+
+
+def _time_one(impl: Impl, ctx: Context, call, pre) -> float:
+    """Seconds of one call, its start and end synchronised (host clock)."""
+    pre()
+    sync(impl, ctx)
+    t0 = time.perf_counter()
+    call()
+    sync(impl, ctx)
+    return time.perf_counter() - t0
 
 
 @contextlib.contextmanager
@@ -399,20 +424,53 @@ def compare(xp, out, ref, *, rtol: float, atol: float = 0.0) -> tuple[bool, str]
 # running one measurement
 
 
+@dataclass
+class Pending:
+    """A CPU measurement checked once and waiting to be timed beside its row's others."""
+
+    impl: Impl
+    base: dict
+    key: tuple
+    call: object
+    check: object
+    pre: object
+    work: float
+    unit_scale: float
+    reps: int | None
+    warmup: int | None
+    budget: float | None
+    threads: int | None
+    derive: object
+    detail: str
+
+    @property
+    def row(self) -> tuple:
+        b = self.base
+        return b["bench"], b["kernel"], b["size_label"], b["precision"]
+
+
 def measure(ctx: Context, impl: Impl, *, bench: str, kernel: str, size: int, size_label: str,
             precision: str, metric: str, work: float, call, check, higher_is_better=True,
             unit_scale: float = 1e9, extra: dict | None = None, reps=None, warmup=None,
-            budget=None, threads=None, pre=None) -> dict:
+            budget=None, threads=None, pre=None, derive=None) -> None:
     """Run `call` once, check it, then time it; record a result.
 
     work / time / unit_scale = metric value (e.g. bytes / s / 1e9 = GB/s).  `check()` returns
-    (ok, detail) after one run of `call`; `pre()` runs before every call, untimed.
-    """
+    (ok, detail) after one run of `call`; `pre()` runs before every call, untimed;
+    `derive(rec)` adds fields computed from a passing record's times.
+
+    A CPU implementation (outside --quick) is only checked here: its timing waits for
+    :func:`flush` (the end of the round, :meth:`Context.interleaved`), which times every
+    implementation of the same row call by call in turn (:func:`_time_row`)."""
     pre_ = pre or (lambda: None)
     base = dict(bench=bench, kernel=kernel, size=int(size), size_label=size_label,
                 precision=precision, impl=impl.name, mode=impl.mode, label=impl.label,
                 device=impl.device, device_name=impl.device_name, metric=metric,
                 higher_is_better=higher_is_better, timing=impl.timing, **(extra or {}))
+    key = (bench, kernel, size_label, precision, impl.label, impl.device)
+    if warmup is None and key in ctx.merge:
+        warmup = 1  # a later round: the first round warmed caches, pages and the build
+    deferred = not ctx.quick and impl.device == "cpu"
     try:
         with omp_threads(threads if threads is not None else impl.threads):
             pre_()
@@ -422,29 +480,108 @@ def measure(ctx: Context, impl: Impl, *, bench: str, kernel: str, size: int, siz
             if not ok:
                 log(f"[bench] FAIL {bench}/{kernel} {size_label} {precision} {impl.label}: "
                     f"{detail}")
-                return _fail(ctx, base, "FAIL", detail)
+                _fail(ctx, base, "FAIL", detail)
+                return
+            if deferred:
+                ctx.pending.append(Pending(impl, base, key, call, check, pre_, work,
+                                           unit_scale, reps, warmup, budget, threads,
+                                           derive, detail))
+                return
             times = time_calls(impl, ctx, call, reps=reps, warmup=warmup, budget=budget,
                                pre=pre)
             # the last timed run must still be right (catches races that depend on timing)
             sync(impl, ctx)
             ok2, detail2 = check()
             if not ok2:
-                return _fail(ctx, base, "FAIL", "after timing: " + detail2)
+                _fail(ctx, base, "FAIL", "after timing: " + detail2)
+                return
     except Exception as e:
-        tb = traceback.format_exc(limit=3)
-        log(f"[bench] ERROR {bench}/{kernel} {size_label} {precision} {impl.label}: {e}")
-        return _fail(ctx, base, "ERROR", f"{type(e).__name__}: {e}", traceback=tb)
-    key = (bench, kernel, size_label, precision, impl.label, impl.device)
+        _error(ctx, base, e)
+        return
+    _record(ctx, base, key, times, detail, work, unit_scale, derive)
+
+
+def flush(ctx: Context) -> None:
+    """Time the waiting CPU measurements, each row's implementations in turn."""
+    pending, ctx.pending = ctx.pending, []
+    rows: dict[tuple, list[Pending]] = {}
+    for p in pending:
+        rows.setdefault(p.row, []).append(p)
+    for entries in rows.values():
+        _time_row(ctx, entries)
+
+
+def _time_row(ctx: Context, entries: list[Pending]) -> None:
+    """Warm each implementation of one row, then time them call by call in turn (the first
+    implementation of each turn rotating), so that every implementation sees the same
+    states of the machine; then each runs once more and is checked (they may share their
+    output arrays).  On the 2-core VM the memory bandwidth of two threads flips between
+    about 37 and 60 GB/s and keeps each state for seconds: timed one implementation after
+    the other, okl's stream mul FP64 sat in the slow state in five of six rounds and the
+    same loop's hand C in two (0.95 of it); timed in turn they differ by 1 %."""
+    times: dict[int, list[float]] = {}
+    reps: dict[int, int] = {}
+    live = []
+    for e in entries:
+        try:
+            with omp_threads(e.threads if e.threads is not None else e.impl.threads):
+                _warm(e.impl, ctx, e.call, e.pre, e.warmup)
+                reps[id(e)] = e.reps if e.reps is not None else \
+                    _repetitions(e.impl, ctx, e.call, e.pre, e.budget)
+        except Exception as ex:
+            _error(ctx, e.base, ex)
+            continue
+        times[id(e)] = []
+        live.append(e)
+    for turn in range(max(reps.values(), default=0)):
+        k = turn % max(len(live), 1)
+        for e in live[k:] + live[:k]:
+            if id(e) not in times or len(times[id(e)]) >= reps[id(e)]:
+                continue
+            try:
+                with omp_threads(e.threads if e.threads is not None else e.impl.threads):
+                    times[id(e)].append(_time_one(e.impl, ctx, e.call, e.pre))
+            except Exception as ex:
+                _error(ctx, e.base, ex)
+                del times[id(e)]
+    for e in live:
+        if id(e) not in times:
+            continue
+        try:
+            with omp_threads(e.threads if e.threads is not None else e.impl.threads):
+                e.pre()
+                e.call()
+                sync(e.impl, ctx)
+                ok, detail = e.check()
+        except Exception as ex:
+            _error(ctx, e.base, ex)
+            continue
+        if not ok:
+            _fail(ctx, e.base, "FAIL", "after timing: " + detail)
+            continue
+        _record(ctx, e.base, e.key, times[id(e)], e.detail, e.work, e.unit_scale, e.derive)
+
+
+def _error(ctx: Context, base: dict, e: Exception) -> None:
+    tb = traceback.format_exc(limit=3)
+    log(f"[bench] ERROR {base['bench']}/{base['kernel']} {base['size_label']} "
+        f"{base['precision']} {base['label']}: {e}")
+    _fail(ctx, base, "ERROR", f"{type(e).__name__}: {e}", traceback=tb)
+
+
+def _record(ctx: Context, base: dict, key: tuple, times: list[float], detail: str,
+            work: float, unit_scale: float, derive) -> None:
+    """Record passing times, pooled with the earlier rounds' of the same configuration."""
     prev = ctx.merge.get(key)
     rounds = 1
     if prev is not None and prev.get("check") != "PASS":
-        return prev  # a failure in an earlier round stands
-    if prev is not None and prev.get("check") == "PASS":  # a later round: pool the times
+        return  # a failure in an earlier round stands
+    if prev is not None:  # a later round: pool the times
         times = prev["times_s"] + times
         rounds = prev["rounds"] + 1
         ctx.results.remove(prev)
     tmin, tmed = min(times), statistics.median(times)
-    if higher_is_better:
+    if base["higher_is_better"]:
         best, med = work / tmin / unit_scale, work / tmed / unit_scale
     else:  # a time per unit of work (e.g. microseconds per launch)
         best, med = tmin / work * unit_scale, tmed / work * unit_scale
@@ -452,9 +589,11 @@ def measure(ctx: Context, impl: Impl, *, bench: str, kernel: str, size: int, siz
                      value_median=med, time_min_s=tmin, time_median_s=tmed, reps=len(times),
                      rounds=rounds, times_s=[float(t) for t in times])
     ctx.merge[key] = rec
-    log(f"[bench] {bench:9} {kernel:12} {size_label:>10} {precision:4} {impl.label:16} "
-        f"{best:10.4g} {metric} (median {med:.4g}){f'  [round {rounds}]' if rounds > 1 else ''}")
-    return rec
+    if derive is not None:
+        derive(rec)
+    log(f"[bench] {base['bench']:9} {base['kernel']:12} {base['size_label']:>10} "
+        f"{base['precision']:4} {base['label']:16} {best:10.4g} {base['metric']} "
+        f"(median {med:.4g}){f'  [round {rounds}]' if rounds > 1 else ''}")
 
 
 def _fail(ctx: Context, base: dict, check: str, detail: str, **kw) -> dict:

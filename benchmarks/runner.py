@@ -21,7 +21,7 @@ from . import (
     bench_reduction,
     bench_stream,
 )
-from .common import ALL_MODES, Context, log, machine_info, versions
+from .common import ALL_MODES, Context, flush, log, machine_info, versions
 
 BENCHES = {
     "stream": bench_stream.run,
@@ -87,6 +87,7 @@ def run(modes: list[str], *, quick: bool = False, out: str | None = None,
         t0 = time.time()
         try:
             fn(ctx)
+            flush(ctx)  # what a benchmark left waiting (each round flushes its own)
         except Exception as e:  # a crashing benchmark must not lose the others' results
             import traceback
             log(f"[bench] {name} crashed: {e}")
