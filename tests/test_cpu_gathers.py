@@ -127,6 +127,8 @@ def test_a_plain_loop_gathers_ahead():
     ("s += x[map[b * m + j]];", "s += x[map[b * m + j]];\n        if (s > 1e300) j = m;",
      "the body writes the iterator"),
     ("s += x[map[b * m + j]];", "s += x[map[b]];", "the gather does not change with j"),
+    ("for (int j = 0; j < m; ++j)", f"for (int j = 0; j < {AHEAD}; ++j)",
+     "no iteration has one AHEAD after it"),
 ])
 def test_loops_outside_the_conditions_get_no_block(old, new, why):
     assert old in LOOP

@@ -35,7 +35,8 @@ read can fault that the loop would not have made, and the addresses must be the 
 iteration will use.  Checked, the loop left as it is otherwise:
 
 - the loop is ``for (T i = a; i < N; ++i)`` (``i++``, ``i += 1``), N without effects and
-  not written by the body, nor is ``i``; the body does not leave early (``break``,
+  not written by the body, nor is ``i``, and not a constant range of :data:`AHEAD`
+  iterations or fewer; the body does not leave early (``break``,
   ``continue``, ``return``, ``goto``), so iteration ``i + AHEAD`` runs whenever
   ``i + AHEAD < N`` and runs the whole body;
 - the block copies the body's straight-line part: declarations with an initialiser of
@@ -137,6 +138,9 @@ def _unit_loop(loop: c_ast.For, readonly: set[str]) -> tuple[str, c_ast.Node] | 
                 isinstance(n, (c_ast.FuncCall, c_ast.Assignment)) or \
                 type(n) is c_ast.UnaryOp and n.op in ("++", "--", "p++", "p--", "*"):
             return None
+    first, last = evaluate(init.decls[0].init), evaluate(cond.right)
+    if first is not None and last is not None and last - first <= AHEAD:
+        return None  # no iteration has one AHEAD after it
     return None if name in written else (name, cond.right)
 
 
