@@ -52,7 +52,7 @@ from ...ctree import clone, is_id, parent_map, replace_child, walk
 from ...model.consteval import evaluate
 from ...model.kernel import Kernel
 from .facts import fresh_name, leaves_early, no_effects, readonly_arguments, written_names
-from .loops import counted_loop
+from .loops import counted_loop, upward_loop
 
 #: the most lanes a listed block has (the lists take 8 bytes a lane of the stack)
 MAX_LANES = 1024
@@ -138,21 +138,13 @@ def _plan(loop: c_ast.For, lanes: set[int], ints: set[str], const_params: set[st
 
 def _int_loop(loop: c_ast.For) -> tuple[str, c_ast.Node] | None:
     """(i, N) of ``for (int i = 0; i < N; ++i)`` (``i++``, ``i += 1`` too)."""
-    init, cond, step = loop.init, loop.cond, loop.next
-    if not isinstance(init, c_ast.DeclList) or len(init.decls) != 1:
+    head = upward_loop(loop)
+    if head is None:
         return None
-    decl = init.decls[0]
-    if type(decl.type) is not c_ast.TypeDecl or not _declared_int(decl) or \
-            decl.init is None or evaluate(decl.init) != 0:
+    decl, bound = head
+    if not _declared_int(decl) or decl.init is None or evaluate(decl.init) != 0:
         return None
-    name = decl.name
-    if type(cond) is not c_ast.BinaryOp or cond.op != "<" or not is_id(cond.left, name):
-        return None
-    unit = type(step) is c_ast.UnaryOp and step.op in ("++", "p++") and \
-        is_id(step.expr, name) or \
-        type(step) is c_ast.Assignment and step.op == "+=" and is_id(step.lvalue, name) and \
-        evaluate(step.rvalue) == 1
-    return (name, cond.right) if unit else None
+    return decl.name, bound
 
 
 def _only_statement(body: c_ast.Node) -> c_ast.Node | None:

@@ -66,6 +66,7 @@ from ...model.consteval import evaluate
 from ...model.kernel import Kernel
 from ...parser.vectors import VECTOR_TYPES
 from .facts import fresh_name, leaves_early, readonly_arguments, written_names
+from .loops import upward_loop
 
 #: iterations ahead: airfoil's resCalcHier 23.7 M edges/s at 4, 25.1 at 8 (module doc)
 AHEAD = 8
@@ -117,31 +118,23 @@ def _unit_loop(loop: c_ast.For, readonly: set[str]) -> tuple[str, c_ast.Node] | 
     """(i, N) of ``for (T i = a; i < N; ++i)`` (``i++``, ``i += 1``) whose body writes
     neither ``i`` nor N's names and does not leave early; N computes only, and loads only
     read-only parameters."""
-    init, cond, step = loop.init, loop.cond, loop.next
-    if not isinstance(init, c_ast.DeclList) or len(init.decls) != 1 or \
-            type(init.decls[0].type) is not c_ast.TypeDecl:
+    head = upward_loop(loop)
+    if head is None or leaves_early(loop.stmt):
         return None
-    name = init.decls[0].name
-    if type(cond) is not c_ast.BinaryOp or cond.op != "<" or not is_id(cond.left, name):
-        return None
-    unit = type(step) is c_ast.UnaryOp and step.op in ("++", "p++") and \
-        is_id(step.expr, name) or \
-        type(step) is c_ast.Assignment and step.op == "+=" and is_id(step.lvalue, name) and \
-        evaluate(step.rvalue) == 1
-    if not unit or leaves_early(loop.stmt):
-        return None
+    decl, bound = head
+    name = decl.name
     written = written_names(loop.stmt)
-    for n in walk(cond.right):
+    for n in walk(bound):
         if type(n) is c_ast.ID and n.name in written or \
                 type(n) is c_ast.ArrayRef and not (type(n.name) is c_ast.ID and
                                                    n.name.name in readonly) or \
                 isinstance(n, (c_ast.FuncCall, c_ast.Assignment)) or \
                 type(n) is c_ast.UnaryOp and n.op in ("++", "--", "p++", "p--", "*"):
             return None
-    first, last = evaluate(init.decls[0].init), evaluate(cond.right)
+    first, last = evaluate(decl.init), evaluate(bound)
     if first is not None and last is not None and last - first <= AHEAD:
         return None  # no iteration has one AHEAD after it
-    return None if name in written else (name, cond.right)
+    return None if name in written else (name, bound)
 
 
 class _Slicer:

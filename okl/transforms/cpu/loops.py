@@ -19,7 +19,7 @@ def counted_loop(loop: c_ast.For) -> tuple[str, int, int] | None:
     """(iterator, first, count) of ``for (T t = c0; t < c1; ++t)`` (or ``<=``, ``t++``,
     ``t += 1``) with constant ``c0`` and ``c1``; ``count`` may be 0 or less (no iteration).
     None for any other loop."""
-    init, cond, step = loop.init, loop.cond, loop.next
+    init, cond = loop.init, loop.cond
     if not isinstance(init, c_ast.DeclList) or len(init.decls) != 1 or \
             init.decls[0].init is None:
         return None
@@ -28,15 +28,31 @@ def counted_loop(loop: c_ast.For) -> tuple[str, int, int] | None:
             not is_id(cond.left, name):
         return None
     first, last = evaluate(init.decls[0].init), evaluate(cond.right)
-    if first is None or last is None:
-        return None
-    unit = isinstance(step, c_ast.UnaryOp) and step.op in ("++", "p++") and \
-        is_id(step.expr, name) or \
-        isinstance(step, c_ast.Assignment) and step.op == "+=" and \
-        is_id(step.lvalue, name) and evaluate(step.rvalue) == 1
-    if not unit:
+    if first is None or last is None or not steps_by_one(loop.next, name):
         return None
     return name, first, last - first + (cond.op == "<=")
+
+
+def upward_loop(loop: c_ast.For) -> tuple[c_ast.Decl, c_ast.Node] | None:
+    """(the iterator's declaration, N) of ``for (T i = a; i < N; ++i)`` (``i++``,
+    ``i += 1``), one scalar iterator declared in the header; None for any other loop."""
+    init, cond = loop.init, loop.cond
+    if not isinstance(init, c_ast.DeclList) or len(init.decls) != 1 or \
+            type(init.decls[0].type) is not c_ast.TypeDecl:
+        return None
+    decl = init.decls[0]
+    if type(cond) is not c_ast.BinaryOp or cond.op != "<" or not is_id(cond.left, decl.name) \
+            or not steps_by_one(loop.next, decl.name):
+        return None
+    return decl, cond.right
+
+
+def steps_by_one(step: c_ast.Node | None, name: str) -> bool:
+    """``step`` is ``++name``, ``name++`` or ``name += 1``."""
+    if isinstance(step, c_ast.UnaryOp):
+        return step.op in ("++", "p++") and is_id(step.expr, name)
+    return isinstance(step, c_ast.Assignment) and step.op == "+=" and \
+        is_id(step.lvalue, name) and evaluate(step.rvalue) == 1
 
 
 def count_loop(name: str, lo: int, hi: int, body: c_ast.Node, coord=None) -> c_ast.For:
