@@ -22,6 +22,7 @@ import hashlib
 import math
 import os
 import platform
+import random
 import shutil
 import statistics
 import subprocess
@@ -512,10 +513,13 @@ def flush(ctx: Context) -> None:
 
 
 def _time_row(ctx: Context, entries: list[Pending]) -> None:
-    """Warm each implementation of one row, then time them call by call in turn (the first
-    implementation of each turn rotating), so that every implementation sees the same
-    states of the machine; then each runs once more and is checked (they may share their
-    output arrays).  On the 2-core VM the memory bandwidth of two threads flips between
+    """Warm each implementation of one row, then time them call by call in turn, each turn
+    in a new random order, so that every implementation sees the same states of the machine
+    and follows each of the others as often (in a fixed order the hand OpenCL always ran
+    right after okl's OpenCL, on PoCL's threads that okl's call had just woken: airfoil's
+    adt_calc measured 0.83-0.88 of it, 1.07 in a script that alternated the two); then
+    each runs once more and is checked (they may share their output arrays).  On the 2-core
+    VM the memory bandwidth of two threads flips between
     about 37 and 60 GB/s and keeps each state for seconds: timed one implementation after
     the other, okl's stream mul FP64 sat in the slow state in five of six rounds and the
     same loop's hand C in two (0.95 of it); timed in turn they differ by 1 %."""
@@ -533,9 +537,11 @@ def _time_row(ctx: Context, entries: list[Pending]) -> None:
             continue
         times[id(e)] = []
         live.append(e)
-    for turn in range(max(reps.values(), default=0)):
-        k = turn % max(len(live), 1)
-        for e in live[k:] + live[:k]:
+    order = random.Random(0)
+    for _ in range(max(reps.values(), default=0)):
+        turn = list(live)
+        order.shuffle(turn)
+        for e in turn:
             if id(e) not in times or len(times[id(e)]) >= reps[id(e)]:
                 continue
             try:
