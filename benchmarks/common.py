@@ -118,10 +118,9 @@ def _opencl_choice(pref: str):
 
 
 #: rounds of a CPU measurement.  On the 2-core VM the memory bandwidth of two threads
-#: flips between about 37 and 60 GB/s and keeps each state for a second or more (every
-#: repetition of one round in the same state, the next round in the other): with two rounds
-#: per implementation, stream copy FP64 measured okl at 0.62 of the same loop's hand C in one
-#: run and 1.62 in another.  Six rounds give each implementation six chances at the fast state.
+#: flips between about 37 and 60 GB/s and keeps each state for a second or more; a row's
+#: implementations are timed in turn within a round (:func:`_time_row`), and six rounds
+#: spread each row's samples over six moments of the run.
 CPU_ROUNDS = 6
 
 
@@ -440,14 +439,9 @@ class Pending:
     reps: int | None
     warmup: int | None
     budget: float | None
-    threads: int | None
+    threads: int | None  # the OpenMP threads it runs on (None: as set)
     derive: object
     detail: str
-
-    @property
-    def row(self) -> tuple:
-        b = self.base
-        return b["bench"], b["kernel"], b["size_label"], b["precision"]
 
 
 def measure(ctx: Context, impl: Impl, *, bench: str, kernel: str, size: int, size_label: str,
@@ -472,8 +466,9 @@ def measure(ctx: Context, impl: Impl, *, bench: str, kernel: str, size: int, siz
     if warmup is None and key in ctx.merge:
         warmup = 1  # a later round: the first round warmed caches, pages and the build
     deferred = not ctx.quick and impl.device == "cpu"
+    nthreads = threads if threads is not None else impl.threads
     try:
-        with omp_threads(threads if threads is not None else impl.threads):
+        with omp_threads(nthreads):
             pre_()
             call()
             sync(impl, ctx)
@@ -485,7 +480,7 @@ def measure(ctx: Context, impl: Impl, *, bench: str, kernel: str, size: int, siz
                 return
             if deferred:
                 ctx.pending.append(Pending(impl, base, key, call, check, pre_, work,
-                                           unit_scale, reps, warmup, budget, threads,
+                                           unit_scale, reps, warmup, budget, nthreads,
                                            derive, detail))
                 return
             times = time_calls(impl, ctx, call, reps=reps, warmup=warmup, budget=budget,
@@ -507,7 +502,7 @@ def flush(ctx: Context) -> None:
     pending, ctx.pending = ctx.pending, []
     rows: dict[tuple, list[Pending]] = {}
     for p in pending:
-        rows.setdefault(p.row, []).append(p)
+        rows.setdefault(p.key[:4], []).append(p)  # (bench, kernel, size, precision)
     for entries in rows.values():
         _time_row(ctx, entries)
 
@@ -519,16 +514,16 @@ def _time_row(ctx: Context, entries: list[Pending]) -> None:
     right after okl's OpenCL, on PoCL's threads that okl's call had just woken: airfoil's
     adt_calc measured 0.83-0.88 of it, 1.07 in a script that alternated the two); then
     each runs once more and is checked (they may share their output arrays).  On the 2-core
-    VM the memory bandwidth of two threads flips between
-    about 37 and 60 GB/s and keeps each state for seconds: timed one implementation after
-    the other, okl's stream mul FP64 sat in the slow state in five of six rounds and the
-    same loop's hand C in two (0.95 of it); timed in turn they differ by 1 %."""
+    VM the memory bandwidth of two threads flips between about 37 and 60 GB/s and keeps
+    each state for seconds: timed one implementation after the other, okl's stream mul FP64
+    sat in the slow state in five of six rounds and the same loop's hand C in two (0.95 of
+    it); timed in turn they differ by 1 %."""
     times: dict[int, list[float]] = {}
     reps: dict[int, int] = {}
     live = []
     for e in entries:
         try:
-            with omp_threads(e.threads if e.threads is not None else e.impl.threads):
+            with omp_threads(e.threads):
                 _warm(e.impl, ctx, e.call, e.pre, e.warmup)
                 reps[id(e)] = e.reps if e.reps is not None else \
                     _repetitions(e.impl, ctx, e.call, e.pre, e.budget)
@@ -545,7 +540,7 @@ def _time_row(ctx: Context, entries: list[Pending]) -> None:
             if id(e) not in times or len(times[id(e)]) >= reps[id(e)]:
                 continue
             try:
-                with omp_threads(e.threads if e.threads is not None else e.impl.threads):
+                with omp_threads(e.threads):
                     times[id(e)].append(_time_one(e.impl, ctx, e.call, e.pre))
             except Exception as ex:
                 _error(ctx, e.base, ex)
@@ -554,7 +549,7 @@ def _time_row(ctx: Context, entries: list[Pending]) -> None:
         if id(e) not in times:
             continue
         try:
-            with omp_threads(e.threads if e.threads is not None else e.impl.threads):
+            with omp_threads(e.threads):
                 e.pre()
                 e.call()
                 sync(e.impl, ctx)

@@ -62,3 +62,31 @@ def test_quick_harness_all_correct(mode, tmp_path):
     assert builds and all(b["check"] == "PASS" for b in builds), builds
     assert all(not b["cold_cache_hit"] and b["warm_cache_hit"] for b in builds
                if b["mode"] != "opencl"), builds
+
+
+def test_a_row_is_timed_in_turn():
+    """Outside --quick a CPU row's implementations are checked at once and timed together
+    when the round ends: calls of both alternate, each gets its repetitions, and a check that
+    fails after timing stands as the row's result."""
+    from benchmarks.common import Context, Impl, flush, measure
+
+    ctx = Context(modes=["serial"])
+    a = Impl("openmp-hand", None, "cpu", "host", device_name="cpu")
+    b = Impl("numpy", None, "cpu", "host", device_name="cpu")
+    calls: list[str] = []
+    state = {"b_ok": True}
+
+    def check_b():
+        return state["b_ok"], "b"
+    for impl, name, check in ((a, "a", lambda: (True, "a")), (b, "b", check_b)):
+        measure(ctx, impl, bench="t", kernel="k", size=1, size_label="1", precision="fp64",
+                metric="x/s", work=1.0, call=lambda name=name: calls.append(name),
+                check=check, reps=5, warmup=0)
+    assert calls == ["a", "b"] and not ctx.results  # checked, not yet timed
+    state["b_ok"] = False
+    flush(ctx)
+    timed = calls[2:-2]  # after the checks, before the two final runs
+    assert all(sorted(timed[2 * k:2 * k + 2]) == ["a", "b"] for k in range(5))  # in turns
+    results = {r["impl"]: r for r in ctx.results}
+    assert results["openmp-hand"]["check"] == "PASS" and results["openmp-hand"]["reps"] == 5
+    assert results["numpy"]["check"] == "FAIL"

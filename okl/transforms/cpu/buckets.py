@@ -51,7 +51,7 @@ from pycparser import c_ast, c_parser
 from ...ctree import clone, is_id, parent_map, replace_child, walk
 from ...model.consteval import evaluate
 from ...model.kernel import Kernel
-from .facts import fresh_name, leaves_early, no_effects, readonly_arguments, written_names
+from .facts import fresh_name, leaves_early, readonly_arguments, unchanged_by, written_names
 from .loops import counted_loop, upward_loop
 
 #: the most lanes a listed block has (the lists take 8 bytes a lane of the stack)
@@ -125,14 +125,8 @@ def _plan(loop: c_ast.For, lanes: set[int], ints: set[str], const_params: set[st
     written = written_names(body)
     if leaves_early(body) or written & {c, t, slot.name.name, "*"}:
         return None
-    if not no_effects(bound) or any(
-            is_id(n, c) or is_id(n, t) or type(n) is c_ast.ID and n.name in written
-            for n in walk(bound)):
+    if not unchanged_by(bound, written | {c, t}, const_params):
         return None
-    for ref in walk(bound):
-        if type(ref) is c_ast.ArrayRef and not (
-                type(ref.name) is c_ast.ID and ref.name.name in const_params):
-            return None
     return c, bound, t, count, slot.name.name, body
 
 

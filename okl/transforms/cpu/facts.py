@@ -35,6 +35,19 @@ _VALUE = (c_ast.ID, c_ast.Constant, c_ast.BinaryOp, c_ast.UnaryOp, c_ast.Ternary
 _WRITES = ("++", "--", "p++", "p--", "&")
 
 
+def unchanged_by(expr: c_ast.Node, written: set[str], readonly: set[str]) -> bool:
+    """``expr`` has the same value before and after statements that store only to
+    ``written`` (:func:`written_names`): it only computes, reads no name of ``written``, and
+    loads only from ``readonly`` arrays (:func:`readonly_arguments`: nothing stores there),
+    never through a pointer it dereferences."""
+    return no_effects(expr) and not any(
+        type(n) is c_ast.ID and n.name in written or
+        type(n) is c_ast.ArrayRef and not (type(n.name) is c_ast.ID and
+                                           n.name.name in readonly) or
+        type(n) is c_ast.UnaryOp and n.op == "*"
+        for n in walk(expr))
+
+
 def written_names(root: c_ast.Node) -> set[str]:
     """The variables a statement under ``root`` stores to (an assignment, ++/--, or its
     address taken); ``"*"`` when a store goes through a pointer, to anything."""

@@ -65,7 +65,7 @@ from ...ctree import clone, is_id, walk
 from ...model.consteval import evaluate
 from ...model.kernel import Kernel
 from ...parser.vectors import VECTOR_TYPES
-from .facts import fresh_name, leaves_early, readonly_arguments, written_names
+from .facts import fresh_name, leaves_early, readonly_arguments, unchanged_by, written_names
 from .loops import upward_loop
 
 #: iterations ahead: airfoil's resCalcHier 23.7 M edges/s at 4, 25.1 at 8 (module doc)
@@ -122,19 +122,13 @@ def _unit_loop(loop: c_ast.For, readonly: set[str]) -> tuple[str, c_ast.Node] | 
     if head is None or leaves_early(loop.stmt):
         return None
     decl, bound = head
-    name = decl.name
     written = written_names(loop.stmt)
-    for n in walk(bound):
-        if type(n) is c_ast.ID and n.name in written or \
-                type(n) is c_ast.ArrayRef and not (type(n.name) is c_ast.ID and
-                                                   n.name.name in readonly) or \
-                isinstance(n, (c_ast.FuncCall, c_ast.Assignment)) or \
-                type(n) is c_ast.UnaryOp and n.op in ("++", "--", "p++", "p--", "*"):
-            return None
+    if decl.name in written or not unchanged_by(bound, written, readonly):
+        return None
     first, last = evaluate(decl.init), evaluate(bound)
     if first is not None and last is not None and last - first <= AHEAD:
         return None  # no iteration has one AHEAD after it
-    return None if name in written else (name, bound)
+    return decl.name, bound
 
 
 class _Slicer:
@@ -149,17 +143,16 @@ class _Slicer:
             pointers, readonly, sizes, writes
         body = loop.stmt
         self.written = written_names(body)
-        counts: dict[str, int] = {}
+        counts: dict[str, int] = {}  # declarations of each name in the body
+        stores: dict[str, int] = {}  # assignments to an element of each array
         for n in walk(body):
             if isinstance(n, c_ast.Decl) and isinstance(n.name, str):
                 counts[n.name] = counts.get(n.name, 0) + 1
-        self.declared = set(counts)
-        self.once = {name for name, k in counts.items() if k == 1}
-        stores: dict[str, int] = {}
-        for n in walk(body):
-            if isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ArrayRef) and \
+            elif isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ArrayRef) and \
                     type(n.lvalue.name) is c_ast.ID:
                 stores[n.lvalue.name.name] = stores.get(n.lvalue.name.name, 0) + 1
+        self.declared = set(counts)
+        self.once = {name for name, k in counts.items() if k == 1}
         # X[i] = v: X stored to once in the body, by this assignment, and through no pointer
         self.slot_names = set() if "*" in self.written else \
             {x for x, k in stores.items() if k == 1 and x not in pointers and x != self.i}
@@ -305,11 +298,11 @@ class _Slicer:
             if type(n) is not c_ast.ArrayRef or type(n.name) is not c_ast.ID or \
                     n.name.name not in self.pointers or n.name.name in self.declared:
                 continue
-            value = self._value(n.subscript, env, slots)
-            if value is None or not value[1][1]:
+            state = self._state(n.subscript, env, slots)
+            if state is None or not state[1]:
                 continue
             array = n.name.name
-            base, offset = _split(value[0])
+            base, offset = _split(self._copy(n.subscript, slots))
             asked = seen.setdefault((array, _text(base)), [])
             if any(abs(offset - x) * self.sizes[array] < LINE for x in asked) or \
                     self.issued == MAX_PREFETCHES:
