@@ -256,14 +256,15 @@ def test_a_counter_changed_by_every_thread_is_refused_on_cpu_modes(mode: str) ->
 
 
 def test_the_split_text_is_separate_blocks() -> None:
-    """The tree reduction of the issue, on serial: the loop over w outside, one @inner loop
-    per region, no per-thread copies (nothing lives across a barrier)."""
+    """The tree reduction of the issue, on serial: the levels over w outside (one copy per
+    level: cpu.levels), one @inner loop per region, no per-thread copies (nothing lives
+    across a barrier)."""
     source = open(__file__.replace("test_inner_barriers.py",
                                    "golden/barrier/inner_reduction.okl")).read()
     text = okl.translate(source, "serial", line_directives=False).source
     body = text[text.index("for (int b"):]
-    assert body.index("for (int t") < body.index("for (int w") < \
-        body.index("for (int t", body.index("for (int w"))
+    assert body.index("for (int t") < body.index("const int w = 32;") < \
+        body.index("for (int t", body.index("const int w = 32;"))
     assert "[t] =" not in body.replace("s[t] =", "")
 
 

@@ -50,6 +50,18 @@ NARROW_VECTORS = "_okl_narrow_vectors"
 NARROW_VECTORS_DEFINITION = _vector_width(NARROW_VECTORS, 256)
 
 
+#: in a kernel function's specifiers where cpu.versions copied a block's code for full blocks:
+#: gcc's unroll-and-jam, off in that function alone, would pair the copy's rows (two rows per
+#: iteration into the same sums, see okl.transforms.cpu.versions).  gcc only: clang has no
+#: such pass to turn off.
+NO_JAM = "_okl_no_jam"
+NO_JAM_DEFINITION = ("#if defined(__GNUC__) && !defined(__clang__)\n"
+                     f"#define {NO_JAM} __attribute__((optimize(\"no-loop-unroll-and-jam\")))\n"
+                     "#else\n"
+                     f"#define {NO_JAM}\n"
+                     "#endif\n")
+
+
 class SerialTarget(Target):
     mode = "serial"
 
@@ -70,6 +82,8 @@ class SerialTarget(Target):
             out += WIDE_VECTORS_DEFINITION
         if NARROW_VECTORS in uses:  # okl.transforms.cpu.lower, after cpu.divmod
             out += NARROW_VECTORS_DEFINITION
+        if NO_JAM in uses:  # okl.transforms.cpu.versions
+            out += NO_JAM_DEFINITION
         for name, op in (("min", "<"), ("max", ">")):
             if name in uses:  # CUDA, HIP and OpenCL have type-generic min/max; C has not
                 out += (f"#define {name}(a, b) ({{ __typeof__(a) _okl_a = (a); "

@@ -33,6 +33,7 @@ from .grid import merge_grid_tiles
 from .guards import guards_to_bounds, uncounted
 from .hoist import hoist_constant_fills
 from .interchange import interchange_lanes
+from .levels import unroll_levels
 from .offstack import move_off_stack
 from .pad import pad_lane_rows
 from .prefetch import prefetch_next_slabs
@@ -42,6 +43,7 @@ from .simd import prefer_vectors, scatters
 from .staging import forward_staged_arguments
 from .transpose import transpose_shared
 from .untile import untile
+from .versions import version_full_blocks
 
 #: id(node) -> (parent, slot), as ctree.parent_map makes it
 Parents = dict[int, tuple[c_ast.Node, str]]
@@ -86,7 +88,7 @@ def lower_cpu_kernel(program: Program, kernel: Kernel, target: Target,
     swapped = interchange_lanes(
         kernel, lambda loop: id(loop.node) in independent and uncounted(loop, counted))
     # running @exclusive values of full rows in registers across the plain loop around lanes
-    keep_running_values(kernel, independent, counted, swapped)
+    splits = keep_running_values(kernel, independent, counted, swapped)
     # one parent map for what follows: _guard and _prefix keep it up to date
     parents = parent_map(kernel.node)
     _drop_barriers(barriers, parents)
@@ -132,6 +134,10 @@ def lower_cpu_kernel(program: Program, kernel: Kernel, target: Target,
     list_lanes_by_value(kernel)
     # loads through index arrays: each iteration asks for the lines of one AHEAD later
     prefetch_gathers(kernel)
+    # last, as they copy code that the passes above find through the kernel's loops: a
+    # tree's levels one by one, and blocks whose rows are all full without the part rows
+    unroll_levels(kernel)
+    version_full_blocks(kernel, splits)
     add_stop_checks(kernel, pragmas, skip=set(untiled))
     _spell_params(kernel, target)
     return [kernel.node, entry_point(kernel)]

@@ -55,8 +55,10 @@ from ...model.kernel import Kernel, Loop, Variable
 from ...model.sizes import array_bytes
 from ...targets.serial import WIDE_VECTORS
 from .guards import uncounted
+from .loops import steps_by_one, upward_loop
 from .simd import mark as simd_mark
 from .simd import prefer_vectors, scatters
+from .versions import Split
 
 #: bytes of running slots kept in registers at 256-bit vectors: 32 ymm or 16 zmm registers
 REGISTER_BYTES = 1024
@@ -67,13 +69,14 @@ VECTOR_BYTES = 16
 
 
 def keep_running_values(kernel: Kernel, independent: AbstractSet[int], counted: set[int],
-                        swapped: set[int]) -> None:
+                        swapped: set[int]) -> list[Split]:
     """Split each plain loop whose body is one lane loop with running @exclusive values (see
-    the module's docstring).  ``independent``, ``counted``, ``swapped``: lower_cpu_kernel's
-    sets, so that the new full-row lane loop gets the ``ivdep`` mark where the lane loop
-    does."""
+    the module's docstring); the splits made, for cpu.versions.  ``independent``,
+    ``counted``, ``swapped``: lower_cpu_kernel's sets, so that the new full-row lane loop
+    gets the ``ivdep`` mark where the lane loop does."""
+    splits: list[Split] = []
     if not kernel.exclusive:
-        return
+        return splits
     candidates = []
     for loop in kernel.loops():
         if loop.kind != "inner" or loop.children or not loop.in_regular or \
@@ -84,17 +87,18 @@ def keep_running_values(kernel: Kernel, independent: AbstractSet[int], counted: 
         if plan is not None:
             candidates.append((loop, *plan))
     if not candidates:
-        return
+        return splits
     parents = parent_map(kernel.node)
     attributed = {id(lp.node) for lp in kernel.loops()}
     wide = False
     for loop, unroll, size in candidates:
         plain = _plain_parent(loop.node, parents)
         if plain is not None and id(plain) not in attributed and \
-                _split(loop, plain, parents, unroll):
+                _split(loop, plain, parents, unroll, splits):
             wide = wide or size > REGISTER_BYTES
     if wide:
         prefer_vectors(kernel.node.decl, WIDE_VECTORS)
+    return splits
 
 
 def _running(kernel: Kernel, loop: Loop) -> list[Variable] | None:
@@ -173,8 +177,9 @@ def _plain_parent(lanes: c_ast.For, parents) -> c_ast.For | None:
     return parent
 
 
-def _split(loop: Loop, plain: c_ast.For, parents, unroll: int) -> bool:
-    """True where the lanes of full rows got the unrolled constant-count loop."""
+def _split(loop: Loop, plain: c_ast.For, parents, unroll: int, splits: list[Split]) -> bool:
+    """True where the lanes of full rows got the unrolled constant-count loop; a split into
+    two loops (not all rows full) is added to ``splits``."""
     lanes = loop.node
     cond = lanes.cond
     if not isinstance(cond, c_ast.BinaryOp) or cond.op != "<" or \
@@ -188,8 +193,9 @@ def _split(loop: Loop, plain: c_ast.For, parents, unroll: int) -> bool:
     full = clone(lanes)
     full.cond = c_ast.BinaryOp("<", c_ast.ID(loop.iterator), count)
     head = plain.init
-    first = c_ast.For(None, c_ast.BinaryOp("&&", clone(plain.cond), _full_row(cond.right,
-                                                                             count)),
+    rows = upward_loop(plain, any_step=True)
+    full_row = _full_row(cond.right, count)
+    first = c_ast.For(None, c_ast.BinaryOp("&&", clone(plain.cond), clone(full_row)),
                       clone(plain.next) if plain.next is not None else None,
                       c_ast.Compound([simd_mark(full), unrolled, full], coord=lanes.coord),
                       coord=plain.coord)
@@ -208,6 +214,11 @@ def _split(loop: Loop, plain: c_ast.For, parents, unroll: int) -> bool:
         setattr(parent, slot, block)
     parents[id(block)] = (parent, slot)
     parents[id(plain)] = (block, "block_items")
+    if rows is not None and isinstance(full_row, c_ast.BinaryOp):
+        step = 1 if steps_by_one(first.next, rows[0].name) else evaluate(first.next.rvalue)
+        if step is not None:  # upward_loop: a constant step
+            splits.append(Split(block, list(items), first, clone(plain.cond), rows[0].name,
+                                clone(rows[0].init), clone(rows[1]), step, full_row))
     return True
 
 

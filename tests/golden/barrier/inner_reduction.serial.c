@@ -19,13 +19,71 @@ static void blockSum(const int nb, const float *x, float *out, volatile sig_atom
     for (int t = 0; t < 64; ++t) {
       s[t] = x[b * 64 + t];
     }
+    {
 #line 8 "inner_reduction.okl"
-    for (int w = 32; w > 0; w /= 2) {
-      #pragma GCC ivdep
+      const int w = 32;
+      {
+        #pragma GCC ivdep
 #line 6 "inner_reduction.okl"
-      for (int t = 0; t < ((64 < w) ? (64) : (w)); ++t)
+        for (int t = 0; t < ((64 < w) ? (64) : (w)); ++t)
 #line 10 "inner_reduction.okl"
-        s[t] += s[t + w];
+          s[t] += s[t + w];
+      }
+    }
+    {
+#line 8 "inner_reduction.okl"
+      const int w = 16;
+      {
+        #pragma GCC ivdep
+#line 6 "inner_reduction.okl"
+        for (int t = 0; t < ((64 < w) ? (64) : (w)); ++t)
+#line 10 "inner_reduction.okl"
+          s[t] += s[t + w];
+      }
+    }
+    {
+#line 8 "inner_reduction.okl"
+      const int w = 8;
+      {
+        #pragma GCC ivdep
+#line 6 "inner_reduction.okl"
+        for (int t = 0; t < ((64 < w) ? (64) : (w)); ++t)
+#line 10 "inner_reduction.okl"
+          s[t] += s[t + w];
+      }
+    }
+    {
+#line 8 "inner_reduction.okl"
+      const int w = 4;
+      {
+        #pragma GCC ivdep
+#line 6 "inner_reduction.okl"
+        for (int t = 0; t < ((64 < w) ? (64) : (w)); ++t)
+#line 10 "inner_reduction.okl"
+          s[t] += s[t + w];
+      }
+    }
+    {
+#line 8 "inner_reduction.okl"
+      const int w = 2;
+      {
+        #pragma GCC ivdep
+#line 6 "inner_reduction.okl"
+        for (int t = 0; t < ((64 < w) ? (64) : (w)); ++t)
+#line 10 "inner_reduction.okl"
+          s[t] += s[t + w];
+      }
+    }
+    {
+#line 8 "inner_reduction.okl"
+      const int w = 1;
+      {
+        #pragma GCC ivdep
+#line 6 "inner_reduction.okl"
+        for (int t = 0; t < ((64 < w) ? (64) : (w)); ++t)
+#line 10 "inner_reduction.okl"
+          s[t] += s[t + w];
+      }
     }
     #pragma GCC ivdep
 #line 6 "inner_reduction.okl"
