@@ -219,7 +219,7 @@ def _to_host(device, obj, dtype, copy):
     if copy is True or not _usable(host):
         if copy is False:
             _no_copy(copy, obj, "it is not C-contiguous, aligned and writeable")
-        host = np.array(host, order="C", copy=True)
+        return device.backend.to_device(device, host)  # a copy in an aligned buffer
     return Memory(device, host, host.shape, host.dtype)
 
 
