@@ -8,37 +8,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from runnable import HERE, load
 
 import okl
 
-BLOCKED = """
-@kernel void blocked(const int N, @restrict const float *x, @restrict float *out) {
-  for (int b = 0; b < (N + 4 * 64 - 1) / (4 * 64); ++b; @outer) {
-    @shared float s[64];
-    @exclusive float r;
-    for (int t = 0; t < 64; ++t; @inner) {
-      r = 0;
-    }
-    for (int u = 0; u < 4; ++u) {
-      for (int t = 0; t < 64; ++t; @inner) {
-        const int i = (b * 4 + u) * 64 + t;
-        if (i < N) r += x[i];
-      }
-    }
-    for (int t = 0; t < 64; ++t; @inner) {
-      s[t] = r;
-    }
-    for (int n = 32; n > 0; n /= 2) {
-      for (int t = 0; t < 64; ++t; @inner) {
-        if (t < n) s[t] += s[t + n];
-      }
-    }
-    for (int t = 0; t < 64; ++t; @inner) {
-      if (t == 0) out[b] = s[0];
-    }
-  }
-}
-"""
+#: the golden case's kernel: 4 rows of 64 lanes per block into a running @exclusive sum, then
+#: a @shared tree; its ``reference`` is OKL's order in float32
+CASE = HERE / "golden" / "exclusive" / "blocked_sum"
+BLOCKED = CASE.with_suffix(".okl").read_text()
+reference = load(CASE.with_suffix(".ref.py")).reference
 FULL_TEST = "if (64 <= N - (b * 4 + (4 - 1)) * 64)"
 
 
@@ -51,19 +29,14 @@ def _source(text: str, mode: str = "serial") -> str:
     return okl.translate(text, mode, line_directives=False).source
 
 
-def reference(x: np.ndarray, rows: int = 4) -> np.ndarray:
-    """OKL's order in float32: lane t sums its rows in turn, then the tree level by level."""
-    nb = (len(x) + 64 * rows - 1) // (64 * rows)
-    padded = np.zeros(nb * 64 * rows, np.float32)
-    padded[:len(x)] = x
-    s = np.zeros((nb, 64), np.float32)
-    for u in range(rows):
-        s += padded.reshape(nb, rows, 64)[:, u, :]
-    n = 32
-    while n > 0:
-        s[:, :n] += s[:, n:2 * n]
-        n //= 2
-    return s[:, 0]
+def _run(text: str, mode: str, x: np.ndarray) -> np.ndarray:
+    """partial[] of the kernel on x (one entry past the blocks, which must stay -1)."""
+    dev = okl.Device(mode)
+    nb = (len(x) + 255) // 256
+    out = dev.asarray(np.full(nb + 1, -1, np.float32))
+    dev.build_kernel_from_string(text, "blockedSum")(
+        np.int32(len(x)), dev.asarray(x if len(x) else np.zeros(1, np.float32)), out)
+    return out.get()
 
 
 @pytest.mark.parametrize("mode", ["serial", "openmp"])
@@ -73,25 +46,21 @@ def test_full_blocks_get_a_copy_without_part_rows(mode):
     fast = c[c.index(FULL_TEST):c.index("} else {")]
     assert "for (; u < 4; ++u)" in fast and "&&" not in fast  # every row, no test per row
     assert "const int n = 32;" in fast  # the tree's levels written out (cpu.levels)
-    assert "out[b] = s[0];" in fast  # the rest of the block's code is in the copy
+    assert "partial[b] = s[0];" in fast  # the rest of the block's code is in the copy
     split = c[c.index("} else {"):]
     assert "for (; u < 4 && 64 <= N - (b * 4 + u) * 64; ++u)" in split
     assert c.index("if (*_okl_stop)") < c.index(FULL_TEST)
     # gcc's unroll-and-jam off in that function: it paired the copy's rows
-    assert "_okl_no_jam static void blocked(" in c
+    assert "_okl_no_jam static void blockedSum(" in c
     assert '#define _okl_no_jam __attribute__((optimize("no-loop-unroll-and-jam")))' in c
 
 
 @pytest.mark.parametrize("mode", ["serial", "openmp"])
 @pytest.mark.parametrize("n", [0, 1, 255, 256, 257, 1000, 1024, 4096 + 77])
 def test_the_sums_keep_their_bits(mode, n):
-    dev = okl.Device(mode)
-    k = dev.build_kernel_from_string(BLOCKED, "blocked")
     x = (np.random.default_rng(n).standard_normal(max(n, 1)) * 1e3).astype(np.float32)[:n]
-    nb = (n + 255) // 256
-    out = dev.asarray(np.full(nb + 1, -1, np.float32))
-    k(np.int32(n), dev.asarray(x if n else np.zeros(1, np.float32)), out)
-    np.testing.assert_array_equal(out.get(), np.append(reference(x), np.float32(-1)))
+    want = reference([np.int32(n), x, None])[2]
+    np.testing.assert_array_equal(_run(BLOCKED, mode, x), np.append(want, np.float32(-1)))
 
 
 def test_a_rising_bound_is_tested_at_the_first_row():
@@ -99,25 +68,16 @@ def test_a_rising_bound_is_tested_at_the_first_row():
     the weakest one."""
     text = _variant("const int i = (b * 4 + u) * 64 + t;",
                     "const int i = (b * 4 + 3 - u) * 64 + t;")
-    c = _source(text)
-    assert "if (64 <= N - (b * 4 + 3 - 0) * 64)" in c
+    assert "if (64 <= N - (b * 4 + 3 - 0) * 64)" in _source(text)
     for n in (0, 200, 256, 700, 1024):
-        dev = okl.Device("serial")
         x = np.random.default_rng(n).random(max(n, 1), dtype=np.float32)[:n]
-        out = dev.asarray(np.zeros((n + 255) // 256 + 1, np.float32))
-        dev.build_kernel_from_string(text, "blocked")(
-            np.int32(n), dev.asarray(x if n else np.zeros(1, np.float32)), out)
+        # the same rows in the other order: u reads row 3 - u of the block
         nb = (n + 255) // 256
         padded = np.zeros(nb * 256, np.float32)
         padded[:n] = x
-        s = np.zeros((nb, 64), np.float32)
-        for u in range(4):
-            s += padded.reshape(nb, 4, 64)[:, 3 - u, :]
-        w = 32
-        while w:
-            s[:, :w] += s[:, w:2 * w]
-            w //= 2
-        np.testing.assert_array_equal(out.get()[:nb], s[:, 0])
+        flipped = padded.reshape(nb, 4, 64)[:, ::-1, :].reshape(-1)
+        want = reference([np.int32(nb * 256), flipped, None])[2]
+        np.testing.assert_array_equal(_run(text, "serial", x)[:nb], want)
 
 
 def test_a_step_other_than_one_is_tested_at_its_last_row():
@@ -141,7 +101,8 @@ def test_no_copy_where_one_row_cannot_answer_for_all(old, new):
 
 
 def test_no_copy_of_a_label():
-    c = _source(_variant("if (t == 0) out[b] = s[0];", "if (t == 0) { here: out[b] = s[0]; }"))
+    c = _source(_variant("if (t == 0) partial[b] = s[0];",
+                         "if (t == 0) { here: partial[b] = s[0]; }"))
     assert "} else {" not in c and c.count("here:") == 1
     assert " && " in c
 
