@@ -14,9 +14,9 @@ import okl
 
 #: the golden case's kernel: 4 rows of 64 lanes per block into a running @exclusive sum, then
 #: a @shared tree; its ``reference`` is OKL's order in float32
-CASE = HERE / "golden" / "exclusive" / "blocked_sum"
-BLOCKED = CASE.with_suffix(".okl").read_text()
-reference = load(CASE.with_suffix(".ref.py")).reference
+CASE = HERE / "golden" / "exclusive" / "blocked_sum.okl"
+BLOCKED = CASE.read_text()
+reference = load(CASE.with_name("blocked_sum.ref.py")).reference
 FULL_TEST = "if (64 <= N - (b * 4 + (4 - 1)) * 64)"
 
 
