@@ -185,10 +185,8 @@ class Device:
         """A buffer of ``count`` elements (or of a shape) set to zero."""
         dtype = np.dtype(dtype)
         shape = allocation.checked_shape(self, count_or_shape, dtype)
-        zeros = getattr(self.backend, "zeros", None)  # the CPU modes' aligned buffers
         return allocation.allocate(self, shape, dtype,
-                                   (lambda: zeros(self, shape, dtype)) if zeros is not None
-                                   else lambda: self.asarray(np.zeros(shape, dtype)))
+                                   lambda: self.backend.zeros(self, shape, dtype))
 
     def asarray(self, array, dtype=None, *, copy: bool | None = None) -> Memory:
         """A Memory with ``array``'s contents: numpy arrays (structured dtypes too), any

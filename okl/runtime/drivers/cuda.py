@@ -181,6 +181,9 @@ class CudaBackend:
                 handle = cp.empty(shape, dtype)
         return Memory(device, handle, shape, dtype)
 
+    def zeros(self, device, shape, dtype):
+        return self.to_device(device, np.zeros(shape, dtype))
+
     def to_device(self, device, host: np.ndarray):
         mem = self.malloc(device, host.shape, host.dtype)
         self.write(mem, host)

@@ -34,6 +34,11 @@ class Driver(Protocol):
 
     def malloc(self, device: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any: ...
 
+    def zeros(self, device: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+        """A buffer set to zero (on serial and openmp on a 64-byte line, from calloc's
+        lazily zeroed pages)."""
+        ...
+
     def to_device(self, device: Any, host: np.ndarray) -> Any: ...
 
     def to_host(self, mem: Any) -> np.ndarray:

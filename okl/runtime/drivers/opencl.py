@@ -195,6 +195,9 @@ class OpenCLBackend:
         return Memory(device, cl.Buffer(self.context, cl.mem_flags.READ_WRITE, nbytes), shape,
                       dtype)
 
+    def zeros(self, device, shape, dtype):
+        return self.to_device(device, np.zeros(shape, dtype))
+
     def to_device(self, device, host: np.ndarray):
         mem = self.malloc(device, host.shape, host.dtype)
         if host.nbytes:
