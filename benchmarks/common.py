@@ -255,11 +255,9 @@ class Space:
             return self.ctx.cp.asarray(host)
         if impl.space == "opencl":
             return impl.okl_device.asarray(host)
-        from okl.runtime.drivers.cpu import aligned_empty
+        from okl.runtime.drivers.cpu import aligned_copy
 
-        out = aligned_empty(host.shape, host.dtype)
-        out[...] = host
-        return out
+        return aligned_copy(host)
 
     def empty(self, impl: Impl, shape, dtype):
         if impl.space == "cupy":

@@ -162,9 +162,7 @@ class CPUBackend:
         return Memory(device, aligned_zeros(shape, dtype), shape, dtype)
 
     def to_device(self, device, host: np.ndarray):
-        out = aligned_empty(host.shape, host.dtype)
-        out[...] = host
-        return Memory(device, out, host.shape, host.dtype)
+        return Memory(device, aligned_copy(host), host.shape, host.dtype)
 
     def to_host(self, mem) -> np.ndarray:
         return mem.handle.copy()
@@ -469,6 +467,13 @@ def _say_command(cmd: list[str]) -> None:
 #: the byte alignment of every buffer a CPU Device allocates: a cache line, and one AVX-512
 #: vector (OCCA's serial buffers: posix_memalign to OCCA_MEM_BYTE_ALIGN, 32 by default)
 ALIGN = 64
+
+
+def aligned_copy(host: np.ndarray) -> np.ndarray:
+    """A C-contiguous copy of ``host`` in an :func:`aligned_empty` array."""
+    out = aligned_empty(host.shape, host.dtype)
+    out[...] = host
+    return out
 
 
 def aligned_zeros(shape, dtype) -> np.ndarray:

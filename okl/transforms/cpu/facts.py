@@ -9,6 +9,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from ...ctree import walk
+from ...model.basetypes import INTEGER_TYPES, canonical_base, integer_bits
 from ...model.kernel import Kernel
 from .loops import leaves
 
@@ -116,3 +117,13 @@ def readonly_arguments(kernel: Kernel) -> set[str]:
                 isinstance(t.type, c_ast.TypeDecl) and "const" in t.type.quals:
             out.add(p.name)
     return out
+
+
+def declared_integer(t: c_ast.Node) -> tuple[int, bool] | None:
+    """(bits, signed) of a declaration's plain integer type (``int``, ``unsigned long``...);
+    None for any other type, typedef names and ``char`` (whose signedness is the compiler's)
+    included."""
+    if type(t) is not c_ast.TypeDecl or type(t.type) is not c_ast.IdentifierType:
+        return None
+    base = canonical_base(t.type.names)
+    return integer_bits(base) if base in INTEGER_TYPES and base != "char" else None

@@ -36,10 +36,9 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from ...ctree import children, clone, parent_map, walk
-from ...model.basetypes import INTEGER_TYPES, canonical_base, integer_bits
 from ...model.consteval import evaluate
 from ...model.kernel import Kernel
-from .facts import leaves_early, written_names
+from .facts import declared_integer, leaves_early, written_names
 
 #: at most this many levels are written out (a tree over 65536 lanes)
 MAX_LEVELS = 16
@@ -103,7 +102,7 @@ def _levels(loop: c_ast.For) -> list[int] | None:
         return None
     decl = init.decls[0]
     name = decl.name
-    bits = _integer_bits(decl.type)
+    bits = declared_integer(decl.type)
     if bits is None or decl.init is None or not isinstance(cond, c_ast.BinaryOp) or \
             cond.op not in _COMPARE or not isinstance(cond.left, c_ast.ID) or \
             cond.left.name != name or not isinstance(step, c_ast.Assignment) or \
@@ -129,14 +128,6 @@ def _levels(loop: c_ast.For) -> list[int] | None:
             len(out) * sum(1 for _ in walk(body)) > MAX_NODES:
         return None
     return out
-
-
-def _integer_bits(t: c_ast.Node) -> tuple[int, bool] | None:
-    """(bits, signed) of a plain integer variable's declared type; None otherwise."""
-    if not isinstance(t, c_ast.TypeDecl) or not isinstance(t.type, c_ast.IdentifierType):
-        return None
-    base = canonical_base(t.type.names)
-    return integer_bits(base) if base in INTEGER_TYPES and base != "char" else None
 
 
 def _const_type(t: c_ast.TypeDecl) -> c_ast.TypeDecl:

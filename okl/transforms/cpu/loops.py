@@ -33,11 +33,17 @@ def counted_loop(loop: c_ast.For) -> tuple[str, int, int] | None:
     return name, first, last - first + (cond.op == "<=")
 
 
-def upward_loop(loop: c_ast.For, *, any_step: bool = False,
-                ) -> tuple[c_ast.Decl, c_ast.Node] | None:
+def upward_loop(loop: c_ast.For) -> tuple[c_ast.Decl, c_ast.Node] | None:
     """(the iterator's declaration, N) of ``for (T i = a; i < N; ++i)`` (``i++``,
-    ``i += 1``; with ``any_step``, ``i += c`` for any constant ``c > 0`` too), one scalar
-    iterator declared in the header; None for any other loop."""
+    ``i += 1``), one scalar iterator declared in the header; None for any other loop."""
+    rising = rising_loop(loop)
+    return None if rising is None or rising[2] != 1 else rising[:2]
+
+
+def rising_loop(loop: c_ast.For) -> tuple[c_ast.Decl, c_ast.Node, int] | None:
+    """(the iterator's declaration, N, c) of ``for (T i = a; i < N; i += c)`` with a
+    constant ``c > 0`` (``++i``, ``i++``: 1), one scalar iterator declared in the header;
+    None for any other loop."""
     init, cond = loop.init, loop.cond
     if not isinstance(init, c_ast.DeclList) or len(init.decls) != 1 or \
             type(init.decls[0].type) is not c_ast.TypeDecl:
@@ -46,11 +52,13 @@ def upward_loop(loop: c_ast.For, *, any_step: bool = False,
     if type(cond) is not c_ast.BinaryOp or cond.op != "<" or not is_id(cond.left, decl.name):
         return None
     step = loop.next
-    if not steps_by_one(step, decl.name) and not (
-            any_step and isinstance(step, c_ast.Assignment) and step.op == "+=" and
-            is_id(step.lvalue, decl.name) and (evaluate(step.rvalue) or 0) > 0):
-        return None
-    return decl, cond.right
+    if steps_by_one(step, decl.name):
+        return decl, cond.right, 1
+    if isinstance(step, c_ast.Assignment) and step.op == "+=" and is_id(step.lvalue, decl.name):
+        c = evaluate(step.rvalue)
+        if c is not None and c > 0:
+            return decl, cond.right, c
+    return None
 
 
 def steps_by_one(step: c_ast.Node | None, name: str) -> bool:

@@ -55,7 +55,7 @@ from ...model.kernel import Kernel, Loop, Variable
 from ...model.sizes import array_bytes
 from ...targets.serial import WIDE_VECTORS
 from .guards import uncounted
-from .loops import steps_by_one, upward_loop
+from .loops import rising_loop
 from .simd import mark as simd_mark
 from .simd import prefer_vectors, scatters
 from .versions import Split
@@ -193,7 +193,7 @@ def _split(loop: Loop, plain: c_ast.For, parents, unroll: int, splits: list[Spli
     full = clone(lanes)
     full.cond = c_ast.BinaryOp("<", c_ast.ID(loop.iterator), count)
     head = plain.init
-    rows = upward_loop(plain, any_step=True)
+    rows = rising_loop(plain)
     full_row = _full_row(cond.right, count)
     first = c_ast.For(None, c_ast.BinaryOp("&&", clone(plain.cond), clone(full_row)),
                       clone(plain.next) if plain.next is not None else None,
@@ -214,15 +214,14 @@ def _split(loop: Loop, plain: c_ast.For, parents, unroll: int, splits: list[Spli
         setattr(parent, slot, block)
     parents[id(block)] = (parent, slot)
     parents[id(plain)] = (block, "block_items")
-    if rows is not None and isinstance(full_row, c_ast.BinaryOp):
-        step = 1 if steps_by_one(first.next, rows[0].name) else evaluate(first.next.rvalue)
-        if step is not None:  # upward_loop: a constant step
-            splits.append(Split(block, list(items), first, clone(plain.cond), rows[0].name,
-                                clone(rows[0].init), clone(rows[1]), step, full_row))
+    if rows is not None:
+        decl, end, step = rows
+        splits.append(Split(block, list(items), first, decl.name, clone(decl.init), clone(end),
+                            step, full_row))
     return True
 
 
-def _full_row(bound: c_ast.Node, count: c_ast.Constant) -> c_ast.Node:
+def _full_row(bound: c_ast.Node, count: c_ast.Constant) -> c_ast.BinaryOp:
     """The condition under which the lanes' bound is the whole count: ``C <= E`` for the
     ``(C < E) ? (C) : (E)`` that cpu.guards makes, else ``bound == C``."""
     if isinstance(bound, c_ast.TernaryOp) and isinstance(bound.cond, c_ast.BinaryOp) and \

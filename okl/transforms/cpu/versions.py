@@ -47,13 +47,12 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from ...ctree import clone, parent_map, walk
-from ...model.basetypes import INTEGER_TYPES, canonical_base, integer_bits
+from ...ctree import clone, parent_map, substitute, walk
 from ...model.consteval import evaluate, integer_type
 from ...model.kernel import Kernel
 from ...record import record
 from ...targets.serial import NO_JAM
-from .facts import written_names
+from .facts import declared_integer, written_names
 
 #: the most nodes of code copied for one full block
 MAX_NODES = 3000
@@ -66,7 +65,6 @@ class Split:
     block: c_ast.Compound  # { <the rows' iterator>; first; rest }: the split, in its list
     head: list[c_ast.Node]  # the block's statements before ``first`` (the iterator's start)
     first: c_ast.For  # the full rows' loop: ``for (; P && full(u); step) <full row>``
-    cond: c_ast.Node  # the rows loop's own condition, ``u < U``
     iterator: str
     start: c_ast.Node  # S
     end: c_ast.Node  # U
@@ -100,7 +98,8 @@ def version_full_blocks(kernel: Kernel, splits: list[Split]) -> None:
                for x in region for n in walk(x)) or \
                 sum(1 for x in region for _ in walk(x)) > MAX_NODES:
             continue
-        rows = c_ast.For(None, clone(split.cond), clone(split.first.next),
+        own = c_ast.BinaryOp("<", c_ast.ID(split.iterator), clone(split.end))  # u < U
+        rows = c_ast.For(None, own, clone(split.first.next),
                          clone(split.first.stmt), coord=split.first.coord)
         head = [clone(x) for x in split.head]
         fast_block = c_ast.Compound([*head, rows], coord=split.block.coord)
@@ -135,7 +134,8 @@ def _all_full(split: Split, signed: set[str]) -> c_ast.Node | None:
     if direction == 0:
         return clone(full)
     row = split.start if direction > 0 else _last_row(split)
-    return c_ast.BinaryOp("<=", clone(full.left), _substitute(full.right, split.iterator, row))
+    weakest = substitute(clone(full.right), {split.iterator: row})
+    return c_ast.BinaryOp("<=", clone(full.left), weakest)
 
 
 def _last_row(split: Split) -> c_ast.Node:
@@ -208,38 +208,15 @@ def _safe(e: c_ast.Node) -> bool:
     return True
 
 
-def _substitute(e: c_ast.Node, name: str, value: c_ast.Node) -> c_ast.Node:
-    """A copy of ``e`` with every ``name`` replaced by a copy of ``value``."""
-    out = clone(e)
-    if isinstance(out, c_ast.ID) and out.name == name:
-        return clone(value)
-    for n in walk(out):
-        for slot in ("left", "right", "expr"):
-            child = getattr(n, slot, None)
-            if isinstance(child, c_ast.ID) and child.name == name:
-                setattr(n, slot, clone(value))
-    return out
-
-
 def _signed_names(kernel: Kernel) -> set[str]:
     """The kernel's names declared (everywhere the same way) as signed integers, not char,
     whose address is never taken: a store through a pointer cannot change them."""
-    types: dict[str, str | None] = {}
-    for p in kernel.params:
-        types[p.name] = _signed_base(p.node.type)
+    types: dict[str, tuple[int, bool] | None] = {p.name: declared_integer(p.node.type)
+                                                 for p in kernel.params}
     for n in walk(kernel.node.body):
         if isinstance(n, c_ast.Decl) and n.name:
-            base = _signed_base(n.type)
-            types[n.name] = base if types.get(n.name, base) == base else None
+            t = declared_integer(n.type)
+            types[n.name] = t if types.get(n.name, t) == t else None
     taken = {n.expr.name for n in walk(kernel.node.body)
              if type(n) is c_ast.UnaryOp and n.op == "&" and isinstance(n.expr, c_ast.ID)}
-    return {name for name, base in types.items() if base is not None and name not in taken}
-
-
-def _signed_base(t: c_ast.Node) -> str | None:
-    if type(t) is not c_ast.TypeDecl or type(t.type) is not c_ast.IdentifierType:
-        return None
-    base = canonical_base(t.type.names)
-    if base not in INTEGER_TYPES or base == "char" or not integer_bits(base)[1]:
-        return None
-    return base
+    return {name for name, t in types.items() if t is not None and t[1] and name not in taken}
