@@ -22,6 +22,7 @@ from ...model.kernel import Kernel, Program
 from ...targets.serial import ENTRY_PREFIX, NARROW_VECTORS
 from ...targets.target import Target
 from ..barriers import is_barrier
+from .ahead import prefetch_next_elements
 from .buckets import list_lanes_by_value
 from .collapse import collapse_planes
 from .columns import defer_column_sums
@@ -104,6 +105,8 @@ def lower_cpu_kernel(program: Program, kernel: Kernel, target: Target,
     pad_lane_rows(kernel, simd_lanes)
     # a slab loop's next iteration's short runs of read-only arrays: asked for a slab ahead
     prefetch_next_slabs(kernel)
+    # the next @outer iteration's runs outside its slab loop: spread over this one's slabs
+    prefetch_next_elements(kernel)
     marked = []  # (pragma, loop) of the parallel @outer loops with no guard around them
     pragmas: dict[int, str] = {}  # id(top-level @outer For node) -> its parallel pragma
     for outer in kernel.outers:

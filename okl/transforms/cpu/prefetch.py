@@ -69,7 +69,7 @@ LINE = 64
 LONG_RUN = 8
 #: at most this many lines prefetched per slab
 MOST_LINES = 64
-_SIZES = {("double",): 8, ("float",): 4, ("int",): 4, ("unsigned", "int"): 4,
+SIZES = {("double",): 8, ("float",): 4, ("int",): 4, ("unsigned", "int"): 4,
           ("unsigned",): 4, ("long",): 8, ("long", "long"): 8, ("short",): 2,
           ("char",): 1, ("int64_t",): 8, ("int32_t",): 4, ("uint64_t",): 8,
           ("uint32_t",): 4}
@@ -100,7 +100,7 @@ def _read_only_params(kernel: Kernel) -> dict[str, int]:
         if not isinstance(t, c_ast.PtrDecl) or not isinstance(t.type, c_ast.TypeDecl):
             continue
         base = t.type
-        size = _SIZES.get(tuple(getattr(base.type, "names", ()))) \
+        size = SIZES.get(tuple(getattr(base.type, "names", ()))) \
             if isinstance(base.type, c_ast.IdentifierType) else None
         if "const" in base.quals and size is not None and p.name:
             out[p.name] = size
@@ -111,14 +111,14 @@ def _read_only_params(kernel: Kernel) -> dict[str, int]:
             if n not in written and n not in declared and "*" not in written}
 
 
-def _outer_shape(node: c_ast.For) -> tuple[str, c_ast.Node, list[str]] | None:
+def outer_shape(node: c_ast.For) -> tuple[str, c_ast.Node, list[str]] | None:
     """(iterator, bound, T) of ``for (T e = a; e < B; ++e)``, T an integer type."""
     init, cond, step = node.init, node.cond, node.next
     if not isinstance(init, c_ast.DeclList) or len(init.decls) != 1:
         return None
     name, t = init.decls[0].name, init.decls[0].type
     if not isinstance(t, c_ast.TypeDecl) or not isinstance(t.type, c_ast.IdentifierType) or \
-            tuple(t.type.names) not in _SIZES or tuple(t.type.names) in (("double",), ("float",)):
+            tuple(t.type.names) not in SIZES or tuple(t.type.names) in (("double",), ("float",)):
         return None
     if not (isinstance(cond, c_ast.BinaryOp) and cond.op == "<" and is_id(cond.left, name)):
         return None
@@ -129,7 +129,7 @@ def _outer_shape(node: c_ast.For) -> tuple[str, c_ast.Node, list[str]] | None:
 
 
 def _outer(kernel: Kernel, outer: Loop, params: dict[str, int], inner: set[int]) -> int:
-    shape = _outer_shape(outer.node)
+    shape = outer_shape(outer.node)
     body = outer.node.stmt
     if shape is None or not isinstance(body, c_ast.Compound) or leaves_early(body):
         return 0
@@ -141,7 +141,7 @@ def _outer(kernel: Kernel, outer: Loop, params: dict[str, int], inner: set[int])
     done = 0
     for item in list(body.block_items or []):
         if isinstance(item, c_ast.For) and id(item) not in inner and \
-                counted_loop(item) is not None and _blocks(item.stmt, inner) >= 2 and \
+                counted_loop(item) is not None and slab_blocks(item.stmt, inner) >= 2 and \
                 isinstance(item.stmt, c_ast.Compound):
             block = _slab_prefetch(kernel, item, e, bound, index, params, body)
             if block is not None:
@@ -150,11 +150,11 @@ def _outer(kernel: Kernel, outer: Loop, params: dict[str, int], inner: set[int])
     return done
 
 
-def _blocks(body: c_ast.Node, inner: set[int]) -> int:
+def slab_blocks(body: c_ast.Node, inner: set[int]) -> int:
     """How many outermost @inner loops ``body`` holds."""
     if id(body) in inner:
         return 1
-    return sum(_blocks(c, inner) for _, c in body.children())
+    return sum(slab_blocks(c, inner) for _, c in body.children())
 
 
 def _slab_prefetch(kernel: Kernel, slab: c_ast.For, e: str, bound: c_ast.Node,
@@ -166,10 +166,10 @@ def _slab_prefetch(kernel: Kernel, slab: c_ast.For, e: str, bound: c_ast.Node,
     loads: dict[str, list[tuple[Affine, dict[str, range]]]] = {}
     refused: set[str] = set()
     written = written_names(outer_body)
-    for ref, path in _loads(slab.stmt, set(params)):
+    for ref, path in references(slab.stmt, set(params)):
         name = array_root(ref)
         assert name is not None
-        found = _affine_load(ref, path, e, k, written)
+        found = affine_reference(ref, path, (e, k), written)
         if found is None:
             refused.add(name)
         else:
@@ -191,7 +191,7 @@ def _slab_prefetch(kernel: Kernel, slab: c_ast.For, e: str, bound: c_ast.Node,
     return _emit(blocks, e, bound, index, k, first, count, params, taken, slab.coord)
 
 
-def _loads(root: c_ast.Node, names: set[str]):
+def references(root: c_ast.Node, names: set[str]):
     """(reference, path from ``root``) of the one-subscript references to ``names`` that
     every pass through ``root`` evaluates; references under anything else are reported
     with a path of None (refused)."""
@@ -219,10 +219,12 @@ def _loads(root: c_ast.Node, names: set[str]):
     yield from visit(root, [])
 
 
-def _affine_load(ref: c_ast.ArrayRef, path: list[c_ast.Node] | None, e: str, k: str,
-                 written: set[str]) -> tuple[Affine, dict[str, range]] | None:
-    """The subscript of ``ref`` as an affine form in ``e``, ``k`` and the counted loops on
-    ``path``, with those loops' ranges; None when it is not one."""
+def affine_reference(ref: c_ast.ArrayRef, path: list[c_ast.Node] | None,
+                     iterators: tuple[str, ...],
+                     written: set[str]) -> tuple[Affine, dict[str, range]] | None:
+    """The subscript of ``ref`` as an affine form in ``iterators`` (each with a coefficient
+    other than 0) and the counted loops on ``path``, with those loops' ranges; None when it
+    is not one."""
     if path is None:
         return None
     ranges: dict[str, range] = {}
@@ -245,10 +247,11 @@ def _affine_load(ref: c_ast.ArrayRef, path: list[c_ast.Node] | None, e: str, k: 
                     locals_[item.name] = item.init
                 elif isinstance(item, c_ast.Decl) and item.name:
                     locals_.pop(item.name, None)
-    if {e, k} & set(ranges) or e == k or declared & {e, k, *ranges}:
+    if set(iterators) & set(ranges) or len(set(iterators)) < len(iterators) or \
+            declared & {*iterators, *ranges}:
         return None  # an iterator declared again on the way: refused
-    form = _affine(subscripts(ref)[0], {e, k, *ranges}, locals_, 0)
-    if form is None or not form.get(e) or not form.get(k):
+    form = _affine(subscripts(ref)[0], {*iterators, *ranges}, locals_, 0)
+    if form is None or not all(form.get(v) for v in iterators):
         return None
     return form, ranges
 
@@ -303,46 +306,60 @@ def _runs(forms: list[tuple[Affine, dict[str, range]]], e: str, k: str,
     for form, ranges in forms:
         if form[e] != c_e or form[k] != c_k:
             return None
-        lo = hi = form.get("", 0)
-        points = 1
-        for v, r in ranges.items():
-            c = form.get(v, 0)
-            if c:
-                lo += min(c * r[0], c * r[-1])
-                hi += max(c * r[0], c * r[-1])
-                points *= len(r)
-        if hi - lo + 1 > 2 * points:
+        found = dense_span(form, ranges)
+        if found is None:
             return None
-        spans.append((lo, hi))
+        spans.append(found)
     per_line = max(LINE // size, 1)
-    merged: list[list[int]] = []
-    for lo, hi in sorted(spans):
-        if merged and lo <= merged[-1][1] + per_line:
-            merged[-1][1] = max(merged[-1][1], hi)
-        else:
-            merged.append([lo, hi])
-    kept = [(lo, hi - lo + 1) for lo, hi in merged if (hi - lo + 1) * size < LONG_RUN * LINE]
+    kept = [(lo, n) for lo, n in merge_spans(spans, per_line) if n * size < LONG_RUN * LINE]
     lines = sum(-(-n // per_line) for _, n in kept)
     if lines > MOST_LINES:
         return None
     return c_e, c_k, kept
 
 
-def _num(v: int) -> c_ast.Constant:
+def dense_span(form: Affine, ranges: dict[str, range]) -> tuple[int, int] | None:
+    """(lowest, highest) offset from the form's iterators' terms that the counted loops'
+    ``ranges`` reach; None when they reach fewer than half the values between (a sparse
+    run: its lines are not worth asking for)."""
+    lo = hi = form.get("", 0)
+    points = 1
+    for v, r in ranges.items():
+        c = form.get(v, 0)
+        if c:
+            lo += min(c * r[0], c * r[-1])
+            hi += max(c * r[0], c * r[-1])
+            points *= len(r)
+    return None if hi - lo + 1 > 2 * points else (lo, hi)
+
+
+def merge_spans(spans: list[tuple[int, int]], per_line: int) -> list[tuple[int, int]]:
+    """(offset, length) of the runs that ``spans`` make, spans less than a line apart
+    joined."""
+    merged: list[list[int]] = []
+    for lo, hi in sorted(spans):
+        if merged and lo <= merged[-1][1] + per_line:
+            merged[-1][1] = max(merged[-1][1], hi)
+        else:
+            merged.append([lo, hi])
+    return [(lo, hi - lo + 1) for lo, hi in merged]
+
+
+def number(v: int) -> c_ast.Constant:
     return c_ast.Constant("int", str(v))
 
 
-def _times(c: int, expr: c_ast.Node) -> c_ast.Node:
-    return expr if c == 1 else c_ast.BinaryOp("*", expr, _num(c))
+def times(c: int, expr: c_ast.Node) -> c_ast.Node:
+    return expr if c == 1 else c_ast.BinaryOp("*", expr, number(c))
 
 
-def _plus(a: c_ast.Node, c: int) -> c_ast.Node:
+def plus(a: c_ast.Node, c: int) -> c_ast.Node:
     if c == 0:
         return a
-    return c_ast.BinaryOp("-" if c < 0 else "+", a, _num(abs(c)))
+    return c_ast.BinaryOp("-" if c < 0 else "+", a, number(abs(c)))
 
 
-def _sum(terms: list[c_ast.Node]) -> c_ast.Node:
+def add_all(terms: list[c_ast.Node]) -> c_ast.Node:
     out = terms[0]
     for t in terms[1:]:
         out = c_ast.BinaryOp("+", out, t)
@@ -354,13 +371,13 @@ def _emit(blocks, e: str, bound: c_ast.Node, index: list[str], k: str, first: in
     """``if (k + 1 < end || e + 1 < B) { const T A__next = ...; for (l) prefetch... }``, T the
     @outer iterator's type."""
     end = first + count
-    more_slabs = c_ast.BinaryOp("<", _plus(c_ast.ID(k), 1), _num(end))
+    more_slabs = c_ast.BinaryOp("<", plus(c_ast.ID(k), 1), number(end))
     items: list[c_ast.Node] = []
     for name, c_e, c_k, runs in blocks:
         nxt = fresh_name(taken, f"{name}__next")
-        same = _sum([_times(c_e, c_ast.ID(e)), _times(c_k, _plus(c_ast.ID(k), 1))])
-        after = _sum([_times(c_e, _plus(c_ast.ID(e), 1)),
-                      *([_times(c_k, _num(first))] if first else [])])
+        same = add_all([times(c_e, c_ast.ID(e)), times(c_k, plus(c_ast.ID(k), 1))])
+        after = add_all([times(c_e, plus(c_ast.ID(e), 1)),
+                      *([times(c_k, number(first))] if first else [])])
         items.append(c_ast.Decl(nxt, ["const"], [], [], [], c_ast.TypeDecl(
             nxt, ["const"], None, c_ast.IdentifierType(list(index))),
             c_ast.TernaryOp(clone(more_slabs), same, after), None, coord=coord))
@@ -372,8 +389,8 @@ def _emit(blocks, e: str, bound: c_ast.Node, index: list[str], k: str, first: in
             line = fresh_name(set(taken), "l")
             calls = [c_ast.FuncCall(c_ast.ID("__builtin_prefetch"), c_ast.ExprList([
                 c_ast.UnaryOp("&", c_ast.ArrayRef(c_ast.ID(name), c_ast.BinaryOp(
-                    "+", _plus(c_ast.ID(nxt), offset), c_ast.ID(line))
-                    if length > per_line else _plus(c_ast.ID(nxt), offset)))]))
+                    "+", plus(c_ast.ID(nxt), offset), c_ast.ID(line))
+                    if length > per_line else plus(c_ast.ID(nxt), offset)))]))
                 for offset in offsets]
             if length <= per_line:  # a line each: no loop
                 items.extend(calls)
@@ -381,9 +398,9 @@ def _emit(blocks, e: str, bound: c_ast.Node, index: list[str], k: str, first: in
             body = calls[0] if len(calls) == 1 else c_ast.Compound(calls)
             items.append(c_ast.For(
                 c_ast.DeclList([c_ast.Decl(line, [], [], [], [], c_ast.TypeDecl(
-                    line, [], None, c_ast.IdentifierType(["int"])), _num(0), None)]),
-                c_ast.BinaryOp("<", c_ast.ID(line), _num(length)),
-                c_ast.Assignment("+=", c_ast.ID(line), _num(per_line)), body, coord=coord))
-    more_elements = c_ast.BinaryOp("<", _plus(c_ast.ID(e), 1), clone(bound))
+                    line, [], None, c_ast.IdentifierType(["int"])), number(0), None)]),
+                c_ast.BinaryOp("<", c_ast.ID(line), number(length)),
+                c_ast.Assignment("+=", c_ast.ID(line), number(per_line)), body, coord=coord))
+    more_elements = c_ast.BinaryOp("<", plus(c_ast.ID(e), 1), clone(bound))
     return c_ast.If(c_ast.BinaryOp("||", more_slabs, more_elements),
                     c_ast.Compound(items, coord=coord), None, coord=coord)

@@ -45,6 +45,16 @@ static void slab(const int E, const double * restrict D, const double * restrict
       }
 #line 25 "slab_column.okl"
       for (int k = 0; k < 4; ++k) {
+#line 25 "slab_column.okl"
+        if (e + 1 < E) {
+#line 25 "slab_column.okl"
+          for (int l = k * 16; l < k * 16 + 16; l += 8)
+            __builtin_prefetch(&q[(e + 1) * 64 + l]);
+#line 25 "slab_column.okl"
+          for (int l = k * 16; l < k * 16 + 16; l += 8)
+            __builtin_prefetch(&out[(e + 1) * 64 + l], 1);
+        }
+#line 26 "slab_column.okl"
         for (int j = 0; j < 4; ++j) {
           #pragma GCC ivdep
 #line 27 "slab_column.okl"

@@ -37,6 +37,16 @@ static void stiffness(const int Nelements, const double *D, const double *q, dou
     }
 #line 25 "slab_tensor_3d.okl"
     for (int k = 0; k < 4; ++k) {
+#line 25 "slab_tensor_3d.okl"
+      if (e + 1 < Nelements) {
+#line 25 "slab_tensor_3d.okl"
+        for (int l = k * 16; l < k * 16 + 16; l += 8)
+          __builtin_prefetch(&q[(e + 1) * 64 + l]);
+#line 25 "slab_tensor_3d.okl"
+        for (int l = k * 16; l < k * 16 + 16; l += 8)
+          __builtin_prefetch(&Aq[(e + 1) * 64 + l], 1);
+      }
+#line 26 "slab_tensor_3d.okl"
       for (int j = 0; j < 4; ++j) {
         #pragma GCC ivdep
 #line 27 "slab_tensor_3d.okl"

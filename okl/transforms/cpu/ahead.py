@@ -1,0 +1,187 @@
+"""The next @outer iteration's whole-element runs, asked for across this iteration's slabs.
+
+A GPU-style @outer body reads its element's column of values into @exclusive registers before
+its slab loop and writes the results after it (BK5: ``r_q[k] = q[base + k * Nq * Nq]`` for
+every thread, then ``Aq[base + k * Nq * Nq] = r_Aq[k]``).  On a CPU those two blocks are
+bursts: 4 KiB of loads at the top of each element (at N = 7), 4 KiB of stores at its end,
+each a new page that the hardware prefetchers have not seen, while the slab loop between
+them streams only ``ggeo``.  A hand-written CPU loop reads and writes the same arrays a row
+at a time, spread over the element's arithmetic.  So each slab-loop iteration asks for its
+share of the lines that the next @outer iteration's blocks outside the slab loop read or
+write (written ones with ``__builtin_prefetch(p, 1)``, which fetches the line for writing)::
+
+    for (int k = 0; k < 8; ++k) {
+      if (e + 1 < Nelements) {
+        for (int l = k * 64; l < k * 64 + 64; l += 8)
+          __builtin_prefetch(&q[(e + 1) * 512 + l]);
+        for (int l = k * 64; l < k * 64 + 64; l += 8)
+          __builtin_prefetch(&Aq[(e + 1) * 512 + l], 1);
+      }
+      ...
+
+One thread, BK5 at N = 7 (8^3 nodes, 977 elements: ggeo, q and Aq stream from memory),
+against the hand C, an interleaved C harness (median over 11 rounds of each round's best of
+20 calls): 0.91 -> 0.99; with the stores' share alone 0.93, the loads' alone 0.92
+(the same bits: a prefetch changes no value).  In cache (20 elements) the code without
+them already ran at 1.00 of the hand C: the gap was memory, not arithmetic.
+
+A prefetch changes no value, so the only legality question is that each address formed
+points into the array: it is one that the next @outer iteration (which ``e + 1 < B`` says
+exists) reads or writes unconditionally, or lies between two such.  Checked, refused
+otherwise (the same conditions as cpu.prefetch's, whose helpers this pass shares):
+
+- the @outer loop (one with no @outer loop inside) is ``for (T e = a; e < B; ++e)``, B free
+  of side effects and of names the body writes, its body holds no ``continue``, ``break``,
+  ``return`` or ``goto``, stores through no pointer but its named arrays, and has a slab
+  loop among its statements: a counted loop of constant range, two iterations or more,
+  that holds two @inner loops or more;
+- an array is a pointer parameter of a known scalar type that the kernel never points
+  elsewhere and the slab loop never names (cpu.prefetch asks for those a slab ahead);
+- its references used are those reached from the @outer body through blocks and counted
+  loops of constant range only, one subscript, affine in the @outer iterator and the loops'
+  iterators with the same coefficient of the @outer iterator in each; their ranges, merged
+  where less than a line apart, each at least half dense and at least a line per slab
+  (a shorter run is one or two misses, not a burst);
+- at most 512 lines (32 KiB) an @outer iteration, all arrays together.
+"""
+
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from ...ctree import clone, is_pure, walk
+from ...model.kernel import Kernel, Loop
+from .facts import array_root, fresh_name, leaves_early, written_names
+from .loops import counted_loop
+from .prefetch import (
+    LINE,
+    SIZES,
+    affine_reference,
+    dense_span,
+    merge_spans,
+    number,
+    outer_shape,
+    plus,
+    references,
+    slab_blocks,
+    times,
+)
+
+#: at most this many lines asked for per @outer iteration, all arrays together
+MOST_LINES = 512
+
+
+def prefetch_next_elements(kernel: Kernel) -> int:
+    """Add the prefetches to every @outer loop the conditions allow; return how many."""
+    params = _steady_pointers(kernel)
+    if not params:
+        return 0
+    inner = {id(loop.node) for loop in kernel.loops() if loop.kind == "inner"}
+    return sum(_outer(kernel, outer, params, inner) for outer in kernel.loops()
+               if outer.kind == "outer" and not any(c.kind == "outer" for c in outer.children))
+
+
+def _steady_pointers(kernel: Kernel) -> dict[str, int]:
+    """Name -> element size of the pointer parameters of a known scalar type that the body
+    neither assigns, steps, takes the address of, nor declares again."""
+    func = kernel.node.decl.type
+    out = {}
+    for p in func.args.params if isinstance(func.args, c_ast.ParamList) else []:
+        t = getattr(p, "type", None)
+        if isinstance(t, c_ast.PtrDecl) and isinstance(t.type, c_ast.TypeDecl) and \
+                isinstance(t.type.type, c_ast.IdentifierType) and p.name:
+            size = SIZES.get(tuple(t.type.type.names))
+            if size is not None:
+                out[p.name] = size
+    body = kernel.node.body
+    moved = {n.lvalue.name for n in walk(body)
+             if isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID)} | \
+        {n.expr.name for n in walk(body) if isinstance(n, c_ast.UnaryOp) and
+         n.op in ("++", "--", "p++", "p--", "&") and isinstance(n.expr, c_ast.ID)} | \
+        {n.name for n in walk(body) if isinstance(n, c_ast.Decl)}
+    return {n: s for n, s in out.items() if n not in moved}
+
+
+def _outer(kernel: Kernel, outer: Loop, params: dict[str, int], inner: set[int]) -> int:
+    shape = outer_shape(outer.node)
+    body = outer.node.stmt
+    if shape is None or not isinstance(body, c_ast.Compound) or leaves_early(body):
+        return 0
+    e, bound, _ = shape
+    written = written_names(body)
+    if not is_pure(bound) or "*" in written or \
+            any(isinstance(n, c_ast.ID) and n.name in written for n in walk(bound)):
+        return 0
+    slab = next((item for item in body.block_items or []
+                 if isinstance(item, c_ast.For) and id(item) not in inner and
+                 isinstance(item.stmt, c_ast.Compound) and
+                 (counted_loop(item) or ("", 0, 0))[2] >= 2 and
+                 slab_blocks(item.stmt, inner) >= 2), None)
+    if slab is None:
+        return 0
+    count = counted_loop(slab)[2]  # type: ignore[index]
+    in_slab = {n.name for n in walk(slab) if isinstance(n, c_ast.ID)}
+    stored = {id(n.lvalue) for n in walk(body) if isinstance(n, c_ast.Assignment)} | \
+        {id(n.expr) for n in walk(body)
+         if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--")}
+    inside = {id(n) for n in walk(slab)}
+    forms: dict[str, list] = {}
+    writes: set[str] = set()
+    for ref, path in references(body, set(params) - in_slab):
+        name = array_root(ref)
+        assert name is not None
+        if id(ref) in stored:
+            writes.add(name)
+        found = None if id(ref) in inside else affine_reference(ref, path, (e,), written)
+        if found is not None:
+            forms.setdefault(name, []).append(found)
+    runs = []
+    for name, found in forms.items():
+        c_e = found[0][0][e]
+        spans = [dense_span(form, ranges) for form, ranges in found]
+        if any(f[e] != c_e for f, _ in found) or None in spans:
+            continue
+        per_line = max(LINE // params[name], 1)
+        runs += [(name, c_e, lo, n, per_line) for lo, n in merge_spans(spans, per_line)
+                 if -(-n // per_line) >= count]  # a line a slab at least
+    lines = sum(-(-n // per_line) for *_, n, per_line in runs)
+    if not runs or lines > MOST_LINES:
+        return 0
+    taken = {n.name for n in walk(kernel.node) if isinstance(n, (c_ast.ID, c_ast.Decl))
+             and n.name}
+    assert isinstance(slab.stmt, c_ast.Compound)
+    slab.stmt.block_items = [_ask(slab, runs, writes, e, bound, taken),
+                             *(slab.stmt.block_items or [])]
+    return 1
+
+
+def _ask(slab: c_ast.For, runs: list, writes: set[str], e: str, bound: c_ast.Node,
+         taken: set[str]) -> c_ast.If:
+    """``if (e + 1 < B) { for (int l = k * P; l < k * P + P; l += line) prefetch... }``:
+    slab k asks for its P values of each run of the next @outer iteration."""
+    k, first, count = counted_loop(slab)  # type: ignore[misc]
+    items: list[c_ast.Node] = []
+    for name, c_e, lo, n, per_line in runs:
+        lines = -(-n // per_line)
+        share = -(-lines // count) * per_line  # values per slab: whole lines
+        line = fresh_name(set(taken), "l")
+
+        def start(share: int = share) -> c_ast.Node:
+            return times(share, plus(c_ast.ID(k), -first))
+        cond: c_ast.Node = c_ast.BinaryOp("<", c_ast.ID(line), c_ast.BinaryOp(
+            "+", start(), number(share)))
+        if share * count > n:
+            cond = c_ast.BinaryOp("&&", cond, c_ast.BinaryOp("<", c_ast.ID(line), number(n)))
+        where = c_ast.BinaryOp("+", plus(times(c_e, plus(c_ast.ID(e), 1)), lo),
+                               c_ast.ID(line))
+        args: list[c_ast.Node] = [c_ast.UnaryOp("&", c_ast.ArrayRef(c_ast.ID(name), where))]
+        if name in writes:
+            args.append(number(1))
+        call = c_ast.FuncCall(c_ast.ID("__builtin_prefetch"), c_ast.ExprList(args))
+        items.append(c_ast.For(
+            c_ast.DeclList([c_ast.Decl(line, [], [], [], [], c_ast.TypeDecl(
+                line, [], None, c_ast.IdentifierType(["int"])), start(), None)]),
+            cond, c_ast.Assignment("+=", c_ast.ID(line), number(per_line)), call,
+            coord=slab.coord))
+    more = c_ast.BinaryOp("<", plus(c_ast.ID(e), 1), clone(bound))
+    return c_ast.If(more, c_ast.Compound(items, coord=slab.coord), None, coord=slab.coord)
