@@ -45,7 +45,8 @@ between two such reads.  Checked, refused otherwise:
 Only runs shorter than 8 lines (512 bytes) are prefetched, a line each (a run that fits one
 line: one prefetch, no loop), at most 64 lines a slab: at BK5 N = 7 and 9 (runs of 8 and
 12.5 lines) the same prefetches cost 3-10 % (measured; why was not established -- the
-hardware prefetcher may already follow runs that long).  One thread, ratio to the
+hardware prefetcher may already follow runs that long).  What the next @outer iteration
+reads or writes outside its slab loop is cpu.ahead's (okl/transforms/cpu/ahead.py).  One thread, ratio to the
 OKL-order hand C (an interleaved C harness, the median over 12 rounds of each round's best of
 3 calls, two runs): N = 3 0.88 -> 1.16-1.25, N = 5 0.97 -> 1.11-1.13; OpenMP, 2 threads:
 N = 3 0.89 -> 1.17-1.18, N = 5 1.00 -> 1.15-1.24.  The prefetches add 3-4 % of the
