@@ -1,6 +1,6 @@
 """cpu.prefetch: the top of each iteration of a plain slab loop asks for the lines of const
 arguments that the next iteration reads (the next @outer iteration's first slab after the
-last), when the subscripts are affine and the runs short (BK5's ggeo at N = 3 and 5).  The
+last), when the subscripts are affine and the runs short (BK5's ggeo at N = 3).  The
 answers are the same to the bit, and kernels outside the pass's conditions are left as they
 were."""
 
@@ -100,8 +100,9 @@ REFUSED = {
     # the same lines in every slab
     "no slab": ("const int n = e * 2 * Q * Q * Q + k * Q * Q + j * Q + i;",
                 "const int n = e * 2 * Q * Q * Q + j * Q + i;"),
-    # runs of 8 lines and more: the hardware prefetcher follows those
+    # runs of 4 lines and more: the hardware prefetcher follows those (8 lines, 4.5 lines)
     "long runs": ("#define Q 4", "#define Q 8"),
+    "runs of 4.5 lines": ("#define Q 4", "#define Q 6"),
     # written arrays are not asked for
     "not const": ("@restrict const double *g, @restrict const double *q",
                   "@restrict double *g, @restrict double *q"),

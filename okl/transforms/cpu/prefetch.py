@@ -42,16 +42,20 @@ between two such reads.  Checked, refused otherwise:
   same for every load of the array; per slab, the loads' ranges, merged where less than a
   line apart, each at most twice as long as the number of values that read it.
 
-Only runs shorter than 8 lines (512 bytes) are prefetched, a line each (a run that fits one
-line: one prefetch, no loop), at most 64 lines a slab: at BK5 N = 7 and 9 (runs of 8 and
-12.5 lines) the same prefetches cost 3-10 % (measured; why was not established -- the
-hardware prefetcher may already follow runs that long).  What the next @outer iteration
-reads or writes outside its slab loop is cpu.ahead's (okl/transforms/cpu/ahead.py).  One thread, ratio to the
-OKL-order hand C (an interleaved C harness, the median over 12 rounds of each round's best of
-3 calls, two runs): N = 3 0.88 -> 1.16-1.25, N = 5 0.97 -> 1.11-1.13; OpenMP, 2 threads:
-N = 3 0.89 -> 1.17-1.18, N = 5 1.00 -> 1.15-1.24.  The prefetches add 3-4 % of the
-instructions (callgrind).  Measured on one x86 VM (gcc 12, AVX-512); ``__builtin_prefetch``
-is gcc's and clang's (okl's CPU compilers).
+Only runs shorter than 4 lines (256 bytes) are prefetched, a line each (a run that fits one
+line: one prefetch, no loop), at most 64 lines a slab.  At BK5 N = 7 and 9 (runs of 8 and
+12.5 lines) the same prefetches cost 3-10 %; at N = 5 (runs of 4.5 lines), once cpu.ahead
+(okl/transforms/cpu/ahead.py) asked for the next element's q and Aq, they cost 4 % on one
+thread and 12 % on two (against the hand C, from Python on the same arrays, in turn: one
+thread 1.11 with them, 1.15 without; two threads 0.96-0.98 with, 1.09-1.10 without;
+without cpu.ahead too, two threads 0.94 with, 1.01 without).  The hardware prefetcher
+follows runs that long; the prefetches only add to the traffic that two threads share.
+What the next @outer iteration reads or writes outside its slab loop is cpu.ahead's.  One
+thread, ratio to the OKL-order hand C (an interleaved C harness, the median over 12 rounds
+of each round's best of 3 calls, two runs): N = 3 0.88 -> 1.16-1.25; OpenMP, 2 threads: N =
+3 0.89 -> 1.17-1.18; with cpu.ahead, against the hand C, one thread 0.91 -> 1.24, two
+threads 0.89 -> 1.10.  The prefetches add 3-4 % of the instructions (callgrind).  Measured
+on one x86 VM (gcc 12, AVX-512); ``__builtin_prefetch`` is gcc's and clang's (okl's CPU compilers).
 """
 
 from __future__ import annotations
@@ -67,7 +71,7 @@ from .loops import counted_loop
 #: bytes per cache line
 LINE = 64
 #: runs this many lines or longer are left to the hardware prefetcher
-LONG_RUN = 8
+LONG_RUN = 4
 #: at most this many lines prefetched per slab
 MOST_LINES = 64
 SIZES = {("double",): 8, ("float",): 4, ("int",): 4, ("unsigned", "int"): 4,
