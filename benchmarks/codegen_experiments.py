@@ -12,12 +12,14 @@ translation, and prints best / median throughput over interleaved repetitions:
   before that pass), the u loop jammed into the lanes or moved inside them;
 - dot: the same for streamDot, float (the sums fit registers) and double (they do not);
 - bk5: BK5's GPU algorithm (k-slabs through @shared memory, @exclusive columns) against
-  the same translation before cpu.collapse, before cpu.prefetch (and each later pass),
+  the same translation before cpu.ahead, with cpu.prefetch asking for runs of up to 8 lines
+  (as before cpu.ahead), before cpu.collapse, before cpu.prefetch (and each later pass),
   before cpu.pad (and cpu.prefetch), before
   cpu.forward and cpu.hoist (and cpu.pad, cpu.prefetch), and before cpu.columns and the
   chained-sum interchange (and cpu.pad, cpu.prefetch) (same bits), the
   hand C's whole-element algorithm, and that hand C with every sum in OKL's order
   (peers/openmp/bk5_okl_order.c: what a careful CPU programmer gets without reassociating);
+  ``--threads 2`` runs it on two threads (okl's openmp translation, wall time);
 - blocksolver: the translation (its unrolled divmod nest built preferring 256-bit
   vectors, _okl_narrow_vectors) against the same C without that attribute, and the hand C;
 - dgvolume: the translation (its readers read ``q``: cpu.staging) against the translation
@@ -44,7 +46,7 @@ import numpy as np
 
 from okl.targets.serial import ENTRY_PREFIX
 
-from .common import CPU_FLAGS, KERNELS, PEERS, c_compiler
+from .common import CPU_FLAGS, KERNELS, PEERS, c_compiler, omp_threads
 
 P = ctypes.c_void_p
 WORK = tempfile.mkdtemp(prefix="okl-codegen-")
@@ -262,29 +264,51 @@ def _prefetch_off():
     return _lower_pass_off("prefetch_next_slabs", 0)
 
 
+def _ahead_off():
+    """Without cpu.ahead (the same code less the next element's prefetches)."""
+    return _lower_pass_off("prefetch_next_elements", 0)
+
+
+@contextlib.contextmanager
+def _slab_runs(lines: int):
+    """cpu.prefetch asking for runs shorter than ``lines`` lines."""
+    import okl.transforms.cpu.prefetch as prefetch
+    saved = prefetch.LONG_RUN
+    prefetch.LONG_RUN = lines
+    try:
+        yield
+    finally:
+        prefetch.LONG_RUN = saved
+
+
 def _buckets_off():
     """Without cpu.buckets (the same (colour, lane) pairs in the same order, by a scan)."""
     return _lower_pass_off("list_lanes_by_value", 0)
 
 
-def bk5(E: int, nq: int, reps: int) -> None:
-    print(f"BK5, N = {nq - 1}, {E} elements, one thread: okl's translation, the same before "
-          f"each of its CPU passes (newest first; each without the passes after it), the hand "
-          f"C peer with every sum in OKL's order, and the hand C peer (it reassociates its "
-          f"D^T sums)")
+def bk5(E: int, nq: int, reps: int, threads: int = 1) -> None:
+    mode = "openmp" if threads > 1 else "serial"
+    print(f"BK5, N = {nq - 1}, {E} elements, {threads} thread(s): okl's translation, the same "
+          f"before each of its CPU passes (newest first; each without the passes after it), "
+          f"the hand C peer with every sum in OKL's order, and the hand C peer (it "
+          f"reassociates its D^T sums)")
     from .bench_bk5 import reference
     defines = {"dfloat": "double", "p_Nq": nq}
-    with _collapse_off():
-        with _bk5_passes_off(), _pad_off(), _prefetch_off():
-            before = translate("bk5.okl", defines)
-        with _forward_hoist_off(), _pad_off(), _prefetch_off():
-            unforwarded = translate("bk5.okl", defines)
-        with _pad_off(), _prefetch_off():
-            unpadded = translate("bk5.okl", defines)
-        with _prefetch_off():
-            unprefetched = translate("bk5.okl", defines)
-        uncollapsed = translate("bk5.okl", defines)
-    variants = {"generated": translate("bk5.okl", defines),
+    with _ahead_off():
+        with _slab_runs(8):
+            unahead = translate("bk5.okl", defines, mode)
+        with _collapse_off():
+            with _bk5_passes_off(), _pad_off(), _prefetch_off():
+                before = translate("bk5.okl", defines, mode)
+            with _forward_hoist_off(), _pad_off(), _prefetch_off():
+                unforwarded = translate("bk5.okl", defines, mode)
+            with _pad_off(), _prefetch_off():
+                unpadded = translate("bk5.okl", defines, mode)
+            with _prefetch_off():
+                unprefetched = translate("bk5.okl", defines, mode)
+            uncollapsed = translate("bk5.okl", defines, mode)
+    variants = {"generated": translate("bk5.okl", defines, mode),
+                "before cpu.ahead (and slab runs < 8 lines)": unahead,
                 "before cpu.collapse": uncollapsed,
                 "before cpu.prefetch": unprefetched,
                 "before cpu.pad": unpadded,
@@ -314,7 +338,9 @@ def bk5(E: int, nq: int, reps: int) -> None:
         out = output(tag)
         calls[tag] = ((lambda h=h, out=out: h(E, 1.0, *inputs, out)),
                       f"(compile {ct * 1e3:.0f} ms)")
-    race(calls, E * np_ / 1e9, "GDOF/s", reps, clock=time.thread_time)
+    with omp_threads(threads):
+        race(calls, E * np_ / 1e9, "GDOF/s", reps,
+             clock=time.thread_time if threads == 1 else time.perf_counter)
     scale = np.abs(ref).max()
     assert all(np.abs(v - ref).max() < 1e-11 * scale for v in outs.values())
     # the rewrite keeps every sum's order: the same bits as before it
@@ -323,6 +349,7 @@ def bk5(E: int, nq: int, reps: int) -> None:
     assert np.array_equal(outs["generated"], outs["before cpu.pad"])
     assert np.array_equal(outs["generated"], outs["before cpu.prefetch"])
     assert np.array_equal(outs["generated"], outs["before cpu.collapse"])
+    assert np.array_equal(outs["generated"], outs["before cpu.ahead (and slab runs < 8 lines)"])
 
 
 def blocksolver(grid: int, reps: int) -> None:
@@ -491,6 +518,9 @@ def airfoil(n: int, reps: int) -> None:
 def main(argv=None) -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--quick", action="store_true")
+    p.add_argument("--threads", type=int, default=1,
+                   help="bk5 only: OpenMP threads (2: okl's openmp translation, the suite's "
+                        "openmp row sizes)")
     p.add_argument("--only", action="append",
                    choices=("reduction", "dot", "bk5", "blocksolver", "dgvolume", "airfoil",
                             "pocl"),
@@ -507,7 +537,8 @@ def main(argv=None) -> None:
     if "dot" in only:
         dot(2**16 if q else 2**25, 2 if q else 10)
     for nq in (4, 6, 8, 10) if "bk5" in only else ():
-        bk5(8 if q else 500_000 // nq**3, nq, 2 if q else 10)
+        dofs = 500_000 if args.threads == 1 else 4_000_000  # bench_bk5's sizes
+        bk5(8 if q else round(dofs / nq**3), nq, 2 if q else 10, args.threads)
     if "blocksolver" in only:
         blocksolver(12 if q else 28, 2 if q else 10)
     if "dgvolume" in only:
