@@ -49,9 +49,9 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from ...ctree import clone, is_pure, walk
+from ...ctree import clone, walk
 from ...model.kernel import Kernel, Loop
-from .facts import array_root, fresh_name, leaves_early, written_names
+from .facts import array_root, fresh_name, written_names
 from .loops import counted_loop
 from .prefetch import (
     LINE,
@@ -60,10 +60,10 @@ from .prefetch import (
     dense_span,
     merge_spans,
     number,
-    outer_shape,
     plus,
     references,
-    slab_blocks,
+    slab_loops,
+    steady_outer,
     times,
 )
 
@@ -103,20 +103,13 @@ def _steady_pointers(kernel: Kernel) -> dict[str, int]:
 
 
 def _outer(kernel: Kernel, outer: Loop, params: dict[str, int], inner: set[int]) -> int:
-    shape = outer_shape(outer.node)
-    body = outer.node.stmt
-    if shape is None or not isinstance(body, c_ast.Compound) or leaves_early(body):
+    steady = steady_outer(outer)
+    if steady is None:
         return 0
-    e, bound, _ = shape
+    e, bound, _, body = steady
     written = written_names(body)
-    if not is_pure(bound) or "*" in written or \
-            any(isinstance(n, c_ast.ID) and n.name in written for n in walk(bound)):
-        return 0
-    slab = next((item for item in body.block_items or []
-                 if isinstance(item, c_ast.For) and id(item) not in inner and
-                 isinstance(item.stmt, c_ast.Compound) and
-                 (counted_loop(item) or ("", 0, 0))[2] >= 2 and
-                 slab_blocks(item.stmt, inner) >= 2), None)
+    slab = next((item for item in slab_loops(body, inner)
+                 if counted_loop(item)[2] >= 2), None)  # type: ignore[index]
     if slab is None:
         return 0
     count = counted_loop(slab)[2]  # type: ignore[index]

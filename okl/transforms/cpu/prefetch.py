@@ -133,25 +133,44 @@ def outer_shape(node: c_ast.For) -> tuple[str, c_ast.Node, list[str]] | None:
     return name, cond.right, list(t.type.names)
 
 
-def _outer(kernel: Kernel, outer: Loop, params: dict[str, int], inner: set[int]) -> int:
+def steady_outer(outer: Loop) -> tuple[str, c_ast.Node, list[str], c_ast.Compound] | None:
+    """(iterator, bound, T, body) of an @outer loop ``for (T e = a; e < B; ++e)`` whose
+    every iteration runs its whole body (no ``continue``, ``break``, ``return``, ``goto``)
+    and whose bound B the body cannot change (free of side effects and of names the body
+    writes; no store through a pointer): iteration e + 1 exists exactly when e + 1 < B."""
     shape = outer_shape(outer.node)
     body = outer.node.stmt
     if shape is None or not isinstance(body, c_ast.Compound) or leaves_early(body):
-        return 0
+        return None
     e, bound, index = shape
     written = written_names(body)
     if not is_pure(bound) or "*" in written or \
             any(isinstance(n, c_ast.ID) and n.name in written for n in walk(bound)):
+        return None
+    return e, bound, index, body
+
+
+def slab_loops(body: c_ast.Compound, inner: set[int]) -> list[c_ast.For]:
+    """The statements of ``body`` that are slab loops: plain counted loops of constant range
+    (cpu.loops) whose braced bodies hold two @inner loops or more (ids in ``inner``)."""
+    return [item for item in body.block_items or []
+            if isinstance(item, c_ast.For) and id(item) not in inner and
+            isinstance(item.stmt, c_ast.Compound) and counted_loop(item) is not None and
+            slab_blocks(item.stmt, inner) >= 2]
+
+
+def _outer(kernel: Kernel, outer: Loop, params: dict[str, int], inner: set[int]) -> int:
+    steady = steady_outer(outer)
+    if steady is None:
         return 0
+    e, bound, index, body = steady
     done = 0
-    for item in list(body.block_items or []):
-        if isinstance(item, c_ast.For) and id(item) not in inner and \
-                counted_loop(item) is not None and slab_blocks(item.stmt, inner) >= 2 and \
-                isinstance(item.stmt, c_ast.Compound):
-            block = _slab_prefetch(kernel, item, e, bound, index, params, body)
-            if block is not None:
-                item.stmt.block_items = [block, *(item.stmt.block_items or [])]
-                done += 1
+    for item in slab_loops(body, inner):
+        block = _slab_prefetch(kernel, item, e, bound, index, params, body)
+        if block is not None:
+            assert isinstance(item.stmt, c_ast.Compound)
+            item.stmt.block_items = [block, *(item.stmt.block_items or [])]
+            done += 1
     return done
 
 
