@@ -47,6 +47,8 @@ otherwise (the same conditions as cpu.prefetch's, whose helpers this pass shares
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from pycparser import c_ast
 
 from ...ctree import clone, walk
@@ -56,6 +58,7 @@ from .loops import counted_loop
 from .prefetch import (
     LINE,
     SIZES,
+    Affine,
     affine_reference,
     dense_span,
     merge_spans,
@@ -102,79 +105,99 @@ def _steady_pointers(kernel: Kernel) -> dict[str, int]:
     return {n: s for n, s in out.items() if n not in moved}
 
 
+class _Run(NamedTuple):
+    """A run of the next @outer iteration's values of one array: ``name[c_e * (e + 1) +
+    offset + l]`` for ``0 <= l < length``, ``per_line`` values to a cache line."""
+    name: str
+    c_e: int
+    offset: int
+    length: int
+    per_line: int
+
+    @property
+    def lines(self) -> int:
+        return -(-self.length // self.per_line)
+
+
+def _count(loop: c_ast.For) -> int:
+    """Iterations of a counted loop (cpu.loops), 0 for any other."""
+    shape = counted_loop(loop)
+    return 0 if shape is None else shape[2]
+
+
 def _outer(kernel: Kernel, outer: Loop, params: dict[str, int], inner: set[int]) -> int:
     steady = steady_outer(outer)
     if steady is None:
         return 0
     e, bound, _, body = steady
-    written = written_names(body)
-    slab = next((item for item in slab_loops(body, inner)
-                 if counted_loop(item)[2] >= 2), None)  # type: ignore[index]
+    slab = next((item for item in slab_loops(body, inner) if _count(item) >= 2), None)
     if slab is None:
         return 0
-    count = counted_loop(slab)[2]  # type: ignore[index]
+    count = _count(slab)
+    written = written_names(body)
     in_slab = {n.name for n in walk(slab) if isinstance(n, c_ast.ID)}
     stored = {id(n.lvalue) for n in walk(body) if isinstance(n, c_ast.Assignment)} | \
         {id(n.expr) for n in walk(body)
          if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--")}
-    inside = {id(n) for n in walk(slab)}
-    forms: dict[str, list] = {}
+    forms: dict[str, list[tuple[Affine, dict[str, range]]]] = {}
     writes: set[str] = set()
     for ref, path in references(body, set(params) - in_slab):
         name = array_root(ref)
         assert name is not None
         if id(ref) in stored:
             writes.add(name)
-        found = None if id(ref) in inside else affine_reference(ref, path, (e,), written)
+        found = affine_reference(ref, path, (e,), written)
         if found is not None:
             forms.setdefault(name, []).append(found)
-    runs = []
-    for name, found in forms.items():
-        c_e = found[0][0][e]
-        spans = [dense_span(form, ranges) for form, ranges in found]
-        if any(f[e] != c_e for f, _ in found) or None in spans:
+    runs: list[_Run] = []
+    for name, refs in forms.items():
+        c_e = refs[0][0][e]
+        spans = [dense_span(form, ranges) for form, ranges in refs]
+        if any(form[e] != c_e for form, _ in refs) or None in spans:
             continue
         per_line = max(LINE // params[name], 1)
-        runs += [(name, c_e, lo, n, per_line) for lo, n in merge_spans(spans, per_line)
-                 if -(-n // per_line) >= count]  # a line a slab at least
-    lines = sum(-(-n // per_line) for *_, n, per_line in runs)
-    if not runs or lines > MOST_LINES:
+        found_runs = (_Run(name, c_e, lo, n, per_line) for lo, n in
+                      merge_spans([x for x in spans if x is not None], per_line))
+        runs += [run for run in found_runs if run.lines >= count]  # a line a slab at least
+    if not runs or sum(run.lines for run in runs) > MOST_LINES:
         return 0
     taken = {n.name for n in walk(kernel.node) if isinstance(n, (c_ast.ID, c_ast.Decl))
              and n.name}
     assert isinstance(slab.stmt, c_ast.Compound)
-    slab.stmt.block_items = [_ask(slab, runs, writes, e, bound, taken),
+    slab.stmt.block_items = [_ask(slab, count, runs, writes, e, bound, taken),
                              *(slab.stmt.block_items or [])]
     return 1
 
 
-def _ask(slab: c_ast.For, runs: list, writes: set[str], e: str, bound: c_ast.Node,
-         taken: set[str]) -> c_ast.If:
+def _ask(slab: c_ast.For, count: int, runs: list[_Run], writes: set[str], e: str,
+         bound: c_ast.Node, taken: set[str]) -> c_ast.If:
     """``if (e + 1 < B) { for (int l = k * P; l < k * P + P; l += line) prefetch... }``:
     slab k asks for its P values of each run of the next @outer iteration."""
-    k, first, count = counted_loop(slab)  # type: ignore[misc]
+    shape = counted_loop(slab)
+    assert shape is not None
+    k, first, _ = shape
     items: list[c_ast.Node] = []
-    for name, c_e, lo, n, per_line in runs:
-        lines = -(-n // per_line)
-        share = -(-lines // count) * per_line  # values per slab: whole lines
+    for run in runs:
+        share = -(-run.lines // count) * run.per_line  # values a slab: whole lines
         line = fresh_name(set(taken), "l")
 
         def start(share: int = share) -> c_ast.Node:
             return times(share, plus(c_ast.ID(k), -first))
         cond: c_ast.Node = c_ast.BinaryOp("<", c_ast.ID(line), c_ast.BinaryOp(
             "+", start(), number(share)))
-        if share * count > n:
-            cond = c_ast.BinaryOp("&&", cond, c_ast.BinaryOp("<", c_ast.ID(line), number(n)))
-        where = c_ast.BinaryOp("+", plus(times(c_e, plus(c_ast.ID(e), 1)), lo),
+        if share * count > run.length:
+            cond = c_ast.BinaryOp("&&", cond,
+                                  c_ast.BinaryOp("<", c_ast.ID(line), number(run.length)))
+        where = c_ast.BinaryOp("+", plus(times(run.c_e, plus(c_ast.ID(e), 1)), run.offset),
                                c_ast.ID(line))
-        args: list[c_ast.Node] = [c_ast.UnaryOp("&", c_ast.ArrayRef(c_ast.ID(name), where))]
-        if name in writes:
+        args: list[c_ast.Node] = [c_ast.UnaryOp("&", c_ast.ArrayRef(c_ast.ID(run.name), where))]
+        if run.name in writes:
             args.append(number(1))
         call = c_ast.FuncCall(c_ast.ID("__builtin_prefetch"), c_ast.ExprList(args))
         items.append(c_ast.For(
             c_ast.DeclList([c_ast.Decl(line, [], [], [], [], c_ast.TypeDecl(
                 line, [], None, c_ast.IdentifierType(["int"])), start(), None)]),
-            cond, c_ast.Assignment("+=", c_ast.ID(line), number(per_line)), call,
+            cond, c_ast.Assignment("+=", c_ast.ID(line), number(run.per_line)), call,
             coord=slab.coord))
     more = c_ast.BinaryOp("<", plus(c_ast.ID(e), 1), clone(bound))
     return c_ast.If(more, c_ast.Compound(items, coord=slab.coord), None, coord=slab.coord)
