@@ -21,9 +21,13 @@ write (written ones with ``__builtin_prefetch(p, 1)``, which fetches the line fo
 
 One thread, BK5 at N = 7 (8^3 nodes, 977 elements: ggeo, q and Aq stream from memory),
 against the hand C, an interleaved C harness (median over 11 rounds of each round's best of
-20 calls): 0.91 -> 0.99; with the stores' share alone 0.93, the loads' alone 0.92
-(the same bits: a prefetch changes no value).  In cache (20 elements) the code without
-them already ran at 1.00 of the hand C: the gap was memory, not arithmetic.
+20 calls): 0.91 -> 0.99, the stores' share alone 0.93 (the same bits: a prefetch changes no
+value).  In cache (20 elements) the code without them already ran at 1.00 of the hand C: the
+gap was memory, not arithmetic.  ``python -m benchmarks.codegen_experiments --only bk5
+[--threads 2]`` (benchmarks/results/cpu-2026-11-29-bk5-ahead.txt), N = 3 / 5 / 7 / 9 against
+the hand C: one thread 1.08 / 1.01 / 0.97 / 0.99 -> 1.13 / 1.12 / 1.13 / 1.08, two threads
+0.99 / 0.96 / 0.98 / 0.98 -> 1.10 / 1.08 / 1.12 / 1.06 (the "after" code also has
+cpu.prefetch asking only for runs under 4 lines, see there).
 
 A prefetch changes no value, so the only legality question is that each address formed
 points into the array: it is one that the next @outer iteration (which ``e + 1 < B`` says
