@@ -57,11 +57,10 @@ from pycparser import c_ast
 
 from ...ctree import clone, walk
 from ...model.kernel import Kernel, Loop
-from .facts import array_root, fresh_name, written_names
+from .facts import array_root, fresh_name
 from .loops import counted_loop
 from .prefetch import (
     LINE,
-    SIZES,
     Affine,
     affine_reference,
     dense_span,
@@ -72,6 +71,7 @@ from .prefetch import (
     slab_loops,
     steady_outer,
     times,
+    typed_pointers,
 )
 
 #: at most this many lines asked for per @outer iteration, all arrays together
@@ -91,22 +91,12 @@ def prefetch_next_elements(kernel: Kernel) -> int:
 def _steady_pointers(kernel: Kernel) -> dict[str, int]:
     """Name -> element size of the pointer parameters of a known scalar type that the body
     neither assigns, steps, takes the address of, nor declares again."""
-    func = kernel.node.decl.type
-    out = {}
-    for p in func.args.params if isinstance(func.args, c_ast.ParamList) else []:
-        t = getattr(p, "type", None)
-        if isinstance(t, c_ast.PtrDecl) and isinstance(t.type, c_ast.TypeDecl) and \
-                isinstance(t.type.type, c_ast.IdentifierType) and p.name:
-            size = SIZES.get(tuple(t.type.type.names))
-            if size is not None:
-                out[p.name] = size
     body = kernel.node.body
     moved = {n.lvalue.name for n in walk(body)
              if isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID)} | \
         {n.expr.name for n in walk(body) if isinstance(n, c_ast.UnaryOp) and
-         n.op in ("++", "--", "p++", "p--", "&") and isinstance(n.expr, c_ast.ID)} | \
-        {n.name for n in walk(body) if isinstance(n, c_ast.Decl)}
-    return {n: s for n, s in out.items() if n not in moved}
+         n.op in ("++", "--", "p++", "p--", "&") and isinstance(n.expr, c_ast.ID)}
+    return {n: size for n, (size, _) in typed_pointers(kernel).items() if n not in moved}
 
 
 class _Run(NamedTuple):
@@ -133,12 +123,11 @@ def _outer(kernel: Kernel, outer: Loop, params: dict[str, int], inner: set[int])
     steady = steady_outer(outer)
     if steady is None:
         return 0
-    e, bound, _, body = steady
+    e, bound, _, body, written = steady
     slab = next((item for item in slab_loops(body, inner) if _count(item) >= 2), None)
     if slab is None:
         return 0
     count = _count(slab)
-    written = written_names(body)
     in_slab = {n.name for n in walk(slab) if isinstance(n, c_ast.ID)}
     stored = {id(n.lvalue) for n in walk(body) if isinstance(n, c_ast.Assignment)} | \
         {id(n.expr) for n in walk(body)
@@ -183,12 +172,10 @@ def _ask(slab: c_ast.For, count: int, runs: list[_Run], writes: set[str], e: str
     items: list[c_ast.Node] = []
     for run in runs:
         share = -(-run.lines // count) * run.per_line  # values a slab: whole lines
-        line = fresh_name(set(taken), "l")
-
-        def start(share: int = share) -> c_ast.Node:
-            return times(share, plus(c_ast.ID(k), -first))
+        line = fresh_name(set(taken), "l")  # each loop declares its own
+        start = times(share, plus(c_ast.ID(k), -first))
         cond: c_ast.Node = c_ast.BinaryOp("<", c_ast.ID(line), c_ast.BinaryOp(
-            "+", start(), number(share)))
+            "+", clone(start), number(share)))
         if share * count > run.length:
             cond = c_ast.BinaryOp("&&", cond,
                                   c_ast.BinaryOp("<", c_ast.ID(line), number(run.length)))
@@ -200,7 +187,7 @@ def _ask(slab: c_ast.For, count: int, runs: list[_Run], writes: set[str], e: str
         call = c_ast.FuncCall(c_ast.ID("__builtin_prefetch"), c_ast.ExprList(args))
         items.append(c_ast.For(
             c_ast.DeclList([c_ast.Decl(line, [], [], [], [], c_ast.TypeDecl(
-                line, [], None, c_ast.IdentifierType(["int"])), start(), None)]),
+                line, [], None, c_ast.IdentifierType(["int"])), start, None)]),
             cond, c_ast.Assignment("+=", c_ast.ID(line), number(run.per_line)), call,
             coord=slab.coord))
     more = c_ast.BinaryOp("<", plus(c_ast.ID(e), 1), clone(bound))

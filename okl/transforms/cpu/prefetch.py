@@ -55,7 +55,8 @@ thread, ratio to the OKL-order hand C (an interleaved C harness, the median over
 of each round's best of 3 calls, two runs): N = 3 0.88 -> 1.16-1.25; OpenMP, 2 threads: N =
 3 0.89 -> 1.17-1.18; with cpu.ahead, against the hand C, one thread 0.91 -> 1.24, two
 threads 0.89 -> 1.10.  The prefetches add 3-4 % of the instructions (callgrind).  Measured
-on one x86 VM (gcc 12, AVX-512); ``__builtin_prefetch`` is gcc's and clang's (okl's CPU compilers).
+on one x86 VM (gcc 12, AVX-512); ``__builtin_prefetch`` is gcc's and clang's (okl's CPU
+compilers).
 """
 
 from __future__ import annotations
@@ -96,24 +97,30 @@ def prefetch_next_slabs(kernel: Kernel) -> int:
     return done
 
 
-def _read_only_params(kernel: Kernel) -> dict[str, int]:
-    """Name -> element size of the ``const T *`` parameters of a known scalar T."""
+def typed_pointers(kernel: Kernel) -> dict[str, tuple[int, bool]]:
+    """Name -> (element size, ``const``) of the ``T *`` parameters of a known scalar T that
+    the body does not declare again (a name declared again may mean a local array there)."""
     func = kernel.node.decl.type
     out = {}
     for p in func.args.params if isinstance(func.args, c_ast.ParamList) else []:
         t = getattr(p, "type", None)
-        if not isinstance(t, c_ast.PtrDecl) or not isinstance(t.type, c_ast.TypeDecl):
-            continue
-        base = t.type
-        size = SIZES.get(tuple(getattr(base.type, "names", ()))) \
-            if isinstance(base.type, c_ast.IdentifierType) else None
-        if "const" in base.quals and size is not None and p.name:
-            out[p.name] = size
-    written = written_names(kernel.node.body)
-    # a name declared again in the body may mean a local array there
+        if isinstance(t, c_ast.PtrDecl) and isinstance(t.type, c_ast.TypeDecl) and \
+                isinstance(t.type.type, c_ast.IdentifierType) and p.name:
+            size = SIZES.get(tuple(t.type.type.names))
+            if size is not None:
+                out[p.name] = (size, "const" in t.type.quals)
     declared = {n.name for n in walk(kernel.node.body) if isinstance(n, c_ast.Decl)}
-    return {n: s for n, s in out.items()
-            if n not in written and n not in declared and "*" not in written}
+    return {n: v for n, v in out.items() if n not in declared}
+
+
+def _read_only_params(kernel: Kernel) -> dict[str, int]:
+    """Name -> element size of the ``const T *`` parameters of a known scalar T that nothing
+    in the kernel writes (no store through any pointer either)."""
+    written = written_names(kernel.node.body)
+    if "*" in written:
+        return {}
+    return {n: size for n, (size, const) in typed_pointers(kernel).items()
+            if const and n not in written}
 
 
 def outer_shape(node: c_ast.For) -> tuple[str, c_ast.Node, list[str]] | None:
@@ -133,11 +140,13 @@ def outer_shape(node: c_ast.For) -> tuple[str, c_ast.Node, list[str]] | None:
     return name, cond.right, list(t.type.names)
 
 
-def steady_outer(outer: Loop) -> tuple[str, c_ast.Node, list[str], c_ast.Compound] | None:
-    """(iterator, bound, T, body) of an @outer loop ``for (T e = a; e < B; ++e)`` whose
-    every iteration runs its whole body (no ``continue``, ``break``, ``return``, ``goto``)
-    and whose bound B the body cannot change (free of side effects and of names the body
-    writes; no store through a pointer): iteration e + 1 exists exactly when e + 1 < B."""
+def steady_outer(outer: Loop) -> tuple[str, c_ast.Node, list[str], c_ast.Compound,
+                                      set[str]] | None:
+    """(iterator, bound, T, body, the names the body writes) of an @outer loop
+    ``for (T e = a; e < B; ++e)`` whose every iteration runs its whole body (no
+    ``continue``, ``break``, ``return``, ``goto``) and whose bound B the body cannot change
+    (free of side effects and of names the body writes; no store through a pointer):
+    iteration e + 1 exists exactly when e + 1 < B."""
     shape = outer_shape(outer.node)
     body = outer.node.stmt
     if shape is None or not isinstance(body, c_ast.Compound) or leaves_early(body):
@@ -147,7 +156,7 @@ def steady_outer(outer: Loop) -> tuple[str, c_ast.Node, list[str], c_ast.Compoun
     if not is_pure(bound) or "*" in written or \
             any(isinstance(n, c_ast.ID) and n.name in written for n in walk(bound)):
         return None
-    return e, bound, index, body
+    return e, bound, index, body, written
 
 
 def slab_loops(body: c_ast.Compound, inner: set[int]) -> list[c_ast.For]:
@@ -156,17 +165,17 @@ def slab_loops(body: c_ast.Compound, inner: set[int]) -> list[c_ast.For]:
     return [item for item in body.block_items or []
             if isinstance(item, c_ast.For) and id(item) not in inner and
             isinstance(item.stmt, c_ast.Compound) and counted_loop(item) is not None and
-            slab_blocks(item.stmt, inner) >= 2]
+            _blocks(item.stmt, inner) >= 2]
 
 
 def _outer(kernel: Kernel, outer: Loop, params: dict[str, int], inner: set[int]) -> int:
     steady = steady_outer(outer)
     if steady is None:
         return 0
-    e, bound, index, body = steady
+    e, bound, index, body, written = steady
     done = 0
     for item in slab_loops(body, inner):
-        block = _slab_prefetch(kernel, item, e, bound, index, params, body)
+        block = _slab_prefetch(kernel, item, e, bound, index, params, written)
         if block is not None:
             assert isinstance(item.stmt, c_ast.Compound)
             item.stmt.block_items = [block, *(item.stmt.block_items or [])]
@@ -174,22 +183,21 @@ def _outer(kernel: Kernel, outer: Loop, params: dict[str, int], inner: set[int])
     return done
 
 
-def slab_blocks(body: c_ast.Node, inner: set[int]) -> int:
+def _blocks(body: c_ast.Node, inner: set[int]) -> int:
     """How many outermost @inner loops ``body`` holds."""
     if id(body) in inner:
         return 1
-    return sum(slab_blocks(c, inner) for _, c in body.children())
+    return sum(_blocks(c, inner) for _, c in body.children())
 
 
 def _slab_prefetch(kernel: Kernel, slab: c_ast.For, e: str, bound: c_ast.Node,
                    index: list[str], params: dict[str, int],
-                   outer_body: c_ast.Compound) -> c_ast.Node | None:
+                   written: set[str]) -> c_ast.Node | None:
     k, first, count = counted_loop(slab)  # type: ignore[misc]
     if count < 1:
         return None
     loads: dict[str, list[tuple[Affine, dict[str, range]]]] = {}
     refused: set[str] = set()
-    written = written_names(outer_body)
     for ref, path in references(slab.stmt, set(params)):
         name = array_root(ref)
         assert name is not None
