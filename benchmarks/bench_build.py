@@ -12,6 +12,8 @@
   appended, okl's options and GPU architecture), right after each cold build; the cold
   build (median of 3, each unique) over NVRTC alone (median of the same 3) is what okl
   costs beyond NVRTC, translation and module load included (issue 14: at most 1.10).
+  NVRTC is timed a second time without okl's ``-minimal`` (okl.runtime.drivers.cuda.MINIMAL):
+  what the same source costs compiled as CuPy's RawModule compiles it by default.
 For comparison the hand-written peers' compile time (cc with okl's flags; NVRTC through
 CuPy with a fresh option; the OpenCL peer built from source in okl's opencl context with okl's
 options and a fresh -D flag) is recorded too.
@@ -66,7 +68,7 @@ def run(ctx: Context) -> None:
                     tt.append(time.perf_counter() - t0)
                 row["translate_s_min"], row["translate_s_median"] = min(tt), statistics.median(tt)
                 alone = _nvrtc_alone(ctx, impl)
-                colds, walls, alones, caches = [], [], [], []
+                colds, walls, alones, fulls, caches = [], [], [], [], []
                 try:
                     for _ in range(3 if alone and not ctx.quick else 1):
                         caches.append(tempfile.mkdtemp(prefix="okl-bench-cache-"))
@@ -84,11 +86,13 @@ def run(ctx: Context) -> None:
                         row["cold_cache_hit"] = k.cache_hit
                         if alone:
                             alones.append(alone(k.source, flags))
+                            fulls.append(alone(k.source, flags, minimal=False))
                     row["cold_wall_s"] = statistics.median(walls)
                     row["cold_s"] = statistics.median(colds)
                     if alones:
                         row["nvrtc_same_source_s"] = statistics.median(alones)
                         row["cold_over_nvrtc"] = row["cold_s"] / row["nvrtc_same_source_s"]
+                        row["nvrtc_without_minimal_s"] = statistics.median(fulls)
                     warm = []
                     hits = []
                     for _ in range(2 if ctx.quick else 5):  # the last cold build's cache
@@ -111,7 +115,8 @@ def run(ctx: Context) -> None:
             if row["check"] == "PASS":
                 peer_ms = (row["peer_compile_s"] or 0) * 1e3
                 alone_ms = (f"  NVRTC alone {row['nvrtc_same_source_s'] * 1e3:.1f} ms "
-                            f"(cold / alone {row['cold_over_nvrtc']:.2f})"
+                            f"(cold / alone {row['cold_over_nvrtc']:.2f}; without -minimal "
+                            f"{row['nvrtc_without_minimal_s'] * 1e3:.1f} ms)"
                             if "nvrtc_same_source_s" in row else "")
                 log(f"[bench] build     {name:12} {mode:8} translate "
                     f"{row['translate_s_min'] * 1e3:7.1f} ms  cold {row['cold_s'] * 1e3:7.1f} ms  "
@@ -129,12 +134,17 @@ def _nvrtc_alone(ctx: Context, impl):
     return functools.partial(nvrtc_alone, ctx.cp.cuda.nvrtc, backend)
 
 
-def nvrtc_alone(nvrtc, backend, source: str, flags: list[str]) -> float:
+def nvrtc_alone(nvrtc, backend, source: str, flags: list[str], *, minimal: bool = True) -> float:
     """Seconds NVRTC alone (CuPy's binding ``nvrtc``) takes to make the cubin of okl's
     ``source`` as ``backend`` (an okl cuda/hip backend) builds it: the same options and
-    architecture, a unique device global appended so that NVRTC's own cache cannot answer."""
+    architecture, a unique device global appended so that NVRTC's own cache cannot answer.
+    ``minimal=False``: without okl's ``-minimal``."""
+    from okl.runtime.drivers.cuda import MINIMAL
+
     code = f"{source}\n__device__ int okl_bench_alone_{uuid.uuid4().hex[:12]};\n"
     options = [*backend.compile_options(flags), f"--gpu-architecture={backend.arch}"]
+    if not minimal:
+        options = [o for o in options if o != MINIMAL]
     t0 = time.perf_counter()
     program = nvrtc.createProgram(code, "okl.cu", (), ())
     try:

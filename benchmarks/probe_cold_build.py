@@ -9,7 +9,9 @@ that NVRTC's own cache cannot answer).  Printed: medians per kernel and mode, an
 ``OKL_VERBOSE`` lines (translate, compile and load, launch set-up).  ``beyond`` is the median
 over the builds of build_seconds less that build's own NVRTC call: what okl adds to NVRTC,
 paired build by build, so that NVRTC's own run-to-run spread (tens of ms on a busy host)
-does not hide it.
+does not hide it.  ``over-full`` is the median of build_seconds less NVRTC alone on the same
+source without okl's ``-minimal`` (timed after the build): what a cold build costs beyond
+compiling okl's output the way CuPy's RawModule does by default.
 """
 
 from __future__ import annotations
@@ -66,14 +68,17 @@ def main() -> None:
                     k = dev.build_kernel_from_string(unique, name, defines=defines,
                                                      flags=flags, filename=where)
                     after = nvrtc_alone(nvrtc, dev.backend, k.source, flags)
+                    full = nvrtc_alone(nvrtc, dev.backend, k.source, flags, minimal=False)
                     rows.append((k.build_seconds, inside[0] if inside else float("nan"),
-                                 before, after))
-            cold, within, before, after = (statistics.median(r[i] for r in rows) * 1e3
-                                           for i in range(4))
+                                 before, after, full))
+            cold, within, before, after, full = (statistics.median(r[i] for r in rows) * 1e3
+                                                 for i in range(5))
             beyond = statistics.median(r[0] - r[1] for r in rows) * 1e3
+            over_full = statistics.median(r[0] - r[4] for r in rows) * 1e3
             print(f"PROBE {name:12} {mode:5} cold {cold:7.1f}  nvrtc-in-okl {within:7.1f}  "
                   f"alone-before {before:7.1f}  alone-after {after:7.1f}  "
-                  f"beyond {beyond:6.2f}", flush=True)
+                  f"beyond {beyond:6.2f}  alone-without-minimal {full:7.1f}  "
+                  f"over-full {over_full:6.2f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -52,6 +52,16 @@ from .cudagraph import CudaGraph
 from .started import Started
 
 HIP_INCLUDE = os.path.join(os.path.dirname(__file__), "include")
+#: NVRTC's option (CUDA 12.4 on) that leaves out the declarations of textures and surfaces,
+#: the device runtime (cudaMalloc and launches from device code) and the runtime API's types
+#: and macros (cudaError_t, cudaStream_t): none of them is in okl's generated code, and
+#: parsing them is most of a small kernel's compile.  On an H200 host (NVRTC 13.0) it took
+#: 4-10 ms off every compile of the benchmark kernels (addVectors 28.8 -> 24.0 ms) and made
+#: byte-identical cubins (benchmarks/results/h200-2026-11-29-nvrtc-minimal.txt).  A kernel
+#: whose own code names one of them compiles again without it (:func:`_nvrtc_cubin`).
+MINIMAL = "-minimal"
+#: the first NVRTC with MINIMAL
+MINIMAL_SINCE = (12, 4)
 #: (cache directory, mode, GPU, source, options) -> the loaded functions of one module
 _LOADED: dict[tuple, dict] = process_memo({})
 #: (GPU, id of a loaded function, argument count) -> (that function, its _Direct): the probe
@@ -125,6 +135,7 @@ class CudaBackend:
                      f"sm_{prop['major']}{prop['minor']}")
         flags = props.get("compiler_flags", ())
         self.flags = tuple(flags.split() if isinstance(flags, str) else flags)
+        self.minimal = not self.rocm and _nvrtc_version(cp) >= MINIMAL_SINCE
         self.given_stream = _given_stream(cp, props.get("stream"), self.device_id)
         if self.given_stream is not None:
             # the Device's default stream, current on its GPU (as `with stream:` makes it), so
@@ -399,7 +410,7 @@ class CudaBackend:
         """NVRTC's (or hiprtc's) options for a build with the user's ``flags``; the cubin
         path adds ``--gpu-architecture`` (benchmarks.bench_build compiles okl's source
         with the same, to time NVRTC alone on it)."""
-        options = ["-std=c++17", *self.flags, *flags]
+        options = ["-std=c++17", *([MINIMAL] if self.minimal else []), *self.flags, *flags]
         if self.mode == "hip" and not self.rocm:
             options.append(f"-I{HIP_INCLUDE}")
         return options
@@ -465,6 +476,9 @@ class CudaBackend:
             os.unlink(path)
 
     def _compile(self, cp, source: str, names: list[str], options: list[str]) -> dict:
+        """CuPy's build: where NVRTC made no cubin (its errors are the ones reported), and
+        on ROCm; without MINIMAL, which a source that failed may have needed left out."""
+        options = [o for o in options if o != MINIMAL]
         with self.cp_device:
             module = cp.RawModule(code=source, options=tuple(options))
             try:
@@ -763,13 +777,35 @@ class _Direct:
 
 
 def _nvrtc_cubin(nvrtc, source: str, options: list[str]) -> bytes:
-    """NVRTC's cubin of ``source`` (CuPy's binding of NVRTC; raises on any failure)."""
+    """NVRTC's cubin of ``source`` (CuPy's binding of NVRTC; raises on any failure).  Where
+    a compile with MINIMAL fails, the source may name what MINIMAL leaves out (a kernel's
+    own code can: ``cudaSuccess``), or this NVRTC may not know the option: it compiles again
+    without it, and that compile's result or error is the answer."""
+    try:
+        return _nvrtc_compile(nvrtc, source, options)
+    except Exception as e:
+        if MINIMAL not in options:
+            raise
+        _say(f"NVRTC {MINIMAL} did not compile it ({type(e).__name__}: {str(e)[:200]}); "
+             f"compiling without {MINIMAL}")
+    return _nvrtc_compile(nvrtc, source, [o for o in options if o != MINIMAL])
+
+
+def _nvrtc_compile(nvrtc, source: str, options: list[str]) -> bytes:
     program = nvrtc.createProgram(source, "okl.cu", (), ())
     try:
         nvrtc.compileProgram(program, options)
         return nvrtc.getCUBIN(program)
     finally:
         nvrtc.destroyProgram(program)
+
+
+def _nvrtc_version(cp) -> tuple[int, ...]:
+    """NVRTC's (major, minor) as CuPy reports it; (0,) where it cannot say."""
+    try:
+        return tuple(cp.cuda.nvrtc.getVersion())
+    except Exception:
+        return (0,)
 
 
 def _given_stream(cp, stream, device_id: int):
