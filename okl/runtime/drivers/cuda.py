@@ -55,10 +55,10 @@ HIP_INCLUDE = os.path.join(os.path.dirname(__file__), "include")
 #: NVRTC's option (CUDA 12.4 on) that leaves out the declarations of textures and surfaces,
 #: the device runtime (cudaMalloc and launches from device code) and the runtime API's types
 #: and macros (cudaError_t, cudaStream_t): none of them is in okl's generated code, and
-#: parsing them is most of a small kernel's compile.  On an H200 host (NVRTC 13.0) it took
-#: 4-10 ms off every compile of the benchmark kernels (addVectors 28.8 -> 24.0 ms) and made
-#: byte-identical cubins (benchmarks/results/h200-2026-11-29-nvrtc-minimal.txt).  A kernel
-#: whose own code names one of them compiles again without it (:func:`_nvrtc_cubin`).
+#: parsing them is a fifth of a small kernel's compile.  On an H200 host (NVRTC 13.0) it took
+#: 1.4-10.4 ms off each compile of the benchmark kernels (addVectors 32.2 -> 25.6 ms) and left
+#: every PTX and cubin byte-identical (benchmarks/results/h200-2026-11-29-nvrtc-minimal.txt).
+#: A kernel whose own code names one of them compiles again without it (_nvrtc_cubin).
 MINIMAL = "-minimal"
 #: the first NVRTC with MINIMAL
 MINIMAL_SINCE = (12, 4)
