@@ -36,6 +36,7 @@ import numpy as np
 from ... import env
 from ...version import __version__
 from ..cache import Cache
+from ..launch.args import vector_component
 from ..verbose import say
 from .cpu_interrupt import Trap, main_thread_ident, trap_wanted
 from .toolrun import run_tool
@@ -76,7 +77,10 @@ def native_caller(kernel, entry, fallback, bounds, limits: bool,
         if p.is_pointer:
             if dt is None:
                 return None
-            table.append((_POINTER, int(not p.is_const), dt.itemsize, dt))
+            # a vector type's pointer: arrays of its component's dtype, what numpy code passes
+            # for double4 rows (the vector dtype's own arrays take the Python path)
+            fast = vector_component(dt) or dt
+            table.append((_POINTER, int(not p.is_const), fast.itemsize, fast))
         else:
             kind = _KINDS.get((dt.kind, dt.itemsize)) if dt is not None and \
                 dt.fields is None and dt.byteorder in "=|" else None

@@ -412,7 +412,7 @@ def check_array(info: ArrayInfo | None, param, index: int, kernel: str, *,
     want = param.dtype
     if want is not None and info.dtype is not None and want != info.dtype:
         have = np.dtype(info.dtype)
-        component = _vector_component(want)
+        component = vector_component(want)
         if component is not None:
             mismatch = _layout_mismatch(have, want) if have != component else None
             if mismatch:
@@ -440,7 +440,7 @@ def check_array(info: ArrayInfo | None, param, index: int, kernel: str, *,
                     "(numpy.ascontiguousarray(x))")
 
 
-def _vector_component(dt: np.dtype) -> np.dtype | None:
+def vector_component(dt: np.dtype) -> np.dtype | None:
     """The component dtype if ``dt`` is laid out like a vector type (fields x, y[, z[, w]] of
     one scalar dtype, packed), else None."""
     if dt.names is None or "".join(dt.names) not in ("xy", "xyz", "xyzw"):

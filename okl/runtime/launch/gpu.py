@@ -38,7 +38,7 @@ import numpy as np
 
 from ..memory import Memory
 from ..stream import launch_on, takes_stream
-from .args import NULL, bind_args
+from .args import NULL, bind_args, vector_component
 from .bounds_check import MEMO_LIMIT, bounds_check
 from .hostrun import RUNTIME_NAMES, compile_function, compiled
 
@@ -235,7 +235,12 @@ def compile_caller(kernel, *, device_pointers: bool, pointer_value, memo_key: st
                 test = [f"type({x}) is _nd"]
                 if p.dtype is not None:
                     ns[f"_d{i}"] = p.dtype
-                    test.append(f"((d := {x}.dtype) is _d{i} or d == _d{i})")
+                    component = vector_component(p.dtype)
+                    if component is None:
+                        test.append(f"((d := {x}.dtype) is _d{i} or d == _d{i})")
+                    else:  # a vector type's pointer takes its component's arrays too
+                        ns[f"_e{i}"] = component  # (check_array): airfoil's double4 rows
+                        test.append(f"((d := {x}.dtype) is _e{i} or d is _d{i} or d == _d{i})")
                 test.append(f"(f := {x}.flags).c_contiguous")
                 if not p.is_const:
                     test.append("f.writeable")
