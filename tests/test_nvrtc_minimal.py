@@ -84,11 +84,13 @@ def test_options_have_minimal_where_nvrtc_has_it(mode: str, minimal: bool):
 
 
 def test_nvrtc_version_gate():
-    assert cuda.MINIMAL_SINCE == (12, 4)
+    """NVRTC 12.4 introduced the option; an NVRTC whose version CuPy cannot say gets none."""
     broken = SimpleNamespace(cuda=SimpleNamespace(nvrtc=SimpleNamespace(getVersion=None)))
-    assert cuda._nvrtc_version(broken) == (0,)
+    assert cuda._nvrtc_version(broken) is None and not cuda.has_minimal(None)
     new = SimpleNamespace(cuda=SimpleNamespace(nvrtc=SimpleNamespace(getVersion=lambda: (13, 0))))
-    assert cuda._nvrtc_version(new) >= cuda.MINIMAL_SINCE
+    assert cuda._nvrtc_version(new) == (13, 0)
+    assert [cuda.has_minimal(v) for v in ((11, 8), (12, 3), (12, 4), (13, 0))] == \
+        [False, False, True, True]
 
 
 NAMES_THE_RUNTIME = """
@@ -113,7 +115,7 @@ def test_on_a_gpu_kernels_build_with_minimal_and_one_naming_the_runtime_without(
     skip_unless_available(mode)
     with private_cache(tmp_path):
         dev = okl.Device(mode)
-        if cuda._nvrtc_version(cuda._cupy()) >= cuda.MINIMAL_SINCE:
+        if cuda.has_minimal(cuda._nvrtc_version(cuda._cupy())):
             assert MINIMAL in dev.backend.compile_options([])
         for source in (PLAIN, NAMES_THE_RUNTIME):
             name = "twice" if source is PLAIN else "offsets"

@@ -135,7 +135,7 @@ class CudaBackend:
                      f"sm_{prop['major']}{prop['minor']}")
         flags = props.get("compiler_flags", ())
         self.flags = tuple(flags.split() if isinstance(flags, str) else flags)
-        self.minimal = not self.rocm and _nvrtc_version(cp) >= MINIMAL_SINCE
+        self.minimal = not self.rocm and has_minimal(_nvrtc_version(cp))
         self.given_stream = _given_stream(cp, props.get("stream"), self.device_id)
         if self.given_stream is not None:
             # the Device's default stream, current on its GPU (as `with stream:` makes it), so
@@ -502,13 +502,10 @@ class CudaBackend:
 
     def binary_target(self, flags: list[str]) -> dict:
         """The GPU architecture a cubin is for, and how NVRTC made it."""
-        try:
-            nvrtc = list(_cupy().cuda.nvrtc.getVersion())
-        except Exception:
-            nvrtc = None
+        nvrtc = _nvrtc_version(_cupy())
         return {"arch": self.arch, "gpu": self.name, "rocm": self.rocm,
                 "options": [*self.compile_options(flags), f"--gpu-architecture={self.arch}"],
-                "nvrtc": nvrtc}
+                "nvrtc": None if nvrtc is None else list(nvrtc)}
 
     def binary_refusal(self, target: dict) -> str:
         """Why a cubin built for ``target`` does not run on this GPU ("" when it does: the
@@ -800,12 +797,17 @@ def _nvrtc_compile(nvrtc, source: str, options: list[str]) -> bytes:
         nvrtc.destroyProgram(program)
 
 
-def _nvrtc_version(cp) -> tuple[int, ...]:
-    """NVRTC's (major, minor) as CuPy reports it; (0,) where it cannot say."""
+def _nvrtc_version(cp) -> tuple[int, ...] | None:
+    """NVRTC's (major, minor) as CuPy reports it; None where it cannot say."""
     try:
         return tuple(cp.cuda.nvrtc.getVersion())
     except Exception:
-        return (0,)
+        return None
+
+
+def has_minimal(version: tuple[int, ...] | None) -> bool:
+    """Whether an NVRTC of ``version`` (None: unknown) takes MINIMAL."""
+    return version is not None and version >= MINIMAL_SINCE
 
 
 def _given_stream(cp, stream, device_id: int):

@@ -113,21 +113,18 @@ class _Run(NamedTuple):
         return -(-self.length // self.per_line)
 
 
-def _count(loop: c_ast.For) -> int:
-    """Iterations of a counted loop (cpu.loops), 0 for any other."""
-    shape = counted_loop(loop)
-    return 0 if shape is None else shape[2]
-
-
 def _outer(kernel: Kernel, outer: Loop, params: dict[str, int], inner: set[int]) -> int:
     steady = steady_outer(outer)
     if steady is None:
         return 0
     e, bound, _, body, written = steady
-    slab = next((item for item in slab_loops(body, inner) if _count(item) >= 2), None)
-    if slab is None:
+    for slab in slab_loops(body, inner):  # the first that runs twice or more
+        shape = counted_loop(slab)
+        if shape is not None and shape[2] >= 2:
+            break
+    else:
         return 0
-    count = _count(slab)
+    k, first, count = shape
     in_slab = {n.name for n in walk(slab) if isinstance(n, c_ast.ID)}
     stored = {id(n.lvalue) for n in walk(body) if isinstance(n, c_ast.Assignment)} | \
         {id(n.expr) for n in walk(body)
@@ -157,18 +154,16 @@ def _outer(kernel: Kernel, outer: Loop, params: dict[str, int], inner: set[int])
     taken = {n.name for n in walk(kernel.node) if isinstance(n, (c_ast.ID, c_ast.Decl))
              and n.name}
     assert isinstance(slab.stmt, c_ast.Compound)
-    slab.stmt.block_items = [_ask(slab, count, runs, writes, e, bound, taken),
+    slab.stmt.block_items = [_ask(slab, k, first, count, runs, writes, e, bound, taken),
                              *(slab.stmt.block_items or [])]
     return 1
 
 
-def _ask(slab: c_ast.For, count: int, runs: list[_Run], writes: set[str], e: str,
-         bound: c_ast.Node, taken: set[str]) -> c_ast.If:
+def _ask(slab: c_ast.For, k: str, first: int, count: int, runs: list[_Run], writes: set[str],
+         e: str, bound: c_ast.Node, taken: set[str]) -> c_ast.If:
     """``if (e + 1 < B) { for (int l = k * P; l < k * P + P; l += line) prefetch... }``:
-    slab k asks for its P values of each run of the next @outer iteration."""
-    shape = counted_loop(slab)
-    assert shape is not None
-    k, first, _ = shape
+    slab ``k`` (from ``first``, ``count`` iterations) asks for its P values of each run of
+    the next @outer iteration."""
     items: list[c_ast.Node] = []
     for run in runs:
         share = -(-run.lines // count) * run.per_line  # values a slab: whole lines
