@@ -570,7 +570,8 @@ def _time_row(ctx: Context, entries: list[Pending]) -> None:
         if not ok:
             _fail(ctx, e.base, "FAIL", "after timing: " + detail)
             continue
-        _record(ctx, e.base, e.key, times[id(e)], e.detail, e.work, e.unit_scale, e.derive)
+        _record(ctx, e.base, e.key, times[id(e)], e.detail, e.work, e.unit_scale, e.derive,
+                in_turns=True)
 
 
 def _error(ctx: Context, base: dict, e: Exception) -> None:
@@ -581,15 +582,22 @@ def _error(ctx: Context, base: dict, e: Exception) -> None:
 
 
 def _record(ctx: Context, base: dict, key: tuple, times: list[float], detail: str,
-            work: float, unit_scale: float, derive) -> None:
-    """Record passing times, pooled with the earlier rounds' of the same configuration."""
+            work: float, unit_scale: float, derive, in_turns: bool = False) -> None:
+    """Record passing times, pooled with the earlier rounds' of the same configuration.
+
+    ``round_reps``: how many of ``times_s`` each round gave, in order.  ``in_turns``: the
+    times came from :func:`_time_row`, where the i-th time of a round of every
+    implementation of the row came from the same turn (while both had repetitions left), so
+    that two of them can be compared turn by turn (report.paired_ratio)."""
     prev = ctx.merge.get(key)
     rounds = 1
+    round_reps = [len(times)]
     if prev is not None and prev.get("check") != "PASS":
         return  # a failure in an earlier round stands
     if prev is not None:  # a later round: pool the times
         times = prev["times_s"] + times
         rounds = prev["rounds"] + 1
+        round_reps = prev["round_reps"] + round_reps
         ctx.results.remove(prev)
     tmin, tmed = min(times), statistics.median(times)
     if base["higher_is_better"]:
@@ -598,7 +606,8 @@ def _record(ctx: Context, base: dict, key: tuple, times: list[float], detail: st
         best, med = tmin / work * unit_scale, tmed / work * unit_scale
     rec = ctx.record(**base, check="PASS", check_detail=detail, value_best=best,
                      value_median=med, time_min_s=tmin, time_median_s=tmed, reps=len(times),
-                     rounds=rounds, times_s=[float(t) for t in times])
+                     rounds=rounds, round_reps=round_reps, in_turns=in_turns,
+                     times_s=[float(t) for t in times])
     ctx.merge[key] = rec
     if derive is not None:
         derive(rec)

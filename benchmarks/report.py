@@ -6,11 +6,13 @@ there is one: hand OpenCL C (`opencl-hand`, same context and queue) for opencl w
 exists; otherwise hand CUDA for GPU modes (cuda, hip, opencl on a GPU), hand OpenMP C for openmp
 and opencl on a CPU, the same C with one OpenMP thread for serial.  The other peers of the same
 configuration stay in the "other peers" column.  ratio = okl performance / peer performance
-(> 1: okl faster; for µs-per-launch the inverse of the time ratio).  "% limit" divides by the
-hardware limit of the constants below (measured on the project's machines; listed in
-benchmarks/README.md, "Method") where the machine is an anchored one (the H200; the 2-core
-EPYC); on another CPU the best CPU stream figure of the same run stands in for the bandwidth
-limit.
+(> 1: okl faster; for µs-per-launch the inverse of the time ratio), from the two best times.
+Where both were timed in turns (the CPU rows: benchmarks.common._time_row), "paired" is the
+median over the turns of the same ratio within each turn (see :func:`paired_ratio`).
+"% limit" divides by the hardware limit of the constants below (measured on the project's
+machines; listed in benchmarks/README.md, "Method") where the machine is an anchored one (the
+H200; the 2-core EPYC); on another CPU the best CPU stream figure of the same run stands in for
+the bandwidth limit.
 
 matplotlib is imported only to draw the charts; without it the table is still printed.
 """
@@ -20,6 +22,7 @@ from __future__ import annotations
 import glob
 import json
 import os
+import statistics
 from collections import defaultdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -166,6 +169,34 @@ def fmt(v, digits=4) -> str:
     return f"{v:.{digits}g}"
 
 
+def paired_ratio(r: dict, peer: dict) -> float | None:
+    """The median over turns of peer time / okl time within each turn (okl performance over
+    the peer's), or None where the two were not timed in the same turns.
+
+    The CPU rows time every implementation of a row call by call in turns (each turn in a
+    random order), so the i-th call of two of them in one round ran within one turn: under
+    the same state of the machine.  On the 2-core VM that state moves for seconds at a time
+    (two threads' bandwidth flips between about 37 and 60 GB/s), which the ratio of the two
+    best times of a row can catch in one implementation's favour: identical loops (okl's
+    openmp stream rows and their hand C) measured 0.93-1.09 of each other by best times over
+    six runs.  A turn's ratio cancels that state; the median over the turns keeps one slow
+    call from deciding."""
+    if not (r.get("in_turns") and peer.get("in_turns")):
+        return None
+    a_reps, b_reps = r.get("round_reps"), peer.get("round_reps")
+    if not a_reps or not b_reps or len(a_reps) != len(b_reps):
+        return None
+    a_times, b_times = r["times_s"], peer["times_s"]
+    ratios = []
+    a_at = b_at = 0
+    for na, nb in zip(a_reps, b_reps, strict=True):
+        n = min(na, nb)  # both timed in each of the round's first n turns
+        ratios += [b / a for a, b in zip(a_times[a_at:a_at + n], b_times[b_at:b_at + n],
+                                         strict=True)]
+        a_at, b_at = a_at + na, b_at + nb
+    return statistics.median(ratios) if ratios else None
+
+
 def rows_of(pairs) -> list[dict]:
     groups: dict[tuple, dict] = defaultdict(dict)
     machines: dict[tuple, dict] = {}
@@ -185,11 +216,12 @@ def rows_of(pairs) -> list[dict]:
             peer = g.get(peer_name(r, g))
             others = {lab: x for lab, x in g.items() if x.get("impl") != "okl"}
             row = {"key": k, "r": r, "machine": m, "peer": peer, "others": others,
-                   "ratio": None, "pct": None, "limit": None}
+                   "ratio": None, "paired": None, "pct": None, "limit": None}
             ok = r.get("check") == "PASS"
             if ok and peer is not None and peer.get("check") == "PASS":
                 a, b = r["value_best"], peer["value_best"]
                 row["ratio"] = (a / b) if r.get("higher_is_better", True) else (b / a)
+                row["paired"] = paired_ratio(r, peer)
             lim = limit_for(r, m)
             if lim is not None:
                 row["limit"] = lim
@@ -219,6 +251,8 @@ def table_lines(rows: list[dict]) -> list[str]:
             f"{lab} {fmt(x.get('value_best'), 3) if x.get('check') == 'PASS' else x.get('check')}"
             for lab, x in row["others"].items() if x is not p)
         ratio = fmt(row["ratio"], 3) if row["ratio"] is not None else "–"
+        if row["paired"] is not None:
+            ratio += f" (paired {fmt(row['paired'], 3)})"
         pct = f"{row['pct']:.0f}%" if row["pct"] is not None else "–"
         lines.append(f"| {r['bench']} | {r['kernel']} | {r.get('size_label')} | "
                      f"{r.get('precision')} | {r.get('device')} | {r.get('mode')} | "
@@ -293,8 +327,17 @@ def target_lines(rows, pairs, builds) -> list[str]:
                    f"{min(r['ratio'] for r in rs):.3f})")
         for r in bad:
             x = r["r"]
+            paired = "" if r["paired"] is None else f" (paired {r['paired']:.3f})"
             out.append(f"    - {x['bench']}/{x['kernel']} {x['size_label']} {x['precision']}: "
-                       f"{r['ratio']:.3f}")
+                       f"{r['ratio']:.3f}{paired}")
+        paired = [r for r in rs if r["paired"] is not None]
+        if paired:
+            low = [r for r in paired if r["paired"] < target]
+            out.append(f"    by the paired ratio: {len(paired) - len(low)}/{len(paired)} ≥ "
+                       f"{target}; min {min(r['paired'] for r in paired):.3f}"
+                       + "".join(f"; {r['r']['bench']}/{r['r']['kernel']} "
+                                 f"{r['r']['size_label']} {r['r']['precision']} "
+                                 f"{r['paired']:.3f}" for r in low))
     fails = [(r, m) for r, m in pairs if r.get("check") not in ("PASS", None)]
     out.append(f"- correctness: {len(pairs) - len(fails)}/{len(pairs)} results PASS")
     for r, _ in fails:
