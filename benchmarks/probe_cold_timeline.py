@@ -4,10 +4,12 @@ For addVectors, fd2d and bk5 (benchmarks.bench_build's cases), eight unique cold
 (a new Device on an empty cache, a unique ``-D`` flag and constant; the first is left out):
 each step okl's build takes -- the translation cache lookups, the translation, the start of
 the compile thread (Driver.begin_build), the kernel specs, the cache writes, NVRTC, waiting
-for its result, loading the cubin, the launch set-up -- is timed where it starts (+) and ends
-(-), on the thread that runs it.  Printed: the median time of each event from the build's
-start, in order.  What lies outside NVRTC (before ``nvrtc+`` and after ``nvrtc-``) is what
-okl adds to a cold build; what runs on the main thread between them is hidden by NVRTC.
+for its result, loading the cubin, the launch set-up (and in it the argument converters,
+the launch function, its probe launch and its generated code) -- is timed where it starts
+(+) and ends (-), on the thread that runs it.  Printed: the median time of each event from
+the build's start, in order.  What lies outside NVRTC (before ``nvrtc+`` and after
+``nvrtc-``) is what okl adds to a cold build; what runs on the main thread between them is
+hidden by NVRTC.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ def main() -> None:
     import okl
     import okl.translation as translation
     from okl.runtime import device as device_module
+    from okl.runtime import kernel as kernel_module
     from okl.runtime import program as program_module
     from okl.runtime.cache import Cache
     from okl.runtime.drivers import cuda, started
@@ -51,7 +54,12 @@ def main() -> None:
             (cuda.CudaBackend, "_load_cubin", "load"),
             (cuda.CudaBackend, "begin_build", "begin"), (started.Started, "result", "result"),
             (started.Started, "close", "close"),
-            (program_module.Program, "__getitem__", "setup")):
+            (program_module.Program, "__getitem__", "setup"),
+            # inside the set-up: the argument converters, the launch function (its
+            # direct-launch probe, its generated code)
+            (kernel_module, "make_converters", "converters"),
+            (cuda.CudaBackend, "caller", "caller"), (cuda.CudaBackend, "_direct", "direct"),
+            (cuda, "compile_caller", "compile")):
         timed(owner, attr, label)
     for file, name, defines, *_ in [CASES[0], CASES[3], CASES[4]]:
         src = (KERNELS / file).read_text()
