@@ -402,7 +402,7 @@ class Device:
         program.build_hit = build_hit
         setup = ""
         kernel = program[name] if name is not None else None  # its launch set-up
-        if started is not None:  # the binary's cache entry, now that the kernel is set up
+        if started is not None:  # the binary's cache entry, written meanwhile
             started.close()
         # what build_kernel costs, the launch set-up and the cache entry included
         program.build_seconds = time.perf_counter() - start

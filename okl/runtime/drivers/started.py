@@ -6,24 +6,25 @@ does not need the compiler's output, and NVRTC leaves Python free while it runs 
 binding releases the GIL: on an H200 host a Python loop kept most of its speed beside a
 compile).  So on cuda and hip (NVIDIA) NVRTC starts here first and those steps run beside it;
 :meth:`Started.result` then waits for it.  What a cold build costs beyond NVRTC is the
-translation up to the source, plus the load and the launch set-up, plus the binary's cache
-entry.  (The C and OpenCL compilers run 0.1-3 s, against 1-2 ms that could run beside them:
-their drivers start them in ``build``.)
+translation up to the source, plus the load.  (The C and OpenCL compilers run 0.1-3 s,
+against 1-2 ms that could run beside them: their drivers start them in ``build``.)
 
-The binary's cache entry (``then``) is written by :meth:`Started.close`, on the caller's
-thread once it has loaded the binary and set the kernel up, not on the compile thread beside
-them: a cache write is some twenty-five system calls, and at each one the two threads took
-turns at the GIL -- on an H200 host the cubin's load took 1.0 ms beside the write and 0.1 ms
-alone, the write 1.5-1.7 ms instead of about 0.4 (benchmarks/probe_cold_timeline.py).
+The binary's cache entry (``then``) is written on the compile thread beside the load and
+the launch set-up.  The two threads take turns at the GIL there (the write is some
+twenty-five system calls): on an H200 host a fresh module's load took 0.6-1.0 ms beside it
+and 0.5-0.6 ms alone.  Written after the set-up on the caller's thread instead, the write's
+0.7-1.0 ms came on top: the part of a cold build after NVRTC went from 1.7-1.9 to 1.7-2.3 ms
+(benchmarks/results/h200-2026-11-29-cold-build-cachewrite.txt).
 
 The compile reports as it would have on the caller's thread: its exception is raised by
 :meth:`Started.result`.  A thread nobody waits for (the caller failed in between) ends by
-itself, and nothing writes its entry.
+itself; it writes no cache entry (the caller stores what it loaded).
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
@@ -33,29 +34,37 @@ T = TypeVar("T")
 class Started(Generic[T]):
     """``work()`` running on its own thread; ``key`` names what it builds (the build cache
     key), so that the backend takes its result only for the build it was started for.
-    ``then(result)``, if given, is what :meth:`close` does with the result (stores it in the
-    cache), unless :meth:`drop` said the result is not to be kept."""
+    ``then(result)``, if given, runs on that thread once the result is out (storing it in the
+    cache while the caller loads it); :meth:`close` waits for it."""
 
     def __init__(self, key: str, work: Callable[[], T],
                  then: Callable[[T], None] | None = None) -> None:
         self.key = key
         self._value: T | None = None
         self._error: BaseException | None = None
-        self._then = then
+        self._then_error: BaseException | None = None
         self._taken = False
         self._out = threading.Event()
         # a daemon: an interpreter that exits while a compile runs does not wait for it
-        self._thread = threading.Thread(target=self._run, args=(work,),
+        self._thread = threading.Thread(target=self._run, args=(work, then),
                                         name="okl-compile", daemon=True)
         self._thread.start()
 
-    def _run(self, work: Callable[[], T]) -> None:
+    def _run(self, work: Callable[[], T], then: Callable[[T], None] | None) -> None:
         try:
             self._value = work()
         except BaseException as e:  # raised again on the thread that waits
             self._error = e
         finally:
             self._out.set()
+        # the caller, woken, needs the GIL to go on: give it up once here, or ``then``'s
+        # Python would keep it until its first system call (0.6 ms on an H200 host)
+        time.sleep(0)
+        if self._error is None and then is not None:
+            try:
+                then(self._value)  # type: ignore[arg-type]
+            except BaseException as e:
+                self._then_error = e
 
     def result(self) -> T:
         """What ``work()`` returned, once it has; what it raised, raised here."""
@@ -65,17 +74,12 @@ class Started(Generic[T]):
             raise self._error
         return self._value  # type: ignore[return-value]
 
-    def drop(self) -> None:
-        """The result is not to be kept (it did not load): :meth:`close` stores nothing."""
-        self._then = None
-
     def close(self) -> None:
-        """``then(result)`` here, on the caller's thread, where the result was taken and
-        neither failed nor was dropped; what ``then`` raised, raised here.  (A compile
-        whose result nobody took -- another process cached the binary meanwhile -- runs out
-        on its own: nothing waits for it.)"""
-        then, self._then = self._then, None  # once
-        if not self._taken or then is None or not self._out.is_set() or \
-                self._error is not None:
+        """Wait for ``then`` too, where the result was taken; what it raised, raised here.
+        (A compile whose result nobody took -- another process cached the binary meanwhile
+        -- runs out on its own: nothing waits for it.)"""
+        if not self._taken:
             return
-        then(self._value)  # type: ignore[arg-type]
+        self._thread.join()
+        if self._then_error is not None:
+            raise self._then_error
