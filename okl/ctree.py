@@ -17,7 +17,7 @@ from pycparser import c_ast
 _CHILD_SLOTS: dict[type, tuple[str, ...]] = {}
 
 
-def child_slots(cls: type) -> tuple[str, ...]:
+def child_slots(cls: type[c_ast.Node]) -> tuple[str, ...]:
     """The slots of node class ``cls`` that hold child nodes (a node, None or a list of
     nodes), in the order of ``Node.children()``: pycparser generates both from one field
     list, where the slots that are not children are ``attr_names`` (and ``coord``)."""
@@ -44,7 +44,7 @@ def children(node: c_ast.Node) -> list[c_ast.Node]:
     return out
 
 
-def node_slots(cls: type) -> tuple[str, ...]:
+def node_slots(cls: type[c_ast.Node]) -> tuple[str, ...]:
     """The slots of node class ``cls`` that may hold nodes: its child slots, and ``align``
     (a list of ``_Alignas`` nodes that pycparser does not count among the children).  The
     other slots hold strings, lists of strings or the coord."""
@@ -295,7 +295,7 @@ def clone(node: c_ast.Node, replace: dict[int, c_ast.Node] | None = None) -> c_a
 _COPIERS: dict[type, Callable[[c_ast.Node, dict | None], c_ast.Node]] = {}
 
 
-def _copier(cls: type) -> Callable[[c_ast.Node, dict | None], c_ast.Node]:
+def _copier(cls: type[c_ast.Node]) -> Callable[[c_ast.Node, dict | None], c_ast.Node]:
     """The copier of node class ``cls`` for :func:`clone`: every slot but __weakref__ (an
     unset one left unset), nodes and the nodes in lists copied by their classes' copiers
     called from here, so that a copy takes one Python frame per tree level, as the

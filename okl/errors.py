@@ -75,9 +75,10 @@ class Diagnostic:
         message, hint (None when there is none), and the notes in the same form."""
         loc = self.loc
         placed = loc if loc is not None and loc.line > 0 else None  # line 0: the whole file
-        out = {"file": loc.file if loc else None, "line": placed.line if placed else None,
-               "column": placed.col if placed else None, "severity": self.severity,
-               "message": self.message, "hint": self.hint or None}
+        out: dict[str, object] = {
+            "file": loc.file if loc else None, "line": placed.line if placed else None,
+            "column": placed.col if placed else None, "severity": self.severity,
+            "message": self.message, "hint": self.hint or None}
         if self.notes:
             out["notes"] = [n.to_json() for n in self.notes]
         return out

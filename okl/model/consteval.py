@@ -86,12 +86,17 @@ def _eval(n, env):
     return None
 
 
+def _cdiv(a: int, b: int) -> int:
+    """C's integer division: the quotient truncated toward zero."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
 def _binary(op: str, a: int, b: int) -> int | None:
     if op == "/":
-        q = abs(a) // abs(b)
-        return q if (a >= 0) == (b >= 0) else -q
+        return _cdiv(a, b)
     if op == "%":
-        return a - b * _binary("/", a, b)
+        return a - b * _cdiv(a, b)
     fn = _BINARY.get(op)
     return None if fn is None else fn(a, b)
 

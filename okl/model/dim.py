@@ -8,6 +8,8 @@ typedef (then every variable of that type is dimmed).  Runs before the model, li
 
 from __future__ import annotations
 
+import functools
+
 from pycparser import c_ast
 
 from ..ctree import clone, rewrite, walk
@@ -49,7 +51,8 @@ def apply_dims(ast: c_ast.FileAST, amap: AttributeMap, typedef_names, expanded: 
                 if dims is not None:
                     dimmed[node.name] = dims
         if dimmed:
-            rewrite(ext.body, lambda n, d=dimmed: _index(n, d, expanded, diags))
+            rewrite(ext.body, functools.partial(_index, dimmed=dimmed, expanded=expanded,
+                                                diags=diags))
 
 
 def _type_name(t) -> str | None:
@@ -85,8 +88,8 @@ def _dims_of(node, amap: AttributeMap, typedef_names, expanded: Expanded,
     if order_attr is not None:
         where = expanded.locate(order_attr.line, order_attr.col)
         values = [evaluate(_safe_parse(a.text)) for a in order_attr.args]
-        if len(values) != len(sizes) or any(v is None for v in values) \
-                or sorted(values) != order:
+        known = [v for v in values if v is not None]
+        if len(values) != len(sizes) or len(known) != len(values) or sorted(known) != order:
             hint = (f"name each of the indices {', '.join(map(str, order))} once, e.g. "
                     f"@dimOrder({', '.join(map(str, reversed(order)))})")
             if len(set(values)) != len(values) and None not in values:
@@ -95,7 +98,7 @@ def _dims_of(node, amap: AttributeMap, typedef_names, expanded: Expanded,
                 diags.error("[@dimOrder] arguments must be known at compile-time and an "
                             f"ordering of {order}", where, hint=hint)
             return None
-        order = values
+        order = known
     return Dims(sizes, order)
 
 

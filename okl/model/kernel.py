@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, overload
 
 from pycparser import c_ast
 
@@ -25,12 +26,19 @@ class Deferred:
     The model records where every kernel, parameter, loop and variable is, for diagnostics
     and for the runtime's messages; finding a column aligns the tokens of an expanded line
     with the original (Expanded.locate, about 40 us), and a translation that succeeds reads
-    few of these locations (a fifteenth of a bk5 translate went to them)."""
+    few of these locations (a fifteenth of a bk5 translate went to them).  Typed for the
+    checker as a field that takes a location or a function giving one, and reads as a
+    location."""
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.name = name
 
-    def __get__(self, obj, owner=None):
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> Deferred: ...
+    @overload
+    def __get__(self, obj: object, owner: type | None = None) -> SourceLoc: ...
+
+    def __get__(self, obj: object, owner: type | None = None) -> Any:
         if obj is None:  # the dataclass asks for a default: there is none
             raise AttributeError(self.name)
         value = obj.__dict__[self.name]
@@ -38,7 +46,8 @@ class Deferred:
             value = obj.__dict__[self.name] = value()
         return value
 
-    def __set__(self, obj, value) -> None:
+    def __set__(self, obj: object,
+                value: SourceLoc | Callable[[], SourceLoc | None] | None) -> None:
         obj.__dict__[self.name] = value
 
 
@@ -47,7 +56,7 @@ class Param:
     name: str
     ctype: CType
     node: c_ast.Decl
-    loc: SourceLoc = Deferred()  # type: ignore[assignment]
+    loc: Deferred = Deferred()
     restrict: bool = False
 
     @property
@@ -80,7 +89,7 @@ class Loop:
     kind: str  # "outer" | "inner"
     node: c_ast.For
     form: LoopForm
-    loc: SourceLoc = Deferred()  # type: ignore[assignment]
+    loc: Deferred = Deferred()
     parent: Loop | None = None
     children: list[Loop] = field(default_factory=list)
     axis: int = 0
@@ -124,8 +133,10 @@ class Variable:
     kind: str  # "shared" | "exclusive"
     name: str
     node: c_ast.Decl
-    loc: SourceLoc = Deferred()  # type: ignore[assignment]
-    outer: Loop  # the innermost @outer loop it lives in
+    loc: Deferred = Deferred()
+    # the innermost @outer loop it lives in (a Deferred field has no default at run time;
+    # the checker takes its descriptor for one)
+    outer: Loop  # type: ignore[misc]
     sizes: list[int | None] = field(default_factory=list)  # declared array sizes
     slots: int | None = None  # exclusive: threads per block = copies needed on CPU backends
 
@@ -134,13 +145,13 @@ class Variable:
 class Barrier:
     node: c_ast.Node
     kind: str  # "" (block), "warp", or the legacy "local"/"global"
-    loc: SourceLoc = Deferred()  # type: ignore[assignment]
+    loc: Deferred = Deferred()
 
 
 @record
 class Atomic:
     node: c_ast.Node
-    loc: SourceLoc = Deferred()  # type: ignore[assignment]
+    loc: Deferred = Deferred()
 
 
 @record
@@ -156,7 +167,7 @@ class HostVar:
 class Kernel:
     name: str
     node: c_ast.FuncDef
-    loc: SourceLoc = Deferred()  # type: ignore[assignment]
+    loc: Deferred = Deferred()
     params: list[Param] = field(default_factory=list)
     outers: list[Loop] = field(default_factory=list)  # top-level @outer loops, source order
     shared: list[Variable] = field(default_factory=list)

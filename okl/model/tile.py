@@ -55,6 +55,7 @@ def expand_tiles(ast: c_ast.FileAST, amap: AttributeMap, types: TypeTable,
 def _expand(loop: c_ast.For, amap: AttributeMap, types: TypeTable, expanded: Expanded,
             diags: Diagnostics, tiled_outer: set[int]) -> None:
     tile = amap.get(loop, "tile")
+    assert tile is not None  # called for the loops that have one
     here = _here(tile, expanded)
     parts = _tile_args(tile, expanded, diags)
     if parts is None:
@@ -231,7 +232,7 @@ def _tile_args(tile: Attribute, expanded: Expanded, diags: Diagnostics):
         return None
     lists = []
     for arg in tile.args[1:]:
-        if arg.kind != "attr" or arg.attr.name not in ("outer", "inner"):
+        if arg.kind != "attr" or arg.attr is None or arg.attr.name not in ("outer", "inner"):
             diags.error("[@tile] can only take attributes for the 2nd and 3rd arguments "
                         "(@outer or @inner)", expanded.locate(arg.line, arg.col),
                         hint="write @tile(16, @outer, @inner); leave one out for a plain loop")

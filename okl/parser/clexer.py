@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, cast
 
 from pycparser import c_lexer
 from pycparser.c_lexer import CLexer
@@ -96,6 +97,13 @@ _Token = getattr(c_lexer, "Token", None)
 class FastLexer(CLexer):
     """``CLexer`` that reads all tokens at once, with a one-regex path for identifiers,
     punctuators and plain integers."""
+
+    # CLexer's state that this class reads and writes, typed for the checker (pycparser
+    # leaves their types to inference, which cannot settle them here)
+    error_func: Callable[..., Any]
+    _pos: int
+    _lineno: int
+    _line_start: int
 
     def tokens(self, known: Sequence[Sequence] | None = None) -> list:
         """The tokens that ``token()`` would return from here on, up to and with the final
@@ -210,7 +218,11 @@ class FastLexer(CLexer):
 
     def _read(self, out: list) -> None:
         """Read on from where the lexer is (see :meth:`tokens`), one match per token."""
-        append, fast, keywords = out.append, _FAST.match, self._keyword_map
+        append, keywords = out.append, self._keyword_map
+        # _FAST matches everywhere (every part of it is optional)
+        fast = cast(Callable[[str, int], "re.Match[str]"], _FAST.match)
+        make = _Token
+        assert make is not None  # FAST_PATH
         text, pos, lineno, line_start = self._lexdata, self._pos, self._lineno, self._line_start
         slow = self._pending_tok is not None or self._in_attribute  # CLexer's to finish
         while True:
@@ -234,8 +246,8 @@ class FastLexer(CLexer):
                         tok_type = "FLOAT_CONST"
                     else:
                         tok_type = "INT_CONST_OCT" if value == "0" else "INT_CONST_DEC"
-                    append(_Token(tok_type, value, lineno, m.start(kind) - line_start + 1,
-                                  self._filename))
+                    append(make(tok_type, value, lineno, m.start(kind) - line_start + 1,
+                                self._filename))
                     continue
             # anything else is CLexer's, from where the blanks end
             self._pos, self._lineno, self._line_start = pos, lineno, line_start

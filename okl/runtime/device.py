@@ -487,7 +487,9 @@ class Device:
         for w in translation.diagnostics:
             log.warning("%s", w.render())
         specs = specs_of(translation)
-        deps = list(dict.fromkeys(translation.program.expanded.dependencies))
+        program = translation.program
+        assert program is not None  # translate() keeps the program it translated
+        deps = list(dict.fromkeys(program.expanded.dependencies))
         self.cache.put("translation", key, {
             "source": translation.source.encode(),
             "specs.json": json.dumps(to_json(specs)).encode(),

@@ -7,6 +7,7 @@ generated function that checks and launches), this module the argument binding a
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
@@ -92,7 +93,9 @@ class Kernel:
             raise OKLError(f"okl.Kernel {self.name} was not built by a Device: nothing to save")
         self.program.save(path, kernel=self.name)
 
-    _fast = _fast_call = None
+    #: the backend's generated launch function, and its call with the arguments as a tuple
+    _fast: Callable[..., Any] | None = None
+    _fast_call: Callable[[tuple], Any] | None = None
 
     def _route(self) -> None:
         """Choose what a call runs: the backend's generated function itself, when nothing

@@ -8,6 +8,7 @@ prologue must declare for them.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 from pycparser import c_ast, c_generator
 
@@ -92,8 +93,8 @@ class Emitter(c_generator.CGenerator):
         ``visit_<class>`` and looked it up for every node)."""
         method = self._methods.get(node.__class__)
         if method is None:
-            method = self._methods[node.__class__] = getattr(
-                self, "visit_" + node.__class__.__name__, self.generic_visit)
+            method = self._methods[node.__class__] = cast(Callable[[c_ast.Node], str], getattr(
+                self, "visit_" + node.__class__.__name__, self.generic_visit))
         return method(node)
 
     def origin(self, node: c_ast.Node) -> tuple[str, int] | None:

@@ -136,7 +136,7 @@ class _Specialiser:
 
     def _call_space(self, call: c_ast.FuncCall, env: dict[str, str]) -> str | None:
         name = call.name.name if isinstance(call.name, c_ast.ID) else None
-        if name not in self.defs:
+        if name is None or name not in self.defs:
             return None
         spaces = self._argument_spaces(call, env)
         cp = self.copies[name].get(spaces)

@@ -48,14 +48,15 @@ def lower_atomics(program: Program, kernel: Kernel, target: Target, diags: Diagn
             base, space = "", "global"
         else:
             lvalue = node.lvalue if isinstance(node, c_ast.Assignment) else node.expr
-            base = lvalue_type(lvalue, scope, program)
             root = root_name(lvalue)
             space = "shared" if root in shared else "global"
-            if base is None:
+            found = lvalue_type(lvalue, scope, program)
+            if found is None:
                 diags.error("cannot tell the type of this @atomic target", atomic.loc,
                             hint="update an element of a kernel argument, a @shared array or "
                                  "a local variable")
                 continue
+            base = found
         new = target.atomic(node, base, space, diags, atomic)
         if new is not node:
             parent, slot = parents[id(node)]

@@ -105,8 +105,11 @@ class _Macro:
     def __init__(self, name: str, params: tuple[str, ...] | None, variadic: bool,
                  body: list[_Token]) -> None:
         self.name, self.params, self.variadic, self.body = name, params, variadic, body
-        shown = params if not variadic else (*params[:-1], "...")
-        head = name if params is None else f"{name}({','.join(shown)})"
+        if params is None:  # object-like
+            head = name
+        else:
+            shown = (*params[:-1], "...") if variadic else params
+            head = f"{name}({','.join(shown)})"
         self.spelling = f"{head} {_spell(body)}".rstrip() if body else head
 
     def same(self, other: _Macro) -> bool:
@@ -413,8 +416,10 @@ class _Preprocessor:
         if span > 1:
             starts = self.starts
             for t in tokens:
-                k = bisect.bisect_right(starts, t.col - 1) - 1
-                t.line, t.col = start + k, t.col - starts[k]
+                col = t.col
+                assert col is not None  # lexed from the text: every token has its column
+                k = bisect.bisect_right(starts, col - 1) - 1
+                t.line, t.col = start + k, col - starts[k]
         return tokens
 
     def _pull(self) -> list[_Token] | None:
@@ -473,6 +478,8 @@ class _Preprocessor:
 
     def _arguments(self, m: _Macro, stack: list[_Token], pull) -> tuple[list, _Token]:
         """A call's arguments (token lists), taken off ``stack`` through its ``)``."""
+        params = m.params
+        assert params is not None  # only a function-like macro is called
         args: list[list[_Token]] = [[]]
         depth = 0
         while True:
@@ -489,11 +496,11 @@ class _Preprocessor:
                     break
                 depth -= 1
             elif t.text == "," and depth == 0:
-                if not (m.variadic and len(args) > len(m.params) - 1):
+                if not (m.variadic and len(args) > len(params) - 1):
                     args.append([])
                     continue
             args[-1].append(t)
-        wanted = len(m.params)
+        wanted = len(params)
         if wanted == 0 and args == [[]]:
             args = []
         elif m.variadic and len(args) == wanted - 1:
@@ -525,6 +532,7 @@ class _Preprocessor:
                 pastes.add(len(out))
                 out.append(t)
             elif k >= 0:
+                assert args is not None  # k is a parameter's only where there are arguments
                 pasted = (i > 0 and body[i - 1].text == "##") or \
                     (i + 1 < len(body) and body[i + 1].text == "##")
                 if pasted:

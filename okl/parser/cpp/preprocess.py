@@ -418,11 +418,12 @@ def _latin1(raw: str, file: str, line: int, warned: dict[str, Diagnostic]) -> st
     such line gets a warning (later ones are mostly macros expanding those bytes elsewhere)."""
     data = raw.encode("utf-8", "surrogateescape")
     text = data.decode("latin-1")
-    if not warned:
-        bad = _UNDECODED.search(raw).start()
-        offset = len(raw[:bad].encode("utf-8", "surrogateescape"))
+    bad = _UNDECODED.search(raw)  # (what sent the line here)
+    if not warned and bad is not None:
+        offset = len(raw[:bad.start()].encode("utf-8", "surrogateescape"))
         warning = not_utf8_warning(text, offset, file, data[offset])
         loc = warning.loc
+        assert loc is not None  # the warning names the byte's place
         warned[file] = Diagnostic(warning.severity, warning.message,
                                   SourceLoc(file, line, loc.col, loc.text), hint=warning.hint)
     return text

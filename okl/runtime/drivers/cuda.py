@@ -62,8 +62,9 @@ HIP_INCLUDE = os.path.join(os.path.dirname(__file__), "include")
 MINIMAL = "-minimal"
 #: the first NVRTC with MINIMAL
 MINIMAL_SINCE = (12, 4)
-#: (cache directory, mode, GPU, source, options) -> the loaded functions of one module
-_LOADED: dict[tuple, dict] = process_memo({})
+#: (cache directory, mode, GPU, source, options) -> (the loaded functions of one module, its
+#: binary cache hit as build() reports it)
+_LOADED: dict[tuple, tuple[dict, bool | None]] = process_memo({})
 #: (GPU, id of a loaded function, argument count) -> (that function, its _Direct): the probe
 #: launch and set-up of direct launches, once per process, not per Device
 _DIRECTS: dict[tuple, tuple] = process_memo({})
@@ -391,16 +392,16 @@ class CudaBackend:
         cp = _cupy()
         options = self.compile_options(flags)
         memo = self._memo_key(device, source, options)
-        found = _LOADED.get(memo)  # this process loaded it on this GPU already
-        if found is not None:
-            return found[0], None if found[1] is None else True
+        loaded = _LOADED.get(memo)  # this process loaded it on this GPU already
+        if loaded is not None:
+            return loaded[0], None if loaded[1] is None else True
         names = [d.name for s in specs for d in s.device_kernels]
-        found = None if self.rocm else \
+        built = None if self.rocm else \
             self._cubin_build(cp, device, source, names, options, started)
-        if found is None:
-            found = self._compile(cp, source, names, options), None
-        _LOADED[memo] = found
-        return found
+        if built is None:
+            built = self._compile(cp, source, names, options), None
+        _LOADED[memo] = built
+        return built
 
     def _memo_key(self, device, source: str, options: list[str]) -> tuple:
         """What ``_LOADED`` knows a module by: one per cache, GPU, source and options."""

@@ -105,7 +105,7 @@ def _fail(kernel: str, index: int, param, got: str, hint: str) -> ArgumentError:
 
 
 def _typename(value) -> str:
-    return _type_text(type(value))
+    return _type_text(type(value))  # type: ignore[arg-type]  # (typeshed: a class unhashable)
 
 
 @functools.cache
@@ -261,7 +261,7 @@ def _convert_numpy(value: np.generic, dt: np.dtype) -> np.ndarray:
         exact = float(out[()]) == v or v != v  # NaN stays NaN
     else:  # long double: compare in its own precision
         limit = src.type(np.finfo(dt).max)
-        if np.isfinite(value) and abs(value) > limit:
+        if np.isfinite(value) and np.abs(value) > limit:
             raise _Reject(_got(value), f"out of range for {dt.name} (largest {limit:.7g})")
         out = np.array(value, dt)
         back = out.astype(src)[()]

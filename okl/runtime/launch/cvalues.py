@@ -184,7 +184,8 @@ def char_literal(text: str) -> tuple[int, CScalar]:
     (signed) char value, several are packed big-endian into the int (``'ab'`` is 24930)."""
     if text[0] != "'":
         raise ValueError(f"wide or Unicode character constant {text}")
-    body, chars, i = text[1:-1], [], 0
+    body, i = text[1:-1], 0
+    chars: list[int] = []
     while i < len(body):
         c = body[i]
         if c != "\\":
@@ -213,8 +214,8 @@ def char_literal(text: str) -> tuple[int, CScalar]:
     if len(chars) == 1:
         return wrap(chars[0], SCHAR), INT
     value = 0
-    for c in chars:
-        value = (value << 8) | c
+    for byte in chars:
+        value = (value << 8) | byte
     return wrap(value, INT), INT
 
 

@@ -32,7 +32,7 @@ import platform
 import re
 import struct
 import weakref
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -185,7 +185,8 @@ def _memo_info(x: str) -> str:
 
 
 def compile_caller(kernel, *, device_pointers: bool, pointer_value, memo_key: str,
-                   tail: list[str], names: dict, env: set[str] | None | bool = False,
+                   tail: list[str], names: dict,
+                   env: set[str] | None | Literal[False] = False,
                    array_type: type | None = None):
     """Generate ``call(*args, **kwargs)`` for ``kernel`` (see the module docstring).
 
@@ -206,7 +207,7 @@ def compile_caller(kernel, *, device_pointers: bool, pointer_value, memo_key: st
     params = kernel.spec.params  # the hidden ones of checked mode too
     converters = kernel._convert
     n = len(params)
-    ns = dict(RUNTIME_NAMES)
+    ns: dict[str, Any] = dict(RUNTIME_NAMES)
     ns.update(names)
     bounds = bounds_check(kernel.spec)
     sized: set[int] = set()  # pointer parameters whose size the inline bounds test reads
@@ -325,8 +326,8 @@ def compile_caller(kernel, *, device_pointers: bool, pointer_value, memo_key: st
         ns[f"_o{i}"] = struct.calcsize(fmt + code) - struct.calcsize(code)
         fmt += code
     size = struct.calcsize(fmt)
-    own = [_own_slot(s) for s in slots]  # slot i -> inline offset name, or None
-    if n and all(own):  # every slot points into the buffer: written when it is made
+    own = [o for s in slots if (o := _own_slot(s))]  # slot i -> its inline offset's name
+    if n and len(own) == len(slots):  # every slot points into the buffer: written when made
         ns["_new"] = _buffer_maker(ctypes.c_uint64 * max((size + 7) // 8, 1),
                                    [ns[o] for o in own], n)
         per_call = "@" + "".join(code for code, _, _ in inline)

@@ -72,7 +72,8 @@ def literal(value: int | float) -> str:
 def const_val(value: int | float, t: CScalar) -> Val:
     if t.floating:
         return Val(literal(value), t, const=value)
-    return Val(literal(value), t, value, value, value)
+    whole = int(value)  # an integer type's value: an int already (or a bool)
+    return Val(literal(value), t, whole, whole, value)
 
 
 def _range(t: CScalar) -> tuple[int, int]:
@@ -162,7 +163,8 @@ class HostWriter:
     def fold(self, v: Val, *operands: Val) -> Val:
         """Evaluate ``v`` now when its operands are constants (an expression that fails, as
         1 / 0 does, stays code so that it fails at run time, at its line)."""
-        if v.const is not None or not operands or any(o.const is None for o in operands):
+        if v.const is not None or not operands or any(o.const is None for o in operands) \
+                or v.type is None:  # (a struct is never a constant)
             return v
         try:
             value = eval(v.code, dict(_NAMESPACE))  # noqa: S307 - our own generated code

@@ -165,13 +165,15 @@ def _widen_last(var: Variable) -> None:
 
 def _widen(var: Variable, body: c_ast.Compound) -> None:
     decl = var.node
-    slots = c_ast.Constant("int", str(var.slots))
+    copies = var.slots
+    assert copies is not None  # the model counted them (LoopTreeChecks._exclusive_slots)
+    slots = c_ast.Constant("int", str(copies))
     decl.type = _array_of(decl.type, slots)
     init = decl.init
     if init is None:
         return
     if isinstance(init, c_ast.InitList):
-        decl.init = c_ast.InitList([clone(init) for _ in range(var.slots)])
+        decl.init = c_ast.InitList([clone(init) for _ in range(copies)])
         return
     decl.init = None
     k = "_okl_slot"
