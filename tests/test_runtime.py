@@ -1261,6 +1261,36 @@ def test_process_memo_serves_new_devices_without_the_disk(fresh_cache, tmp_path,
     assert not k.cache_hit and reads
 
 
+@pytest.mark.parametrize("mode", _params(GPU_MODES))
+def test_the_launch_binding_is_probed_once_per_process(mode, fresh_cache, tmp_path,
+                                                       monkeypatch):
+    """Direct launches go through CuPy's cuLaunchKernel binding, which a refused launch (no
+    blocks) checks once per process -- not once per kernel and Device, where it was part of
+    every cold build's set-up; every kernel still runs."""
+    _skip_unless_available(mode)
+    import cupy as cp
+
+    from okl.runtime.drivers import cuda as cuda_driver
+
+    if okl.Device(mode).backend.rocm:
+        pytest.skip("ROCm: launches through CuPy")
+    launch = cp.cuda.driver.launchKernel
+    refused: list[int] = []
+
+    def counting(f, gx, gy, gz, bx, by, bz, *rest):
+        if gx == 0:
+            refused.append(f)
+        return launch(f, gx, gy, gz, bx, by, bz, *rest)
+
+    monkeypatch.setattr(cp.cuda.driver, "launchKernel", counting)
+    monkeypatch.setattr(cuda_driver, "_binding_checked", False)
+    for coef in ("2.0f", "3.0f", "4.0f"):  # three modules, each on a Device of its own
+        dev = okl.Device(mode)
+        k = dev.build_kernel(_kernel_dir(tmp_path / coef, coef), "scale")
+        np.testing.assert_allclose(_run_scale(dev, k)[1:], float(coef[:-1]))
+    assert len(refused) == 1
+
+
 # -- CUDA cubins in okl's build cache ------------------------------------------------------------
 
 @pytest.mark.parametrize("mode", _params(GPU_MODES))
