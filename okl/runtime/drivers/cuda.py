@@ -642,8 +642,9 @@ class CudaBackend:
                     # A launch of no blocks checks that the binding takes our arguments: the
                     # driver refuses it (CUDA_ERROR_INVALID_VALUE) and nothing runs.  The
                     # binding is the same for every function, GPU and Device: checked once per
-                    # process (it was 0.13-0.17 ms of each cold build's set-up on an H200
-                    # host, and of each module loaded from the cache).
+                    # process.  (Per function, this set-up took 0.18-0.38 ms of each cold
+                    # build on an H200 host, 0.04-0.05 without the probe: benchmarks/results/
+                    # h200-2026-11-29-cold-build-setup.txt.)
                     probe = (ctypes.c_uint64 * (3 * max(n, 1)))()
                     base = ctypes.addressof(probe)
                     for j in range(n):
