@@ -139,12 +139,12 @@ def nvrtc_alone(nvrtc, backend, source: str, flags: list[str], *, minimal: bool 
     ``source`` as ``backend`` (an okl cuda/hip backend) builds it: the same options and
     architecture, a unique device global appended so that NVRTC's own cache cannot answer.
     ``minimal=False``: without okl's ``-minimal``."""
-    from okl.runtime.drivers.cuda import MINIMAL
+    from okl.runtime.drivers.cuda import without_minimal
 
     code = f"{source}\n__device__ int okl_bench_alone_{uuid.uuid4().hex[:12]};\n"
     options = [*backend.compile_options(flags), f"--gpu-architecture={backend.arch}"]
     if not minimal:
-        options = [o for o in options if o != MINIMAL]
+        options = without_minimal(options)
     t0 = time.perf_counter()
     program = nvrtc.createProgram(code, "okl.cu", (), ())
     try:

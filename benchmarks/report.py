@@ -327,9 +327,9 @@ def target_lines(rows, pairs, builds) -> list[str]:
                    f"{min(r['ratio'] for r in rs):.3f})")
         for r in bad:
             x = r["r"]
-            paired = "" if r["paired"] is None else f" (paired {r['paired']:.3f})"
+            also = "" if r["paired"] is None else f" (paired {r['paired']:.3f})"
             out.append(f"    - {x['bench']}/{x['kernel']} {x['size_label']} {x['precision']}: "
-                       f"{r['ratio']:.3f}{paired}")
+                       f"{r['ratio']:.3f}{also}")
         paired = [r for r in rs if r["paired"] is not None]
         if paired:
             low = [r for r in paired if r["paired"] < target]

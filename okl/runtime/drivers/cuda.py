@@ -481,7 +481,7 @@ class CudaBackend:
     def _compile(self, cp, source: str, names: list[str], options: list[str]) -> dict:
         """CuPy's build: where NVRTC made no cubin (its errors are the ones reported), and
         on ROCm; without MINIMAL, which a source that failed may have needed left out."""
-        options = [o for o in options if o != MINIMAL]
+        options = without_minimal(options)
         with self.cp_device:
             module = cp.RawModule(code=source, options=tuple(options))
             try:
@@ -795,7 +795,7 @@ def _nvrtc_cubin(nvrtc, source: str, options: list[str]) -> bytes:
             raise
         _say(f"NVRTC {MINIMAL} did not compile it ({type(e).__name__}: {str(e)[:200]}); "
              f"compiling without {MINIMAL}")
-    return _nvrtc_compile(nvrtc, source, [o for o in options if o != MINIMAL])
+    return _nvrtc_compile(nvrtc, source, without_minimal(options))
 
 
 def _nvrtc_compile(nvrtc, source: str, options: list[str]) -> bytes:
@@ -813,6 +813,11 @@ def _nvrtc_version(cp) -> tuple[int, ...] | None:
         return tuple(cp.cuda.nvrtc.getVersion())
     except Exception:
         return None
+
+
+def without_minimal(options: list[str]) -> list[str]:
+    """``options`` less MINIMAL."""
+    return [o for o in options if o != MINIMAL]
 
 
 def has_minimal(version: tuple[int, ...] | None) -> bool:
